@@ -1,0 +1,97 @@
+// The event model. Every event, in every stream, is one write request's outcome: a list of resource
+// changes (create / update / delete with original and new values), exactly what the activity feed shows.
+// State folding and the read projections are therefore generic over resource kinds.
+
+/** Version of the event data layout; bump it and add an upcaster in infra/event-codec.ts when it changes. */
+export const EVENT_SCHEMA = 1;
+
+export type ResourceKind =
+  | 'project'
+  | 'project_membership'
+  | 'story'
+  | 'label'
+  | 'task'
+  | 'comment'
+  | 'epic'
+  | 'iteration_override'
+  | 'person'
+  | 'account'
+  | 'account_membership'
+  | 'id_block';
+
+export type ChangeType = 'create' | 'update' | 'delete';
+
+/** Attribute values as stored in events and read models: datetimes are integer milliseconds. */
+export type Values = Record<string, unknown>;
+
+export interface ResourceChange {
+  kind: ResourceKind;
+  change_type: ChangeType;
+  id: number;
+  /** Name of the resource at the time of the change (stories, labels, epics, projects). */
+  name?: string;
+  story_type?: string;
+  story_priority?: string;
+  /** Only the attributes that changed, before the change (update and delete). */
+  original_values?: Values;
+  /** Only the attributes that changed, after the change (create: the whole resource). */
+  new_values?: Values;
+  /** Internal priority-order key (stories, epics). Folded into state and read models, never rendered. */
+  rank?: string;
+}
+
+/** A resource named by an activity's primary or secondary resources. */
+export interface ResourceRef {
+  kind: string;
+  id: number;
+  name?: string;
+  story_type?: string;
+  story_priority?: string;
+}
+
+export interface EventData {
+  changes: ResourceChange[];
+  primary_resources: ResourceRef[];
+  secondary_resources?: ResourceRef[];
+}
+
+export interface EventMeta {
+  schema: number;
+  /** When the command was decided, in ms since the epoch. */
+  occurred_at: number;
+  /** The acting person, or null for operator / system commands. */
+  performed_by: number | null;
+  command_id: string;
+}
+
+/** An event as a decider produces it: `type` is the activity kind without `_activity`. */
+export interface NewEvent {
+  type: string;
+  data: EventData;
+  meta: EventMeta;
+}
+
+/** An event as the event store returns it. */
+export interface RecordedEvent extends NewEvent {
+  /** Deterministic id derived from the command id and the event's index within its append. */
+  id: string;
+  stream: string;
+  /** 1-based number within its stream; for a project stream this is the project version. */
+  version: number;
+  /** 1-based position in the global log: gap-free, never goes backwards. */
+  position: number;
+}
+
+export const streams = {
+  project: (id: number) => `project-${id}`,
+  person: (id: number) => `person-${id}`,
+  account: (id: number) => `account-${id}`,
+  ids: (kind: string) => `ids-${kind}`,
+} as const;
+
+/** The project id of a project stream name, or null for any other stream. */
+export function projectIdOfStream(stream: string): number | null {
+  if (!stream.startsWith('project-')) return null;
+  const id = Number(stream.slice('project-'.length));
+  return Number.isSafeInteger(id) ? id : null;
+}

@@ -1,0 +1,76 @@
+// State folding shared by every aggregate: a stream's events are lists of resource changes, so the
+// state of a stream is the set of resource documents those changes describe.
+import type { ChangeType, RecordedEvent, ResourceChange, ResourceKind, Values } from './events.js';
+
+export type ResourceDoc = Values & { id: number; rank?: string };
+
+export interface StreamState {
+  readonly stream: string;
+  /** Number of events folded so far (0 for a stream that does not exist yet). */
+  version: number;
+  /** ms of the last folded event. */
+  updatedAt: number;
+  readonly docs: Map<ResourceKind, Map<number, ResourceDoc>>;
+}
+
+/** Keys that a change carries for the activity feed but that are derived, so never stored. */
+const DERIVED_KEYS: Partial<Record<ResourceKind, readonly string[]>> = {
+  story: ['labels'],
+};
+
+/** The values of a change that belong in a stored document: derived keys and nulls dropped. */
+export function storedValues(kind: ResourceKind, values: Values | undefined): { set: Values; unset: string[] } {
+  const set: Values = {};
+  const unset: string[] = [];
+  if (!values) return { set, unset };
+  const derived = DERIVED_KEYS[kind];
+  for (const [key, value] of Object.entries(values)) {
+    if (derived?.includes(key)) continue;
+    if (value === null || value === undefined) unset.push(key);
+    else set[key] = value;
+  }
+  return { set, unset };
+}
+
+export function emptyState(stream: string): StreamState {
+  return { stream, version: 0, updatedAt: 0, docs: new Map() };
+}
+
+export function docsOf(state: StreamState, kind: ResourceKind): Map<number, ResourceDoc> {
+  let docs = state.docs.get(kind);
+  if (!docs) {
+    docs = new Map();
+    state.docs.set(kind, docs);
+  }
+  return docs;
+}
+
+/** Applies one change to a document (or its absence); returns the new document, or null when deleted. */
+export function applyChange(doc: ResourceDoc | undefined, change: ResourceChange): ResourceDoc | null {
+  const type: ChangeType = change.change_type;
+  if (type === 'delete') return null;
+  const { set, unset } = storedValues(change.kind, change.new_values);
+  const next: ResourceDoc = type === 'create' || !doc ? { id: change.id } : { ...doc };
+  Object.assign(next, set);
+  for (const key of unset) delete next[key];
+  next.id = change.id;
+  if (change.rank !== undefined) next.rank = change.rank;
+  return next;
+}
+
+/**
+ * Folds one recorded event into the state, in place (the state of a busy project holds thousands of
+ * documents; copying them per event would cost more than the write). Callers fold only events that the
+ * store has acknowledged, so a rejected decision never touches the state.
+ */
+export function evolve(state: StreamState, event: RecordedEvent): StreamState {
+  for (const change of event.data.changes) {
+    const docs = docsOf(state, change.kind);
+    const next = applyChange(docs.get(change.id), change);
+    if (next) docs.set(change.id, next);
+    else docs.delete(change.id);
+  }
+  state.version = event.version;
+  state.updatedAt = event.meta.occurred_at;
+  return state;
+}

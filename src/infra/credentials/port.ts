@@ -1,0 +1,21 @@
+// Secrets live beside the event log, never in it: password hashes and the material API tokens are
+// derived from. An exported or replayed log carries no secret.
+
+export interface PersonCredentials {
+  personId: number;
+  /** scrypt hash in the form `scrypt$N$r$p$salt$hash` (base64 parts). */
+  passwordHash: string | null;
+  /** Incremented to revoke a token: the token is derived from (server secret, person id, generation). */
+  tokenGeneration: number;
+  /** SHA-256 (hex) of the current API token, for lookup by token. */
+  tokenDigest: string;
+}
+
+export interface CredentialStore {
+  get(personId: number): Promise<PersonCredentials | null>;
+  findByTokenDigest(digest: string): Promise<PersonCredentials | null>;
+  put(credentials: PersonCredentials): Promise<void>;
+  /** The server secret tokens are derived from; created on first use. */
+  serverSecret(): Promise<Buffer>;
+  close(): Promise<void>;
+}

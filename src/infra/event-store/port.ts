@@ -1,0 +1,59 @@
+// The event store port. Adapters: sqlite-event-store.ts (embedded default), kurrent-event-store.ts
+// (KurrentDB / EventStoreDB). Every adapter passes test/contract/event-store.contract.ts.
+import type { Observable } from 'rxjs';
+import type { NewEvent, RecordedEvent } from '../../domain/events.js';
+
+/** `expectedVersion`: the stream's current version (0 = the stream must not exist yet), or 'any'. */
+export type ExpectedVersion = number | 'any';
+
+export interface AppendResult {
+  /** The stream's version after the append: the version of its last event. */
+  version: number;
+  /** Global position of the last appended event. */
+  position: number;
+}
+
+export class WrongExpectedVersion extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number,
+  ) {
+    super(`stream ${stream} is at version ${actual}, expected ${expected}`);
+    this.name = 'WrongExpectedVersion';
+  }
+}
+
+export interface ReadStreamOptions {
+  /** Forwards: first version to return (default 1). Backwards: last version to return (default: the end). */
+  from?: number;
+  direction?: 'forwards' | 'backwards';
+  limit?: number;
+}
+
+export interface ReadAllOptions {
+  /** Return events whose position is strictly greater than this (default 0: from the start). */
+  after?: number;
+  limit?: number;
+}
+
+export interface EventStore {
+  /**
+   * Appends events atomically, acknowledged only once durable. Events whose ids (derived from the
+   * command id) were already appended are not written again: the first append's result is returned.
+   * Throws WrongExpectedVersion on a version mismatch.
+   */
+  append(stream: string, expectedVersion: ExpectedVersion, events: NewEvent[]): Promise<AppendResult>;
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Current version of a stream (0 when it does not exist). */
+  streamVersion(stream: string): Promise<number>;
+  /** Position of the newest event in the global log (0 when empty). */
+  headPosition(): Promise<number>;
+  /**
+   * Emits the head position whenever new events become visible, including events appended by other
+   * processes (noticed within a second).
+   */
+  readonly appended$: Observable<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,46 @@
+// The read store port: collections of JSON documents with integer `id`s, queried and updated with Mongo
+// filter and update documents. Adapters: memory-read-store.ts (embedded default, evaluated by mingo),
+// mongo-read-store.ts (MongoDB). Every adapter passes test/contract/read-store.contract.ts.
+
+export type Doc = Record<string, unknown> & { id: number };
+export type Filter = Record<string, unknown>;
+export type Update = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+/** One write of a batch; batches are applied in order. */
+export type WriteOp =
+  | { op: 'insert'; doc: Doc }
+  | { op: 'upsert'; filter: Filter; update: Update }
+  | { op: 'update'; filter: Filter; update: Update; many?: boolean }
+  | { op: 'replace'; filter: Filter; doc: Doc; upsert?: boolean }
+  | { op: 'delete'; filter: Filter; many?: boolean };
+
+export interface IndexSpec {
+  /** A field whose equality (or `$in`) in a filter narrows the candidates without a scan. */
+  field: string;
+  unique?: boolean;
+}
+
+export interface ReadCollection {
+  readonly name: string;
+  find(filter: Filter, options?: FindOptions): Promise<Doc[]>;
+  findOne(filter: Filter): Promise<Doc | null>;
+  count(filter: Filter): Promise<number>;
+  write(ops: WriteOp[]): Promise<void>;
+  ensureIndexes(indexes: IndexSpec[]): Promise<void>;
+  /** Every document, in id order (for comparisons and snapshots). */
+  all(): Promise<Doc[]>;
+}
+
+export interface ReadStore {
+  collection(name: string): ReadCollection;
+  dropCollection(name: string): Promise<void>;
+  listCollections(): Promise<string[]>;
+  close(): Promise<void>;
+}
