@@ -1,0 +1,60 @@
+// What the HTTP app needs from the rest of the system, as interfaces the composition root implements.
+
+import type { Doc } from '../infra/read-store/port.js';
+import type { ResourceTypeRegistry } from './resource-type.js';
+import type { Actor, ProjectRole, RouteDefinition } from './route-table.js';
+
+export interface Authenticator {
+  /** The person owning this API token, or null when the token is unknown or revoked. */
+  byToken(token: string): Promise<Actor | null>;
+  /** The person with this username or email and password, or null. */
+  byPassword(login: string, password: string): Promise<Actor | null>;
+}
+
+export interface ResolvedProject {
+  project: Doc;
+  /** The caller's active role, null when not a member (or anonymous). */
+  role: ProjectRole | null;
+  public: boolean;
+}
+
+export interface ProjectAccessResolver {
+  /** The project and the caller's role in it; null when no such project exists (or it was deleted). */
+  resolve(projectId: number, actor: Actor | null): Promise<ResolvedProject | null>;
+}
+
+export interface ApiLog {
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export interface ApiConfig {
+  /** Status of a successful create: the real service answered 200; 201 is the announced change. */
+  createdStatus: 200 | 201;
+  /** Largest accepted request body, in bytes (413 `request_entity_too_large` above). */
+  maxBodyBytes: number;
+  /** Entries of the response byte cache (0 disables it). */
+  responseCacheEntries: number;
+  /** Sent as the deprecation header and envelope member when set. */
+  deprecationWarning?: string;
+  /** Planned maintenance window (ISO 8601), sent as headers and envelope member when set. */
+  downtime?: { start: string; finish: string };
+}
+
+export interface AppDependencies {
+  routes: readonly RouteDefinition[];
+  resources: ResourceTypeRegistry;
+  auth: Authenticator;
+  projects: ProjectAccessResolver;
+  /** Current version of a project (its event count), null when it does not exist. */
+  projectVersion(projectId: number): Promise<number | null>;
+  config: ApiConfig;
+  log: ApiLog;
+  /** Request clock, ms since the epoch (injected for tests); defaults to Date.now. */
+  clock?: () => number;
+}
+
+export const defaultApiConfig: ApiConfig = {
+  createdStatus: 200,
+  maxBodyBytes: 1024 * 1024,
+  responseCacheEntries: 2000,
+};

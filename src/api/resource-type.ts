@@ -1,0 +1,91 @@
+// How a resource type tells the one serializer (api/serializer.ts) what it can render: its attributes,
+// which of them are datetimes (stored as integer ms, rendered ISO 8601 or ms), its default field list,
+// and its associations with batch loaders (one call per association per response, never per document).
+//
+// Example (a story type, written by the stories module):
+//
+//   export const storyType: ResourceType = {
+//     name: 'story',
+//     kind: 'story',
+//     attributes: ['id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate',
+//                  'accepted_at', 'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'label_ids',
+//                  'created_at', 'updated_at', 'url'],
+//     datetimes: ['accepted_at', 'deadline', 'created_at', 'updated_at'],
+//     defaults: ['kind', 'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate',
+//                'accepted_at', 'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'labels',
+//                'created_at', 'updated_at', 'url'],
+//     associations: {
+//       owned_by: { type: 'person', ids: 'owned_by_id', alternative: true,
+//                   load: (stories, ctx) => loadPeopleById(stories.map((s) => s.owned_by_id), ctx) },
+//       labels:   { type: 'label', many: true, ids: 'label_ids',
+//                   load: (stories, ctx) => loadLabelsFor(stories, ctx) },
+//       tasks:    { type: 'task', many: true, ids: 'task_ids', idsFromLoad: true,
+//                   load: (stories, ctx) => loadTasksByStory(stories, ctx) },
+//     },
+//     computed: { projected_completion: (stories, ctx) => projectedCompletion(stories, ctx) },
+//   };
+
+import type { Doc } from '../infra/read-store/port.js';
+import type { Actor, ProjectAccess } from './route-table.js';
+
+/** What loaders may need to know about the request (email visibility, today's iterations...). */
+export interface LoadContext {
+  actor: Actor | null;
+  project: ProjectAccess | null;
+  now: number;
+  query: Readonly<Record<string, string>>;
+}
+
+export interface Association {
+  /** Resource type of the nested values. */
+  type: string;
+  /** A list (`labels`) rather than one value (`owned_by`). */
+  many?: boolean;
+  /** The attribute holding the ids (`owned_by_id`, `label_ids`), when the association has one. */
+  ids?: string;
+  /**
+   * The nested form and the ids attribute replace each other: naming one explicitly drops the other
+   * unless that one is named explicitly too (`:default,owned_by` gives `owned_by` without `owned_by_id`;
+   * `:default,label_id` gives `label_id` without `label`).
+   */
+  alternative?: boolean;
+  /** The ids attribute is not stored on the document: `X_ids` is taken from the loaded values' ids. */
+  idsFromLoad?: boolean;
+  /**
+   * Values for each document, aligned with `docs`: a Doc or null (one), a Doc[] (many).
+   * Called once per response with every document that needs the association.
+   */
+  load(docs: readonly Doc[], ctx: LoadContext): Promise<ReadonlyArray<Doc | null | readonly Doc[]>>;
+}
+
+/** An attribute computed in batch only when selected; values aligned with `docs`, emitted as they are. */
+export type ComputedAttribute = (docs: readonly Doc[], ctx: LoadContext) => Promise<readonly unknown[]>;
+
+export interface ResourceType {
+  /** Registry key, used as `ApiResult.type` and `Association.type`. */
+  name: string;
+  /** Value of `kind` in responses; absent for kind-less containers. */
+  kind?: string;
+  /** Attributes read from the document as they are (nulls omitted; `id` is always returned). */
+  attributes: readonly string[];
+  /** Attributes stored as integer ms, rendered ISO 8601 (second precision, `Z`) or ms. */
+  datetimes?: readonly string[];
+  /** Names returned for `:default` or no `fields`: attributes, `kind`, associations, computed. */
+  defaults: readonly string[];
+  associations?: Readonly<Record<string, Association>>;
+  computed?: Readonly<Record<string, ComputedAttribute>>;
+}
+
+export interface ResourceTypeRegistry {
+  get(name: string): ResourceType | undefined;
+}
+
+/** A registry over a fixed list of types; duplicate names are a programming error. */
+export function resourceTypeRegistry(types: readonly ResourceType[]): ResourceTypeRegistry {
+  const byName = new Map<string, ResourceType>();
+  for (const type of types) {
+    if (byName.has(type.name)) throw new Error(`resource type ${type.name} registered twice`);
+    byName.set(type.name, type);
+  }
+  return { get: (name) => byName.get(name) };
+}

@@ -1,0 +1,156 @@
+// The contract every resource module (src/api/resources/*) is written against.
+//
+// A resource module exports a `RouteDefinition[]`. The app (api/app.ts) owns everything around a handler:
+// prefixes, method simulation, body parsing, authentication, the access check declared by `access`,
+// the project version header, the stale warning, `fields` / `date_format` / envelope serialization,
+// pagination headers, CORS, the byte cache and error rendering. A handler only reads its request and
+// returns an `ApiResult` (or throws a `DomainError`).
+//
+// Example (a label route):
+//
+//   export const labelRoutes: RouteDefinition[] = [
+//     { method: 'GET', path: '/projects/:project_id/labels/:label_id', access: 'project:read', cacheable: true,
+//       async handle(req) {
+//         const label = await labels.findOne({ id: intParam(req, 'label_id'), project_id: req.project!.id });
+//         if (!label) throw unfound();
+//         return { kind: 'resource', type: 'label', value: label, projectId: req.project!.id };
+//       } },
+//     { method: 'POST', path: '/projects/:project_id/labels', access: 'project:write',
+//       async handle(req) {
+//         const { label, version } = await commands.createLabel(req.project!.id, req.body, req);
+//         return { kind: 'resource', type: 'label', value: label, created: true, projectId: req.project!.id,
+//                  projectVersion: version };
+//       } },
+//   ];
+
+import type { Doc } from '../infra/read-store/port.js';
+
+/**
+ * Who may call a route. Checked centrally before the handler runs:
+ * - `public`: anyone; credentials, when sent, must still be valid.
+ * - `person`: an authenticated caller.
+ * - `project:read`: the path has `:project_id`; members of any role, or anyone (even anonymous, GET only)
+ *   when the project is public.
+ * - `project:write`: the path has `:project_id`; role owner or member.
+ * - `project:owner`: the path has `:project_id`; role owner.
+ * Routes whose project is found from another id (`/stories/:story_id`) use `person` and call
+ * `req.authorizeProject(projectId, 'project:read' | ...)` once they know the project.
+ */
+export type Access = 'public' | 'person' | 'project:read' | 'project:write' | 'project:owner';
+
+export type ProjectAccessLevel = Extract<Access, `project:${string}`>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type ProjectRole = 'owner' | 'member' | 'viewer';
+
+/** The authenticated person (a person read-model document). */
+export type Actor = Doc & { name: string; email: string; username: string; initials: string };
+
+/** The project a request is about, after the access check passed. */
+export interface ProjectAccess {
+  id: number;
+  project: Doc;
+  /** The caller's role, null for an anonymous or non-member caller of a public project. */
+  role: ProjectRole | null;
+  public: boolean;
+}
+
+export interface ApiRequest {
+  /** Effective method (after `_method` simulation; PATCH is PUT). */
+  method: HttpMethod;
+  /** Path parameters, percent-decoded. */
+  params: Record<string, string>;
+  /** Query parameters (last value wins when repeated); never read from the body. */
+  query: Record<string, string>;
+  /** Parsed JSON object body (`{}` when none); never holds query parameters. */
+  body: Record<string, unknown>;
+  /** Only for routes declaring `body: 'raw'`: the unparsed bytes and their content type. */
+  rawBody: { contentType: string; bytes: Buffer } | null;
+  /** Request header by lower-case name. */
+  header(name: string): string | undefined;
+  actor: Actor | null;
+  /** Set when the path has `:project_id` (after the access check) or after `authorizeProject`. */
+  project: ProjectAccess | null;
+  /**
+   * Resolves a project and checks the caller's access to it with the same rules as `access`; sets
+   * `req.project` (so the version header and stale warning apply) and returns it. Throws the
+   * catalogue's errors (`unfound_resource`, `unauthorized_operation`, `unauthenticated`).
+   */
+  authorizeProject(projectId: number, level: ProjectAccessLevel): Promise<ProjectAccess>;
+  /** Fresh UUID per request (idempotency of the command this request issues). */
+  commandId: string;
+  /** Request time, ms since the epoch. */
+  now: number;
+}
+
+export interface Pagination {
+  total: number;
+  limit: number;
+  offset: number;
+  returned: number;
+}
+
+interface ResultCommon {
+  /** The project the response is about; defaults to `req.project?.id`. */
+  projectId?: number;
+  /** The project version after a write; when absent the app looks the version up. */
+  projectVersion?: number;
+  /**
+   * Extra response headers named without their prefix (`Last-Notification-Timestamp`); each is sent as
+   * `X-Tracker-<name>` and `X-Service-<name>`.
+   */
+  serviceHeaders?: Record<string, string>;
+  /** Extra envelope members (`last_notification_timestamp`). */
+  envelopeExtras?: Record<string, unknown>;
+}
+
+export type ApiResult =
+  | (ResultCommon & {
+      kind: 'resource';
+      /** Resource type name in the ResourceTypeRegistry the serializer applies `fields` / dates with. */
+      type: string;
+      value: Doc | Doc[];
+      pagination?: Pagination;
+      /** A create: answered with `config.createdStatus` (200 by default, 201 when configured). */
+      created?: boolean;
+    })
+  /** 204 No Content (a delete); with `envelope=true`, 200 holding `http_status: "204"` and no data. */
+  | (ResultCommon & { kind: 'empty' })
+  /** Bytes sent as they are (CSV, downloads). `fields`, envelope and date_format do not apply. */
+  | (ResultCommon & {
+      kind: 'raw';
+      contentType: string;
+      body: Buffer | string;
+      /** Sets Content-Disposition; `inline` chooses in-browser display over a save dialog. */
+      filename?: string;
+      inline?: boolean;
+    });
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /**
+   * Path relative to the version prefix, segments separated by `/`, parameters as `:name`
+   * (e.g. `/projects/:project_id/stories/:story_id`, `/projects/:project_id/iterations/:n/analytics.csv`).
+   * Literal segments win over parameters.
+   */
+  path: string;
+  access: Access;
+  handle(req: ApiRequest): Promise<ApiResult>;
+  /** `root`: mounted outside the version prefixes (`/file_attachments/:id/download`). Default `versioned`. */
+  mount?: 'versioned' | 'root';
+  /** `raw`: the body is not parsed (multipart uploads); see `ApiRequest.rawBody`. Default `json`. */
+  body?: 'json' | 'raw';
+  /** `GET /me` only: HTTP Basic credentials (username or email, and password) are accepted. */
+  basicAuth?: boolean;
+  /** Always answer enveloped, whatever `envelope` says. */
+  alwaysEnvelope?: boolean;
+  /** Datetimes always as integer ms, whatever `date_format` says. */
+  alwaysMillis?: boolean;
+  /**
+   * GET on a project-scoped route whose response depends only on (project, project version, path,
+   * query, caller's role or anonymity): the bytes are cached and ETag / If-None-Match use that key.
+   * Do not set it when the answer depends on the caller's identity or on the current date.
+   */
+  cacheable?: boolean;
+}
