@@ -1,0 +1,40 @@
+// How a resource module plugs into the composition root (src/infra/composition.ts): it exports a factory
+//
+//   export function storyResources(deps: ResourceDeps): ResourceModule { return { routes, types }; }
+//
+// taking everything it needs from `deps` (no globals, no imports of adapters), and the root lists it in
+// src/api/resources/index.ts. Reads go to the live read models through `deps.read(<collection>)`;
+// writes go through `deps.commands` (the one command handler) with a decider from src/domain/.
+import type { CommandHandler } from '../../commands/command-handler.js';
+import type { CredentialStore } from '../../infra/credentials/port.js';
+import type { EventStore } from '../../infra/event-store/port.js';
+import type { IdAllocator } from '../../infra/id-allocator.js';
+import type { ReadCollection } from '../../infra/read-store/port.js';
+import type { ResourceType } from '../resource-type.js';
+import type { RouteDefinition } from '../route-table.js';
+
+export interface ResourceSettings {
+  /** Public address of the site, without trailing slash, for `url` attributes and download links. */
+  siteUrl: string;
+  /** Months of activity history shown for non-enterprise accounts (null: no limit). */
+  activityWindowMonths: number | null;
+  /** Months of activity history shown for enterprise accounts (null: no limit). */
+  enterpriseActivityWindowMonths: number | null;
+}
+
+export interface ResourceDeps {
+  /** A live read-model collection by logical name (`stories`, `people`, ...). */
+  read(collection: string): ReadCollection;
+  /** Resolves once the read models have applied the global position (read-your-writes). */
+  waitForPosition(position: number): Promise<void>;
+  commands: CommandHandler;
+  eventStore: EventStore;
+  credentials: CredentialStore;
+  ids: IdAllocator;
+  settings: ResourceSettings;
+}
+
+export interface ResourceModule {
+  routes: RouteDefinition[];
+  types: ResourceType[];
+}
