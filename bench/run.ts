@@ -1,0 +1,20 @@
+// `npm run bench`: every benchmark, one after the other, in one process run. Figures are printed as
+// they are measured; compare ratios within one run, never absolute numbers across machines.
+import { run as appendBench } from './append-bench.js';
+import { run as replayBench } from './replay-bench.js';
+import { run as httpBench } from './http-bench.js';
+import { run as activityBench } from './activity-bench.js';
+
+const benches: Record<string, () => Promise<void>> = {
+  append: appendBench,
+  replay: replayBench,
+  http: httpBench,
+  activity: activityBench,
+};
+
+const only = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  process.stdout.write(`\n== ${name} ==\n`);
+  await run();
+}

@@ -1,0 +1,70 @@
+// Operator configuration, read once from the environment by the CLI and passed down from there.
+import { resolve } from 'node:path';
+
+export interface StorylineConfig {
+  port: number;
+  host: string;
+  /** Directory of the embedded stores (event log, credentials, uploads). */
+  dataDir: string;
+  /** Public address used in `url` attributes and download links. */
+  siteUrl: string;
+  /** Scale-out adapters: used instead of the embedded ones when set. */
+  kurrentUrl: string | null;
+  mongoUrl: string | null;
+  mongoDbName: string;
+  createdStatus: 200 | 201;
+  maxBodyBytes: number;
+  responseCacheEntries: number;
+  activityWindowMonths: number | null;
+  enterpriseActivityWindowMonths: number | null;
+  demoEmail: string | null;
+  demoPassword: string | null;
+  deprecationWarning: string | null;
+  /** Milliseconds SIGTERM waits for in-flight requests before closing the stores. */
+  shutdownGraceMs: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {}
+
+export function configFromEnv(env: Env = process.env, cwd = process.cwd()): StorylineConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env['HOST'] || '0.0.0.0';
+  return {
+    port,
+    host,
+    dataDir: resolve(cwd, env['STORYLINE_DATA'] || './data'),
+    siteUrl: (env['STORYLINE_SITE_URL'] || `http://localhost:${port}`).replace(/\/+$/, ''),
+    kurrentUrl: env['STORYLINE_KURRENT_URL'] || null,
+    mongoUrl: env['STORYLINE_MONGO_URL'] || null,
+    mongoDbName: env['STORYLINE_MONGO_DB'] || 'storyline',
+    createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
+    maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    responseCacheEntries: integer(env, 'STORYLINE_RESPONSE_CACHE_ENTRIES', 2000, 0, 1_000_000),
+    activityWindowMonths: months(env, 'STORYLINE_ACTIVITY_WINDOW_MONTHS', 6),
+    enterpriseActivityWindowMonths: months(env, 'STORYLINE_ENTERPRISE_ACTIVITY_WINDOW_MONTHS', 25),
+    demoEmail: env['STORYLINE_DEMO_EMAIL'] || null,
+    demoPassword: env['STORYLINE_DEMO_PASSWORD'] || null,
+    deprecationWarning: env['STORYLINE_DEPRECATION_WARNING'] || null,
+    shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** A history window in months; `0` or `unlimited` means no limit. */
+function months(env: Env, name: string, fallback: number): number | null {
+  const raw = env[name];
+  if (raw === 'unlimited') return null;
+  const value = integer(env, name, fallback, 0, 12 * 1000);
+  return value === 0 ? null : value;
+}

@@ -1,0 +1,65 @@
+// The HTTP listener around the express app: serves on the configured port and, on SIGTERM or SIGINT,
+// stops accepting connections, lets in-flight requests finish (bounded by a grace period), then closes
+// the stores so the event log is left clean.
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { RequestListener } from 'node:http';
+import type { Log } from './log.js';
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  /** Stops accepting, drains in-flight requests (at most graceMs), then runs `onClosed`. */
+  shutdown(): Promise<void>;
+}
+
+export async function listen(
+  app: RequestListener,
+  options: { port: number; host: string; graceMs: number; log: Log; onClosed: () => Promise<void> },
+): Promise<RunningServer> {
+  const server = createServer(app);
+  server.keepAliveTimeout = 5_000;
+  const busy = new Map<Socket, number>();
+  server.on('connection', (socket) => {
+    busy.set(socket, 0);
+    socket.on('close', () => busy.delete(socket));
+  });
+  server.on('request', (request, response) => {
+    const socket = request.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    response.on('finish', () => {
+      const left = (busy.get(socket) ?? 1) - 1;
+      busy.set(socket, left);
+      if (stopping && left === 0) socket.end();
+    });
+  });
+
+  let stopping = false;
+  let closing: Promise<void> | null = null;
+  const shutdown = () => {
+    closing ??= (async () => {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const [socket, inFlight] of busy) if (inFlight === 0) socket.end();
+      const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), options.graceMs).unref());
+      if ((await Promise.race([closed, timer])) === 'timeout') {
+        options.log.warn('shutdown grace period over; closing remaining connections', { connections: busy.size });
+        for (const socket of busy.keys()) socket.destroy();
+        await closed;
+      }
+      await options.onClosed();
+    })();
+    return closing;
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return { server, port, shutdown };
+}
