@@ -1,0 +1,83 @@
+// The one serializer / deserializer of events. Adapters that store text write with encodeEvent; every
+// adapter reads through decodeEvent (text) or decodeParsedEvent (drivers that hand back parsed JSON),
+// which upcast events written under an older `meta.schema` to the current EVENT_SCHEMA, so no other
+// code ever sees an old layout.
+import { v5 as uuidV5 } from 'uuid';
+import { EVENT_SCHEMA } from '../domain/events.js';
+import type { EventData, EventMeta, NewEvent, RecordedEvent } from '../domain/events.js';
+
+/** An event as stored: data and meta as JSON text. */
+export interface EncodedEvent {
+  type: string;
+  data: string;
+  meta: string;
+}
+
+/** A stored event as an adapter reads it back, before decoding. */
+export interface StoredEventRow extends EncodedEvent {
+  id: string;
+  stream: string;
+  version: number;
+  position: number;
+}
+
+/** The parts of an event an upcaster may reshape. */
+export interface EventBody {
+  type: string;
+  data: EventData;
+  meta: EventMeta;
+}
+
+/** Turns an event written under schema N into the same event under schema N + 1. */
+export type Upcaster = (event: EventBody) => EventBody;
+
+/**
+ * Upcasters keyed by the schema they upgrade FROM. When EVENT_SCHEMA becomes 2, register the
+ * conversion of schema-1 events here in one line: `[1, upcastSchema1To2]`.
+ */
+const upcasters: ReadonlyMap<number, Upcaster> = new Map<number, Upcaster>([]);
+
+/** Namespace of event ids (a fixed, random UUID): ids are UUID v5 of `<command id>/<index>`. */
+const EVENT_ID_NAMESPACE = '5b0c1f43-8f0e-4b61-9a8e-3f1d2c7a9e64';
+
+/** Deterministic id of the `index`-th event (0-based) appended by the command `commandId`. */
+export function eventId(commandId: string, index: number): string {
+  return uuidV5(`${commandId}/${index}`, EVENT_ID_NAMESPACE);
+}
+
+export function encodeEvent(event: NewEvent): EncodedEvent {
+  return { type: event.type, data: JSON.stringify(event.data), meta: JSON.stringify(event.meta) };
+}
+
+export function decodeEvent(row: StoredEventRow): RecordedEvent {
+  return decodeParsedEvent({ ...row, data: JSON.parse(row.data), meta: JSON.parse(row.meta) });
+}
+
+/** A stored event whose driver already parsed data and meta from JSON (KurrentDB, MongoDB). */
+export interface ParsedEventRow extends Omit<StoredEventRow, 'data' | 'meta'> {
+  data: unknown;
+  meta: unknown;
+}
+
+export function decodeParsedEvent(row: ParsedEventRow): RecordedEvent {
+  const body = upcast({ type: row.type, data: row.data as EventData, meta: row.meta as EventMeta });
+  return { id: row.id, stream: row.stream, version: row.version, position: row.position, ...body };
+}
+
+/** Applies the registered upcasters, one schema step at a time, up to EVENT_SCHEMA. */
+export function upcast(event: EventBody, registry: ReadonlyMap<number, Upcaster> = upcasters): EventBody {
+  let current = event;
+  while (current.meta.schema < EVENT_SCHEMA) {
+    const step = registry.get(current.meta.schema);
+    if (!step) throw new Error(`no upcaster for event schema ${current.meta.schema} (current is ${EVENT_SCHEMA})`);
+    const next = step(current);
+    if (next.meta.schema <= current.meta.schema) {
+      throw new Error(`upcaster for event schema ${current.meta.schema} did not raise the schema`);
+    }
+    current = next;
+  }
+  if (current.meta.schema > EVENT_SCHEMA) {
+    throw new Error(`event schema ${current.meta.schema} is newer than this server (${EVENT_SCHEMA})`);
+  }
+  return current;
+}

@@ -1,0 +1,229 @@
+// The embedded event store: one SQLite file (better-sqlite3), one table, WAL, synchronous=FULL.
+//
+// Writes use group commit: every append requested before the queue is flushed (the flush runs on
+// setImmediate, so everything requested in the same turn of the event loop) is committed in ONE
+// transaction, i.e. one fsync for the whole batch. Each append runs in its own savepoint and checks its
+// own expected version, so one failing append rejects alone. A promise resolves only after COMMIT has
+// returned, which with synchronous=FULL means the WAL was synced.
+//
+// Positions are assigned explicitly (head + 1) inside the write transaction, which is serialised by
+// SQLite's write lock (BEGIN IMMEDIATE), so they are gap-free and monotonic even with several processes
+// appending to the same file.
+import Database from 'better-sqlite3';
+import { Subject } from 'rxjs';
+import type { NewEvent } from '../../domain/events.js';
+import { decodeEvent, encodeEvent, eventId } from '../event-codec.js';
+import type { StoredEventRow } from '../event-codec.js';
+import { assertValidAppend } from './append-validation.js';
+import { WrongExpectedVersion } from './port.js';
+import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from './port.js';
+
+export interface SqliteEventStoreOptions {
+  /** File path, or ':memory:' (tests). */
+  path: string;
+  /** How often to look for appends made by other processes (default 250 ms). */
+  pollIntervalMs?: number;
+  /** How long a write waits for another process holding the write lock (default 10 s). */
+  busyTimeoutMs?: number;
+}
+
+export type SqliteEventStore = EventStore & { close(): Promise<void> };
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY,
+    id       TEXT UNIQUE NOT NULL,
+    stream   TEXT NOT NULL,
+    version  INTEGER NOT NULL,
+    type     TEXT NOT NULL,
+    data     TEXT NOT NULL,
+    meta     TEXT NOT NULL,
+    UNIQUE (stream, version)
+  )`;
+
+const COLUMNS = 'position, id, stream, version, type, data, meta';
+
+interface PendingAppend {
+  stream: string;
+  expectedVersion: ExpectedVersion;
+  events: NewEvent[];
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
+export async function openSqliteEventStore(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
+  const db = new Database(options.path);
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(SCHEMA);
+
+  const statements = {
+    head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
+    streamVersion: db.prepare<[string], { version: number }>(
+      'SELECT version FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1',
+    ),
+    byId: db.prepare<[string], { version: number; position: number }>(
+      'SELECT version, position FROM events WHERE id = ?',
+    ),
+    insert: db.prepare<[number, string, string, number, string, string, string]>(
+      `INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    forwards: db.prepare<[string, number, number], StoredEventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND version >= ? ORDER BY version ASC LIMIT ?`,
+    ),
+    backwards: db.prepare<[string, number, number], StoredEventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND version <= ? ORDER BY version DESC LIMIT ?`,
+    ),
+    all: db.prepare<[number, number], StoredEventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
+    ),
+  };
+
+  const readHead = (): number => statements.head.get()?.head ?? 0;
+  const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
+
+  /** The result of an earlier append by the same command, found through its deterministic event ids. */
+  function earlierResult(commandId: string): AppendResult | null {
+    let found: AppendResult | null = null;
+    for (let index = 0; ; index++) {
+      const row = statements.byId.get(eventId(commandId, index));
+      if (!row) return found;
+      found = { version: row.version, position: row.position };
+    }
+  }
+
+  /** Writes one append after global position `head`, inside the open batch transaction. */
+  const writeOne = db.transaction((request: PendingAppend, head: number): AppendResult => {
+    const commandId = request.events[0]!.meta.command_id;
+    const earlier = earlierResult(commandId);
+    if (earlier) return earlier;
+    const actual = readStreamVersion(request.stream);
+    if (request.expectedVersion !== 'any' && request.expectedVersion !== actual) {
+      throw new WrongExpectedVersion(request.stream, request.expectedVersion, actual);
+    }
+    request.events.forEach((event, index) => {
+      const encoded = encodeEvent(event);
+      statements.insert.run(
+        head + index + 1,
+        eventId(event.meta.command_id, index),
+        request.stream,
+        actual + index + 1,
+        encoded.type,
+        encoded.data,
+        encoded.meta,
+      );
+    });
+    return { version: actual + request.events.length, position: head + request.events.length };
+  });
+
+  /** One transaction for the whole batch; each append in its own savepoint (nested db.transaction). */
+  const writeBatch = db
+    .transaction((batch: PendingAppend[]): AppendOutcome[] => {
+      let head = readHead();
+      return batch.map((request) => {
+        try {
+          const result = writeOne(request, head);
+          head = Math.max(head, result.position);
+          return { ok: true, result };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      });
+    })
+    .immediate;
+
+  const appended = new Subject<number>();
+  let lastAnnouncedHead = readHead();
+  function announce(head: number): void {
+    if (head <= lastAnnouncedHead) return;
+    lastAnnouncedHead = head;
+    appended.next(head);
+  }
+
+  let queue: PendingAppend[] = [];
+  let flushScheduled = false;
+  let closed = false;
+
+  function flush(): void {
+    flushScheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    let outcomes: AppendOutcome[];
+    try {
+      outcomes = writeBatch(batch);
+    } catch (error) {
+      // The commit itself failed (disk, lock timeout): nothing of the batch is durable.
+      for (const request of batch) request.reject(error);
+      return;
+    }
+    batch.forEach((request, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) request.resolve(outcome.result);
+      else request.reject(outcome.error);
+    });
+    announce(readHead());
+  }
+
+  const poll = setInterval(() => {
+    if (!closed) announce(readHead());
+  }, options.pollIntervalMs ?? 250);
+  poll.unref();
+
+  function assertOpen(): void {
+    if (closed) throw new Error('the event store is closed');
+  }
+
+  return {
+    appended$: appended.asObservable(),
+
+    append(stream, expectedVersion, events) {
+      return new Promise<AppendResult>((resolve, reject) => {
+        assertOpen();
+        assertValidAppend(stream, expectedVersion, events);
+        queue.push({ stream, expectedVersion, events, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+
+    async readStream(stream, options: ReadStreamOptions = {}) {
+      assertOpen();
+      const limit = options.limit ?? -1;
+      const rows =
+        options.direction === 'backwards'
+          ? statements.backwards.all(stream, options.from ?? Number.MAX_SAFE_INTEGER, limit)
+          : statements.forwards.all(stream, options.from ?? 1, limit);
+      return rows.map(decodeEvent);
+    },
+
+    async readAll(options: ReadAllOptions = {}) {
+      assertOpen();
+      return statements.all.all(options.after ?? 0, options.limit ?? -1).map(decodeEvent);
+    },
+
+    async streamVersion(stream) {
+      assertOpen();
+      return readStreamVersion(stream);
+    },
+
+    async headPosition() {
+      assertOpen();
+      return readHead();
+    },
+
+    async close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      clearInterval(poll);
+      appended.complete();
+      db.close();
+    },
+  };
+}

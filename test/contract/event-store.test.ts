@@ -1,0 +1,156 @@
+// Runs the event store contract against every adapter (KurrentDB only when STORYLINE_KURRENT_URL is
+// set), plus what only the SQLite file store promises (several processes on one file) and the codec.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { filter, firstValueFrom, timeout } from 'rxjs';
+import { EVENT_SCHEMA } from '../../src/domain/events.js';
+import { decodeEvent, encodeEvent, eventId, upcast } from '../../src/infra/event-codec.js';
+import type { EventBody, Upcaster } from '../../src/infra/event-codec.js';
+import { openKurrentEventStore } from '../../src/infra/event-store/kurrent-event-store.js';
+import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import { WrongExpectedVersion } from '../../src/infra/event-store/port.js';
+import { eventStoreContract } from './event-store.contract.js';
+import { appendOf, storyUpdateEvent } from './event-store.fixtures.js';
+
+const tempDirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-events-'));
+  tempDirs.push(dir);
+  return join(dir, 'events.sqlite');
+}
+after(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+eventStoreContract('SQLite in memory', () => openSqliteEventStore({ path: ':memory:' }));
+eventStoreContract('SQLite file', () => openSqliteEventStore({ path: tempFile() }));
+
+const kurrentUrl = process.env.STORYLINE_KURRENT_URL;
+if (kurrentUrl) {
+  eventStoreContract('KurrentDB', () => openKurrentEventStore({ url: kurrentUrl }));
+} else {
+  describe.skip('event store contract: KurrentDB (skipped: set STORYLINE_KURRENT_URL to run it)', () => {
+    it('runs the contract against KurrentDB');
+  });
+}
+
+describe('SQLite event store: two store instances on one file (two processes)', () => {
+  it('each sees the appends of the other on appended$ within a second', async () => {
+    const path = tempFile();
+    const one = await openSqliteEventStore({ path, pollIntervalMs: 50 });
+    const two = await openSqliteEventStore({ path, pollIntervalMs: 50 });
+    try {
+      const seenByTwo = firstValueFrom(two.appended$.pipe(filter((p) => p >= 1), timeout(1000)));
+      const first = await one.append('project-1', 0, appendOf(randomUUID()));
+      expect(await seenByTwo).to.equal(first.position);
+
+      const seenByOne = firstValueFrom(one.appended$.pipe(filter((p) => p >= 2), timeout(1000)));
+      const second = await two.append('project-1', 1, appendOf(randomUUID()));
+      expect(second).to.deep.equal({ version: 2, position: 2 });
+      expect(await seenByOne).to.equal(2);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('interleaves concurrent appends of both into one gap-free log with version checks across them', async () => {
+    const path = tempFile();
+    const stores = [await openSqliteEventStore({ path }), await openSqliteEventStore({ path })];
+    try {
+      const appendsEach = 20;
+      const conflicts: unknown[] = [];
+      await Promise.all(
+        stores.map(async (store) => {
+          for (let n = 0; n < appendsEach; n++) {
+            for (;;) {
+              const stream = `project-${n % 3}`;
+              try {
+                await store.append(stream, await store.streamVersion(stream), appendOf(randomUUID()));
+                break;
+              } catch (error) {
+                if (!(error instanceof WrongExpectedVersion)) throw error;
+                conflicts.push(error);
+              }
+            }
+          }
+        }),
+      );
+      const all = await stores[0]!.readAll();
+      expect(all.map((e) => e.position)).to.deep.equal(Array.from({ length: 2 * appendsEach }, (_, i) => i + 1));
+      for (const stream of ['project-0', 'project-1', 'project-2']) {
+        const versions = all.filter((e) => e.stream === stream).map((e) => e.version);
+        expect(versions).to.deep.equal(Array.from({ length: versions.length }, (_, i) => i + 1));
+      }
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+
+  it('keeps what was acknowledged after the store is closed and reopened', async () => {
+    const path = tempFile();
+    const original = await openSqliteEventStore({ path });
+    const events = appendOf(randomUUID(), 2);
+    await original.append('project-7', 0, events);
+    await original.close();
+    const reopened = await openSqliteEventStore({ path });
+    try {
+      const stored = await reopened.readStream('project-7');
+      expect(stored.map(({ type, data, meta }) => ({ type, data, meta }))).to.deep.equal(events);
+      expect(await reopened.headPosition()).to.equal(2);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('refuses appends and reads once closed', async () => {
+    const store = await openSqliteEventStore({ path: ':memory:' });
+    await store.close();
+    let failure: unknown;
+    await store.append('project-1', 0, appendOf(randomUUID())).catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(Error);
+  });
+});
+
+describe('event codec', () => {
+  const row = (body: EventBody) => ({
+    id: 'id-1',
+    stream: 'project-1',
+    version: 1,
+    position: 1,
+    ...encodeEvent(body),
+  });
+
+  it('decodes what it encodes', () => {
+    const event = storyUpdateEvent('command-1');
+    expect(decodeEvent(row(event))).to.deep.equal({ id: 'id-1', stream: 'project-1', version: 1, position: 1, ...event });
+  });
+
+  it('derives event ids deterministically from the command id and the index', () => {
+    expect(eventId('command-1', 0)).to.equal(eventId('command-1', 0));
+    expect(eventId('command-1', 0)).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set([eventId('command-1', 0), eventId('command-1', 1), eventId('command-2', 0)]).size).to.equal(3);
+  });
+
+  it('upcasts an event of an older schema one registered step at a time', () => {
+    const old = storyUpdateEvent('command-1');
+    const oldest = { ...old, type: 'story_edit', meta: { ...old.meta, schema: EVENT_SCHEMA - 1 } };
+    const registry = new Map<number, Upcaster>([
+      [EVENT_SCHEMA - 1, (e) => ({ ...e, type: 'story_update', meta: { ...e.meta, schema: e.meta.schema + 1 } })],
+    ]);
+    expect(upcast(oldest, registry)).to.deep.equal(old);
+  });
+
+  it('refuses an event whose schema has no upcaster or is newer than the server', () => {
+    const event = storyUpdateEvent('command-1');
+    expect(() => upcast({ ...event, meta: { ...event.meta, schema: EVENT_SCHEMA - 1 } }, new Map())).to.throw(
+      /no upcaster/,
+    );
+    expect(() => decodeEvent(row({ ...event, meta: { ...event.meta, schema: EVENT_SCHEMA + 1 } }))).to.throw(
+      /newer than this server/,
+    );
+  });
+});
