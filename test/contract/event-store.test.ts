@@ -9,7 +9,9 @@ import { filter, firstValueFrom, timeout } from 'rxjs';
 import { EVENT_SCHEMA } from '../../src/domain/events.js';
 import { decodeEvent, encodeEvent, eventId, upcast } from '../../src/infra/event-codec.js';
 import type { EventBody, Upcaster } from '../../src/infra/event-codec.js';
-import { openKurrentEventStore } from '../../src/infra/event-store/kurrent-event-store.js';
+import { openKurrentEventStore, toStreamState, toVersion } from '../../src/infra/event-store/kurrent-event-store.js';
+import { KurrentPositionIndex, compareLogPositions } from '../../src/infra/event-store/kurrent-position-index.js';
+import type { LogPosition } from '../../src/infra/event-store/kurrent-position-index.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { WrongExpectedVersion } from '../../src/infra/event-store/port.js';
 import { eventStoreContract } from './event-store.contract.js';
@@ -152,5 +154,67 @@ describe('event codec', () => {
     expect(() => decodeEvent(row({ ...event, meta: { ...event.meta, schema: EVENT_SCHEMA + 1 } }))).to.throw(
       /newer than this server/,
     );
+  });
+});
+
+describe('KurrentDB position index (1-based positions over $all log positions)', () => {
+  const at = (commit: number, prepare = commit): LogPosition => ({ commit: BigInt(commit), prepare: BigInt(prepare) });
+
+  /** A fake $all whose reads, like KurrentDB's, include the event at `from`. */
+  function fakeLog(log: LogPosition[]) {
+    const reads: Array<LogPosition | null> = [];
+    const read = async function* (from: LogPosition | null) {
+      reads.push(from);
+      await Promise.resolve();
+      for (const position of log) {
+        if (!from || compareLogPositions(position, from) >= 0) yield position;
+      }
+    };
+    return { reads, read };
+  }
+
+  it('numbers the events of the log from 1, reading on from the last indexed one', async () => {
+    const log = [at(10), at(25), at(25, 30)];
+    const { reads, read } = fakeLog(log);
+    const index = new KurrentPositionIndex(read);
+    await index.catchUp();
+    log.push(at(40));
+    await index.catchUp();
+    expect(index.head).to.equal(4);
+    expect(reads).to.deep.equal([null, at(25, 30)]);
+    expect(await index.positionOf(at(25, 30))).to.equal(3);
+    expect(index.logPositionOf(4)).to.deep.equal(at(40));
+  });
+
+  it('catches up for a log position it has not seen yet and refuses one that is not in the log', async () => {
+    const log = [at(10)];
+    const index = new KurrentPositionIndex(fakeLog(log).read);
+    await index.catchUp();
+    log.push(at(20));
+    expect(await index.positionOf(at(20))).to.equal(2);
+    let failure: unknown;
+    await index.positionOf(at(15)).catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(Error);
+  });
+
+  it('gives a caller arriving during a read a fresh read that sees what it wrote', async () => {
+    const log = [at(10)];
+    const { reads, read } = fakeLog(log);
+    const index = new KurrentPositionIndex(read);
+    const first = index.catchUp();
+    log.push(at(20));
+    const second = index.catchUp();
+    const third = index.catchUp();
+    await Promise.all([first, second, third]);
+    expect(index.head).to.equal(2);
+    expect(reads).to.have.length(2);
+  });
+
+  it('maps expected versions and current stream states to KurrentDB revisions and back', () => {
+    expect(toStreamState(0)).to.equal('no_stream');
+    expect(toStreamState(3)).to.equal(2n);
+    expect(toStreamState('any')).to.equal('any');
+    expect(toVersion('no_stream')).to.equal(0);
+    expect(toVersion(4n)).to.equal(5);
   });
 });
