@@ -13,7 +13,13 @@ export interface FindOptions {
   limit?: number;
 }
 
-/** One write of a batch; batches are applied in order. */
+/**
+ * One write of a batch; batches are applied in order (not atomically). `id` is unique and immutable in
+ * every collection: an insert, an upsert or a replace-with-upsert that would create a second document
+ * with an existing id is skipped, not an error (the projector's replay guard relies on this). Upserts
+ * seed the new document with the filter's equality fields, as MongoDB does. `find` without a sort
+ * returns documents in id order; every sort ends with `id` ascending as the tie-breaker.
+ */
 export type WriteOp =
   | { op: 'insert'; doc: Doc }
   | { op: 'upsert'; filter: Filter; update: Update }

@@ -1,0 +1,27 @@
+// Deep copies of the JSON values a read store holds, so that neither the documents a caller passes in
+// nor the ones it gets back are shared with the store. Hand-written because structuredClone is several
+// times slower on small documents, and a store copies on every write and every read.
+
+export function copyJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    return out as T;
+  }
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
+/** The value at a dotted path; undefined when a step is missing or not an object. */
+export function valueAtPath(doc: Record<string, unknown>, path: string): unknown {
+  if (!path.includes('.')) return doc[path];
+  let current: unknown = doc;
+  for (const step of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return current;
+}

@@ -1,0 +1,219 @@
+// The read store contract: every adapter of src/infra/read-store/port.ts passes this suite.
+import { expect } from 'chai';
+import type { Doc, ReadCollection, ReadStore } from '../../src/infra/read-store/port.js';
+
+export type OpenReadStore = () => Promise<{ store: ReadStore; dispose(): Promise<void> }>;
+
+const stories: Doc[] = [
+  { id: 1, project_id: 10, name: 'one', estimate: 1, label_ids: [5, 6], current_state: 'started' },
+  { id: 2, project_id: 10, name: 'two', estimate: 3, label_ids: [], current_state: 'unstarted' },
+  { id: 3, project_id: 20, name: 'three', estimate: 2, label_ids: [5], owner: { id: 7 } },
+  { id: 4, project_id: 20, name: 'four', label_ids: [7], current_state: 'started' },
+  { id: 5, project_id: 10, name: 'five', estimate: 3, current_state: 'accepted', accepted_at: 1_700_000_000_000 },
+];
+
+const ids = (docs: Doc[]) => docs.map((doc) => doc.id);
+
+export function readStoreContract(name: string, open: OpenReadStore): void {
+  describe(`read store contract: ${name}`, function () {
+    this.timeout(20_000);
+    let store: ReadStore;
+    let dispose: () => Promise<void>;
+    let coll: ReadCollection;
+
+    beforeEach(async () => {
+      ({ store, dispose } = await open());
+      coll = store.collection('stories');
+      await coll.ensureIndexes([{ field: 'project_id' }, { field: 'label_ids' }]);
+      await coll.write(stories.map((doc) => ({ op: 'insert', doc: structuredClone(doc) })));
+    });
+    afterEach(async () => dispose());
+
+    describe('find', () => {
+      it('filters by equality, $in, ranges, $exists, $ne and array membership', async () => {
+        expect(ids(await coll.find({ project_id: 10 }))).to.deep.equal([1, 2, 5]);
+        expect(ids(await coll.find({ id: { $in: [4, 2, 99] } }))).to.deep.equal([2, 4]);
+        expect(ids(await coll.find({ estimate: { $gt: 1, $lt: 3 } }))).to.deep.equal([3]);
+        expect(ids(await coll.find({ estimate: { $gte: 3 } }))).to.deep.equal([2, 5]);
+        expect(ids(await coll.find({ estimate: { $exists: false } }))).to.deep.equal([4]);
+        expect(ids(await coll.find({ accepted_at: { $exists: true } }))).to.deep.equal([5]);
+        expect(ids(await coll.find({ current_state: { $ne: 'started' } }))).to.deep.equal([2, 3, 5]);
+        expect(ids(await coll.find({ label_ids: 5 }))).to.deep.equal([1, 3]);
+        expect(ids(await coll.find({ label_ids: { $in: [6, 7] } }))).to.deep.equal([1, 4]);
+        expect(ids(await coll.find({ 'owner.id': 7 }))).to.deep.equal([3]);
+        expect(ids(await coll.find({ $or: [{ project_id: 20 }, { estimate: 1 }] }))).to.deep.equal([1, 3, 4]);
+        expect(ids(await coll.find({ project_id: 10, current_state: { $in: ['started', 'accepted'] } }))).to.deep.equal([1, 5]);
+        expect(await coll.find({ project_id: 99 })).to.deep.equal([]);
+      });
+
+      it('treats a null equality as "null or missing"', async () => {
+        expect(ids(await coll.find({ current_state: null }))).to.deep.equal([3]);
+      });
+
+      it('returns whole documents without any store-internal field', async () => {
+        expect(await coll.findOne({ id: 3 })).to.deep.equal(stories[2]);
+        expect(await coll.findOne({ id: 99 })).to.equal(null);
+      });
+
+      it('sorts by one or several fields, ties broken by id, then skips and limits', async () => {
+        expect(ids(await coll.find({}, { sort: { estimate: -1 } }))).to.deep.equal([2, 5, 3, 1, 4]);
+        expect(ids(await coll.find({}, { sort: { estimate: 1 } }))).to.deep.equal([4, 1, 3, 2, 5]);
+        expect(ids(await coll.find({}, { sort: { project_id: -1, name: 1 } }))).to.deep.equal([4, 3, 5, 1, 2]);
+        expect(ids(await coll.find({}, { sort: { id: -1 }, skip: 1, limit: 2 }))).to.deep.equal([4, 3]);
+        expect(ids(await coll.find({ project_id: 10 }, { skip: 1 }))).to.deep.equal([2, 5]);
+        expect(ids(await coll.find({}, { limit: 2 }))).to.deep.equal([1, 2]);
+      });
+
+      it('findOne returns the lowest id among matches', async () => {
+        expect((await coll.findOne({ project_id: 20 }))?.id).to.equal(3);
+      });
+
+      it('counts', async () => {
+        expect(await coll.count({})).to.equal(5);
+        expect(await coll.count({ project_id: 20 })).to.equal(2);
+        expect(await coll.count({ label_ids: 5, project_id: 10 })).to.equal(1);
+      });
+
+      it('hands out copies: changing a returned or an inserted document does not change the store', async () => {
+        const found = (await coll.findOne({ id: 1 }))!;
+        (found.label_ids as number[]).push(99);
+        found.name = 'changed';
+        const [listed] = await coll.find({ id: 1 });
+        (listed!.label_ids as number[]).length = 0;
+        const inserted: Doc = { id: 9, tags: ['a'] };
+        await coll.write([{ op: 'insert', doc: inserted }]);
+        (inserted.tags as string[]).push('b');
+        const update = { $set: { nested: { deep: [1] } } };
+        await coll.write([{ op: 'update', filter: { id: 9 }, update }]);
+        update.$set.nested.deep.push(2);
+        expect(await coll.findOne({ id: 1 })).to.deep.equal(stories[0]);
+        expect(await coll.findOne({ id: 9 })).to.deep.equal({ id: 9, tags: ['a'], nested: { deep: [1] } });
+      });
+    });
+
+    describe('write', () => {
+      it('inserts, and skips an insert whose id already exists', async () => {
+        await coll.write([
+          { op: 'insert', doc: { id: 6, project_id: 30 } },
+          { op: 'insert', doc: { id: 1, project_id: 30, name: 'again' } },
+        ]);
+        expect(await coll.findOne({ id: 6 })).to.deep.equal({ id: 6, project_id: 30 });
+        expect(await coll.findOne({ id: 1 })).to.deep.equal(stories[0]);
+      });
+
+      it('upserts: seeds a new document from the filter equalities, updates an existing one', async () => {
+        await coll.write([
+          { op: 'upsert', filter: { id: 7, project_id: 30 }, update: { $set: { name: 'new' }, $setOnInsert: { created: 1 } } },
+          { op: 'upsert', filter: { id: 1 }, update: { $set: { name: 'uno' }, $setOnInsert: { created: 1 } } },
+        ]);
+        expect(await coll.findOne({ id: 7 })).to.deep.equal({ id: 7, project_id: 30, name: 'new', created: 1 });
+        expect(await coll.findOne({ id: 1 })).to.deep.equal({ ...stories[0], name: 'uno' });
+      });
+
+      it('skips an upsert whose filter misses a document whose id exists', async () => {
+        await coll.write([{ op: 'upsert', filter: { id: 1, estimate: { $lt: 0 } }, update: { $set: { name: 'x' } } }]);
+        expect(await coll.findOne({ id: 1 })).to.deep.equal(stories[0]);
+        expect(await coll.count({})).to.equal(5);
+      });
+
+      it('updates one or many with $set, $unset, $inc, $push and dotted paths', async () => {
+        await coll.write([
+          { op: 'update', filter: { id: 1 }, update: { $set: { name: 'uno' }, $unset: { current_state: '' }, $inc: { estimate: 2 } } },
+          { op: 'update', filter: { project_id: 20 }, update: { $set: { flagged: true } }, many: true },
+          { op: 'update', filter: { id: 2 }, update: { $push: { label_ids: 8 }, $set: { 'owner.id': 9 } } },
+          { op: 'update', filter: { id: 99 }, update: { $set: { name: 'nobody' } } },
+        ]);
+        expect(await coll.findOne({ id: 1 })).to.deep.equal({ id: 1, project_id: 10, name: 'uno', estimate: 3, label_ids: [5, 6] });
+        expect(ids(await coll.find({ flagged: true }))).to.deep.equal([3, 4]);
+        expect(await coll.findOne({ id: 2 })).to.deep.include({ label_ids: [8], owner: { id: 9 } });
+        expect(await coll.count({})).to.equal(5);
+      });
+
+      it('updates a single document when many is not set', async () => {
+        await coll.write([{ op: 'update', filter: { project_id: 10 }, update: { $set: { touched: true } } }]);
+        expect(await coll.count({ touched: true })).to.equal(1);
+      });
+
+      it('replaces, with and without upsert', async () => {
+        await coll.write([
+          { op: 'replace', filter: { id: 2 }, doc: { id: 2, name: 'replaced' } },
+          { op: 'replace', filter: { id: 8 }, doc: { id: 8, name: 'ignored' } },
+          { op: 'replace', filter: { id: 9 }, doc: { id: 9, name: 'upserted' }, upsert: true },
+        ]);
+        expect(await coll.findOne({ id: 2 })).to.deep.equal({ id: 2, name: 'replaced' });
+        expect(await coll.findOne({ id: 8 })).to.equal(null);
+        expect(await coll.findOne({ id: 9 })).to.deep.equal({ id: 9, name: 'upserted' });
+      });
+
+      it('deletes one or many', async () => {
+        await coll.write([{ op: 'delete', filter: { project_id: 10 } }]);
+        expect(await coll.count({ project_id: 10 })).to.equal(2);
+        await coll.write([{ op: 'delete', filter: { project_id: 10 }, many: true }, { op: 'delete', filter: { id: 3 } }]);
+        expect(ids(await coll.all())).to.deep.equal([4]);
+      });
+
+      it('applies a batch in order', async () => {
+        await coll.write([
+          { op: 'insert', doc: { id: 10, n: 1 } },
+          { op: 'update', filter: { id: 10 }, update: { $inc: { n: 1 } } },
+          { op: 'delete', filter: { id: 10 } },
+          { op: 'insert', doc: { id: 10, n: 5 } },
+          { op: 'update', filter: { id: 10 }, update: { $inc: { n: 1 } } },
+        ]);
+        expect(await coll.findOne({ id: 10 })).to.deep.equal({ id: 10, n: 6 });
+      });
+    });
+
+    describe('indexes', () => {
+      it('stay consistent when an update, a replace or a delete changes the indexed field', async () => {
+        await coll.write([
+          { op: 'update', filter: { id: 1 }, update: { $set: { project_id: 20 } } },
+          { op: 'update', filter: { id: 3 }, update: { $unset: { project_id: '' } } },
+          { op: 'replace', filter: { id: 4 }, doc: { id: 4, project_id: 10, label_ids: [5] } },
+          { op: 'update', filter: { id: 2 }, update: { $push: { label_ids: 5 } } },
+          { op: 'delete', filter: { id: 5 } },
+        ]);
+        expect(ids(await coll.find({ project_id: 10 }))).to.deep.equal([2, 4]);
+        expect(ids(await coll.find({ project_id: 20 }))).to.deep.equal([1]);
+        expect(ids(await coll.find({ project_id: null }))).to.deep.equal([3]);
+        expect(ids(await coll.find({ label_ids: 5 }))).to.deep.equal([1, 2, 3, 4]);
+        expect(ids(await coll.find({ project_id: { $in: [10, 20] } }))).to.deep.equal([1, 2, 4]);
+      });
+
+      it('can be declared after documents exist, and twice', async () => {
+        await coll.ensureIndexes([{ field: 'current_state' }, { field: 'project_id' }]);
+        expect(ids(await coll.find({ current_state: 'started' }))).to.deep.equal([1, 4]);
+      });
+
+      it('refuse a second document with the same value of a unique field', async () => {
+        const people = store.collection('people');
+        await people.ensureIndexes([{ field: 'email', unique: true }]);
+        await people.write([{ op: 'insert', doc: { id: 1, email: 'a@example.com' } }]);
+        let failure: unknown;
+        try {
+          await people.write([{ op: 'insert', doc: { id: 2, email: 'a@example.com' } }]);
+        } catch (error) {
+          failure = error;
+        }
+        expect(failure).to.be.instanceOf(Error);
+        expect(ids(await people.all())).to.deep.equal([1]);
+      });
+    });
+
+    describe('collections', () => {
+      it('lists the collections written to and drops them', async () => {
+        await store.collection('labels').write([{ op: 'insert', doc: { id: 1, name: 'x' } }]);
+        expect(await store.listCollections()).to.include.members(['labels', 'stories']);
+        await store.dropCollection('labels');
+        expect(await store.listCollections()).to.not.include('labels');
+        expect(await store.collection('labels').all()).to.deep.equal([]);
+        await store.dropCollection('never-existed');
+      });
+
+      it('all() returns every document in id order', async () => {
+        await coll.write([{ op: 'insert', doc: { id: 0, name: 'zero' } }]);
+        expect(ids(await coll.all())).to.deep.equal([0, 1, 2, 3, 4, 5]);
+      });
+    });
+  });
+}
