@@ -1,0 +1,366 @@
+// The express app: one request pipeline applies the conventions of the spec ("Conventions for all
+// endpoints", "Authentication", "Errors", "Versioning") to every route of the route table:
+//
+//   parse URL and query -> OPTIONS preflight -> method simulation -> route match (404 / 405)
+//   -> authenticate (403 before anything else looks at ids) -> parse `fields` (400 before any work)
+//   -> read and parse the body -> access check declared by the route -> [byte cache] -> handler
+//   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send.
+//
+// Every response, errors included, is JSON (except `raw` results) and carries the CORS headers. Any
+// thrown DomainError becomes its error hash; anything else is logged and answered 500
+// `unhandled_condition`, never HTML and never a stack trace.
+//
+// Choices recorded here:
+// - `envelope=true` answers HTTP 200 and puts the real status in `http_status` (errors too); a delete
+//   answers `{"http_status":"204"}` without `data`. The envelope's values are also sent as headers.
+// - The project version header goes on successful responses about one project, never on errors (the
+//   recorded 400 had none, facts §1).
+// - OPTIONS on any path answers 204 with the CORS headers.
+// - `_method` with another value than PUT, PATCH or DELETE on a POST answers 400 `invalid_parameter`.
+// - Bad percent-encoding in the path answers 404 `route_not_found` (no route has such a segment).
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import express, { type Express } from 'express';
+import { invalidField } from '../domain/errors.js';
+import type { AppDependencies } from './app-dependencies.js';
+import { authenticate, missingCredentials } from './authentication.js';
+import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
+import { parseFields, type FieldSelection } from './fields-selection.js';
+import { authorizeProject } from './project-authorization.js';
+import { parseBody, readBodyBytes } from './request-body.js';
+import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
+import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
+import type { ApiRequest, ApiResult, HttpMethod, RouteDefinition } from './route-table.js';
+import { RouteMatcher } from './route-matcher.js';
+import { Serializer } from './serializer.js';
+
+export function createApp(deps: AppDependencies): Express {
+  const pipeline = new RequestPipeline(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+  app.use((req: IncomingMessage, res: ServerResponse) => {
+    void pipeline.handle(req, res);
+  });
+  return app;
+}
+
+/** Per-request facts the error path needs too. */
+interface RequestState {
+  envelope: boolean;
+  bodyRead: boolean;
+  method: string;
+  path: string;
+}
+
+interface Rendered {
+  status: number;
+  headers: HeaderBag;
+  body: Buffer | null;
+}
+
+class RequestPipeline {
+  private readonly matcher: RouteMatcher;
+  private readonly serializer: Serializer;
+  private readonly cache: ResponseCache;
+  private readonly common: Readonly<HeaderBag>;
+  private readonly envelopeMembers: Readonly<Record<string, unknown>>;
+  private readonly clock: () => number;
+
+  constructor(private readonly deps: AppDependencies) {
+    for (const route of deps.routes) assertRouteIsWellFormed(route);
+    this.matcher = new RouteMatcher(deps.routes);
+    this.serializer = new Serializer(deps.resources);
+    this.cache = new ResponseCache(deps.config.responseCacheEntries);
+    this.common = commonHeaders(deps.config);
+    this.envelopeMembers = commonEnvelopeMembers(deps.config);
+    this.clock = deps.clock ?? Date.now;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const state: RequestState = { envelope: false, bodyRead: false, method: req.method ?? '', path: '' };
+    try {
+      await this.process(req, res, state);
+    } catch (thrown) {
+      this.sendError(req, res, thrown, state);
+    }
+  }
+
+  private async process(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const rawPath = mark === -1 ? url : url.slice(0, mark);
+    state.path = rawPath;
+    const query = parseQuery(mark === -1 ? '' : url.slice(mark + 1));
+    state.envelope = query.envelope === 'true';
+    if (req.method === 'OPTIONS') return this.write(res, { status: 204, headers: {}, body: null });
+
+    const method = effectiveMethod(req.method ?? '', query);
+    const match = this.matcher.match(method, rawPath);
+    if (match.kind === 'not_found') throw apiError('route_not_found');
+    if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
+    const { route, params } = match;
+
+    const header = headerReader(req.headers);
+    const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true }, this.deps.auth);
+    const selection = parseFields(query.fields);
+    const bytes = await readBodyBytes(req, this.deps.config.maxBodyBytes);
+    state.bodyRead = true;
+    const { body, rawBody } = parseBody(bytes, req.headers['content-type'], method, route);
+    const xhr = header('x-requested-with')?.toLowerCase() === 'xmlhttprequest';
+
+    const apiRequest: ApiRequest = {
+      method, params, query, body, rawBody, header, actor,
+      project: null,
+      commandId: randomUUID(),
+      now: this.clock(),
+      authorizeProject: async (projectId, level) => {
+        const access = await authorizeProject(this.deps.projects, { projectId, actor, level, method, xhr });
+        apiRequest.project = access;
+        return access;
+      },
+    };
+    if (route.access === 'person' && !actor) throw missingCredentials(xhr);
+    if (route.access.startsWith('project:')) {
+      const id = /^[0-9]{1,16}$/.test(params.project_id ?? '') ? Number(params.project_id) : Number.NaN;
+      await apiRequest.authorizeProject(id, route.access as 'project:read');
+    }
+
+    const context = { route, request: apiRequest, selection, state };
+    if (route.cacheable && method === 'GET' && apiRequest.project) {
+      return this.write(res, await this.cachedResponse(context), header('if-none-match'));
+    }
+    const rendered = await this.render(await route.handle(apiRequest), context, null);
+    if (rendered.status === 200 && rendered.body && method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
+    this.write(res, rendered, method === 'GET' ? header('if-none-match') : undefined);
+  }
+
+  /** A cacheable GET: served from bytes when (project, version, request, audience) was answered before. */
+  private async cachedResponse(context: RenderContext): Promise<Rendered> {
+    const { route, request } = context;
+    const project = request.project!;
+    const version = await this.deps.projectVersion(project.id);
+    if (version === null) return this.render(await route.handle(request), context, null);
+    const key = cacheKey({
+      projectId: project.id,
+      version,
+      audience: project.role ?? (request.actor ? 'non-member' : 'anonymous'),
+      method: route.method,
+      routePath: route.path,
+      params: request.params,
+      query: request.query,
+      staleWarning: staleWarning(request.header, version),
+    });
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const rendered = await this.render(await route.handle(request), context, version);
+    if (rendered.status !== 200 || !rendered.body) return rendered;
+    rendered.headers.ETag = entityTag(key);
+    const stored: CachedResponse = { status: rendered.status, headers: rendered.headers, body: rendered.body };
+    // A change that landed while rendering may be in the bytes: they belong to no single version.
+    if ((await this.deps.projectVersion(project.id)) === version) this.cache.set(key, stored);
+    return stored;
+  }
+
+  private async render(result: ApiResult, context: RenderContext, knownVersion: number | null): Promise<Rendered> {
+    const { request, route, state } = context;
+    const headers: HeaderBag = {};
+    const envelope: Record<string, unknown> = { http_status: '200' };
+    const projectId = result.projectId ?? request.project?.id;
+    if (projectId !== undefined) {
+      const version = result.projectVersion ?? knownVersion ?? (await this.deps.projectVersion(projectId));
+      if (version !== null) {
+        setServiceHeader(headers, 'Project-Version', version);
+        envelope.project_version = version;
+        const stale = staleWarning(request.header, version);
+        if (stale !== null) {
+          setServiceHeader(headers, 'Warning-Project-Was-Stale', stale);
+          envelope.warning_project_was_stale = stale;
+        }
+      }
+    }
+    for (const [suffix, value] of Object.entries(result.serviceHeaders ?? {})) setServiceHeader(headers, suffix, value);
+    const enveloped = state.envelope || route.alwaysEnvelope === true;
+
+    switch (result.kind) {
+      case 'raw': {
+        headers['Content-Type'] = result.contentType;
+        if (result.filename !== undefined) headers['Content-Disposition'] = contentDisposition(result.filename, result.inline === true);
+        return { status: 200, headers, body: typeof result.body === 'string' ? Buffer.from(result.body) : result.body };
+      }
+      case 'empty':
+        if (!enveloped) return { status: 204, headers, body: null };
+        envelope.http_status = '204';
+        return this.json(200, headers, { ...envelope, ...this.envelopeMembers, ...result.envelopeExtras });
+      case 'resource': {
+        const status = result.created ? this.deps.config.createdStatus : 200;
+        const data = await this.serializer.render(result.type, result.value, context.selection, {
+          millis: route.alwaysMillis === true || request.query.date_format === 'millis',
+          ctx: { actor: request.actor, project: request.project, now: request.now, query: request.query },
+        });
+        if (result.pagination) {
+          const { total, limit, offset, returned } = result.pagination;
+          setServiceHeader(headers, 'Pagination-Total', total);
+          setServiceHeader(headers, 'Pagination-Limit', limit);
+          setServiceHeader(headers, 'Pagination-Offset', offset);
+          setServiceHeader(headers, 'Pagination-Returned', returned);
+          envelope.pagination = { total, limit, offset, returned };
+        }
+        if (!enveloped) return this.json(status, headers, data);
+        envelope.http_status = String(status);
+        return this.json(200, headers, { ...envelope, data, ...this.envelopeMembers, ...result.envelopeExtras });
+      }
+    }
+  }
+
+  private json(status: number, headers: HeaderBag, value: unknown): Rendered {
+    headers['Content-Type'] = JSON_CONTENT_TYPE;
+    return { status, headers, body: Buffer.from(JSON.stringify(value)) };
+  }
+
+  private write(res: ServerResponse, rendered: Rendered, ifNoneMatch?: string): void {
+    const etag = rendered.headers.ETag;
+    if (etag && rendered.status === 200 && matchesIfNoneMatch(ifNoneMatch, etag)) {
+      const notModified: HeaderBag = { ...this.common, ETag: etag };
+      for (const [name, value] of Object.entries(rendered.headers)) if (name.startsWith('X-')) notModified[name] = value;
+      res.writeHead(304, notModified);
+      res.end();
+      return;
+    }
+    const headers: HeaderBag = { ...this.common, ...rendered.headers };
+    if (rendered.body) headers['Content-Length'] = String(rendered.body.length);
+    res.writeHead(rendered.status, headers);
+    res.end(rendered.body ?? undefined);
+  }
+
+  private sendError(req: IncomingMessage, res: ServerResponse, thrown: unknown, state: RequestState): void {
+    const { error, unexpected } = classifyThrown(thrown);
+    if (unexpected) {
+      this.deps.log.error('unhandled error while answering a request', {
+        method: state.method,
+        path: state.path,
+        error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+      });
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const { status, body } = toErrorBody(error);
+    const rendered = state.envelope
+      ? this.json(200, {}, { http_status: String(status), data: body, ...this.envelopeMembers })
+      : this.json(status, {}, body);
+    // An unread body (refused before reading, or too large) is not worth draining: close after answering.
+    if (!state.bodyRead && hasBody(req)) rendered.headers.Connection = 'close';
+    this.write(res, rendered);
+  }
+}
+
+interface RenderContext {
+  route: RouteDefinition;
+  request: ApiRequest;
+  selection: FieldSelection;
+  state: RequestState;
+}
+
+function assertRouteIsWellFormed(route: RouteDefinition): void {
+  if (route.access.startsWith('project:') && !route.path.split('/').includes(':project_id')) {
+    throw new Error(`route ${route.method} ${route.path} declares ${route.access} but has no :project_id`);
+  }
+  if (route.cacheable && route.method !== 'GET') throw new Error(`route ${route.method} ${route.path}: only GET is cacheable`);
+}
+
+/** The method a request acts as: PATCH is PUT, HEAD is GET, a POST may simulate PUT / PATCH / DELETE. */
+export function effectiveMethod(method: string, query: Readonly<Record<string, string>>): HttpMethod | null {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return 'GET';
+    case 'PUT':
+    case 'PATCH':
+      return 'PUT';
+    case 'DELETE':
+      return 'DELETE';
+    case 'POST': {
+      const simulated = query._method;
+      if (simulated === undefined) return 'POST';
+      switch (simulated.toUpperCase()) {
+        case 'PUT':
+        case 'PATCH':
+          return 'PUT';
+        case 'DELETE':
+          return 'DELETE';
+        default:
+          throw invalidField('_method', '_method can only be PUT, PATCH or DELETE.');
+      }
+    }
+    default:
+      return null;
+  }
+}
+
+/** Query parameters from the raw query string; the last value of a repeated name wins. */
+export function parseQuery(raw: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (raw === '') return query;
+  for (const [name, value] of new URLSearchParams(raw)) {
+    if (name !== '__proto__') query[name] = value;
+  }
+  return query;
+}
+
+function headerReader(headers: IncomingHttpHeaders): (name: string) => string | undefined {
+  return (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+}
+
+/** `X-Tracker-Warn-Unless-Project-Version-Is` (either spelling): true when it differs from `version`. */
+function staleWarning(header: (name: string) => string | undefined, version: number): boolean | null {
+  const given = header('x-tracker-warn-unless-project-version-is') ?? header('x-service-warn-unless-project-version-is');
+  if (given === undefined) return null;
+  return given.trim() !== String(version);
+}
+
+function contentDisposition(filename: string, inline: boolean): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Requests node's HTTP parser rejects (malformed request line, headers too large) never reach express;
+ * answer them with a JSON error hash too. Call once on the server the app is mounted on.
+ */
+export function answerClientErrorsWithJson(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const code = tooLarge ? 'request_entity_too_large' : 'invalid_parameter';
+    const details = tooLarge
+      ? { requirement: 'Request headers must be smaller.' }
+      : { general_problem: 'The HTTP request could not be parsed.' };
+    const { status, body } = toErrorBody(apiError(code, details));
+    const text = JSON.stringify(body);
+    const headers = { ...commonHeaders({ createdStatus: 200, maxBodyBytes: 0, responseCacheEntries: 0 }) };
+    const lines = [
+      `HTTP/1.1 ${status} ${tooLarge ? 'Payload Too Large' : 'Bad Request'}`,
+      `Content-Type: ${JSON_CONTENT_TYPE}`,
+      `Content-Length: ${Buffer.byteLength(text)}`,
+      'Connection: close',
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+  });
+}

@@ -1,0 +1,72 @@
+// Reading and parsing request bodies (spec, Conventions 3-5). Choices:
+// - A body is JSON, sent with `Content-Type: application/json` (parameters such as charset allowed);
+//   another content type answers 415 `content_format_not_found`, unparsable JSON 400
+//   `could_not_parse_body`, JSON that is not an object 400 `could_not_parse_body`.
+// - DELETE must not carry a body: 400 `invalid_parameter`. Bodies of GET requests are read and ignored.
+// - Above `maxBodyBytes`: 413 `request_entity_too_large` (announced Content-Length checked before reading).
+// - Query parameters cannot be sent in the body: the reserved names below are dropped from a body, so
+//   `{"fields": ...}` or `{"token": ...}` in a body has no effect.
+
+import type { IncomingMessage } from 'node:http';
+import { invalidField } from '../domain/errors.js';
+import { apiError } from './error-catalogue.js';
+import type { HttpMethod, RouteDefinition } from './route-table.js';
+
+const RESERVED_QUERY_PARAMETERS = ['fields', 'envelope', 'date_format', 'token', '_method'];
+
+export interface ParsedBody {
+  body: Record<string, unknown>;
+  rawBody: { contentType: string; bytes: Buffer } | null;
+}
+
+const EMPTY: ParsedBody = Object.freeze({ body: Object.freeze({}) as Record<string, unknown>, rawBody: null });
+
+/** Collects the body bytes, refusing more than `maxBytes`. */
+export async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const announced = req.headers['content-length'];
+  if (announced !== undefined && Number(announced) > maxBytes) throw tooLarge(maxBytes);
+  if (announced === '0') return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+export function parseBody(bytes: Buffer, contentType: string | undefined, method: HttpMethod, route: RouteDefinition): ParsedBody {
+  if (bytes.length === 0 || method === 'GET') return EMPTY;
+  if (method === 'DELETE') throw invalidField('body', 'DELETE requests must not carry a body.');
+  if (route.body === 'raw') return { body: {}, rawBody: { contentType: contentType ?? '', bytes } };
+  if (!isJsonContentType(contentType)) {
+    throw apiError('content_format_not_found', {
+      general_problem: `The request body has Content-Type '${contentType ?? ''}'.`,
+      possible_fix: "Send the body as JSON with the header 'Content-Type: application/json'.",
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw apiError('could_not_parse_body', { general_problem: 'The request body is not valid JSON.' });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw apiError('could_not_parse_body', { general_problem: 'The request body must be a JSON object.' });
+  }
+  const body = parsed as Record<string, unknown>;
+  for (const name of RESERVED_QUERY_PARAMETERS) delete body[name];
+  return { body, rawBody: null };
+}
+
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const semicolon = contentType.indexOf(';');
+  const mediaType = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
+function tooLarge(maxBytes: number) {
+  return apiError('request_entity_too_large', { requirement: `Request bodies must be ${maxBytes} bytes or less.` });
+}
