@@ -1,0 +1,198 @@
+// Decisions on an account stream (`account-<id>`): the account and its memberships.
+// Rules chosen where the spec is silent:
+// - the account's creator is its owner, an admin and a project creator;
+// - only account owners and admins change account memberships; only owners grant or revoke `owner`;
+// - the last owner can be neither removed nor demoted;
+// - plan is `self_hosted` and status `active`: a self-hosted server has no billing plans.
+import type { Decide } from '../decision.js';
+import { DomainError, invalidField, invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
+import type { ResourceChange, Values } from '../events.js';
+import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
+
+export const ACCOUNT_NAME_MAX_LENGTH = 100;
+export const ACCOUNT_PLAN = 'self_hosted';
+export const ACCOUNT_STATUS = 'active';
+export const LAST_ACCOUNT_OWNER = 'An account must keep at least one owner.';
+export const ALREADY_ACCOUNT_MEMBER = 'This person is already a member of the account.';
+
+const FLAGS = ['owner', 'admin', 'project_creator'] as const;
+type Flag = (typeof FLAGS)[number];
+
+export interface CreateAccount {
+  /** Allocated by the caller: it names the stream. */
+  accountId: number;
+  name: unknown;
+  ownerId: number;
+}
+
+export interface AddAccountMember {
+  personId: number;
+  /** `owner`, `admin`, `project_creator` booleans; absent ones are false. */
+  request: Record<string, unknown>;
+  actorId: number | null;
+}
+
+export interface ChangeAccountMember {
+  personId: number;
+  request: Record<string, unknown>;
+  actorId: number | null;
+}
+
+export interface RemoveAccountMember {
+  personId: number;
+  actorId: number | null;
+}
+
+export function createAccount(command: CreateAccount): Decide<StreamState> {
+  return (state, context) => {
+    if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The account already exists.' });
+    const name = validAccountName(command.name);
+    const account: Values = {
+      id: command.accountId,
+      name,
+      plan: ACCOUNT_PLAN,
+      status: ACCOUNT_STATUS,
+      created_at: context.now,
+      updated_at: context.now,
+    };
+    const membershipId = context.nextId('account_membership');
+    const owner = accountMembershipValues(command.accountId, membershipId, command.ownerId, { owner: true, admin: true, project_creator: true }, context.now);
+    return {
+      type: 'account_create',
+      data: {
+        changes: [
+          { kind: 'account', change_type: 'create', id: command.accountId, name, new_values: account },
+          { kind: 'account_membership', change_type: 'create', id: membershipId, new_values: owner },
+        ],
+        primary_resources: [{ kind: 'account', id: command.accountId, name }],
+      },
+    };
+  };
+}
+
+export function addAccountMember(command: AddAccountMember): Decide<StreamState> {
+  return (state, context) => {
+    const account = existingAccount(state);
+    const flags = requestedFlags(command.request);
+    requireManager(state, command.actorId, flags.owner === true);
+    if (accountMembershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_ACCOUNT_MEMBER);
+    const id = context.nextId('account_membership');
+    const values = accountMembershipValues(account.id, id, command.personId, flags, context.now);
+    return accountEvent('account_membership_create', account, { kind: 'account_membership', change_type: 'create', id, new_values: values });
+  };
+}
+
+export function changeAccountMember(command: ChangeAccountMember): Decide<StreamState> {
+  return (state, context) => {
+    const account = existingAccount(state);
+    const membership = accountMembershipOf(state, command.personId);
+    if (!membership) throw unfound();
+    const flags = requestedFlags(command.request);
+    requireManager(state, command.actorId, flags.owner !== undefined && flags.owner !== membership['owner']);
+    if (membership['owner'] === true && flags.owner === false && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
+    const original: Values = { updated_at: membership['updated_at'] ?? null };
+    const changed: Values = { updated_at: context.now };
+    for (const [key, value] of Object.entries(flags)) {
+      if (membership[key] === value) continue;
+      original[key] = membership[key] ?? null;
+      changed[key] = value;
+    }
+    return accountEvent('account_membership_update', account, {
+      kind: 'account_membership',
+      change_type: 'update',
+      id: membership.id,
+      original_values: original,
+      new_values: changed,
+    });
+  };
+}
+
+export function removeAccountMember(command: RemoveAccountMember): Decide<StreamState> {
+  return (state) => {
+    const account = existingAccount(state);
+    const membership = accountMembershipOf(state, command.personId);
+    if (!membership) throw unfound();
+    requireManager(state, command.actorId, membership['owner'] === true);
+    if (membership['owner'] === true && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
+    return accountEvent('account_membership_delete', account, {
+      kind: 'account_membership',
+      change_type: 'delete',
+      id: membership.id,
+      original_values: { person_id: membership['person_id'] },
+    });
+  };
+}
+
+export function existingAccount(state: StreamState): ResourceDoc {
+  const [account] = docsOf(state, 'account').values();
+  if (!account) throw unfound();
+  return account;
+}
+
+export function accountMembershipOf(state: StreamState, personId: number): ResourceDoc | undefined {
+  return [...docsOf(state, 'account_membership').values()].find((membership) => membership['person_id'] === personId);
+}
+
+function accountMembershipValues(
+  accountId: number,
+  id: number,
+  personId: number,
+  flags: Partial<Record<Flag, boolean>>,
+  now: number,
+): Values {
+  return {
+    id,
+    account_id: accountId,
+    person_id: personId,
+    owner: flags.owner ?? false,
+    admin: flags.admin ?? false,
+    project_creator: flags.project_creator ?? false,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Owners and admins manage memberships; only owners touch the `owner` flag. Operator commands (no actor) may do all. */
+function requireManager(state: StreamState, actorId: number | null, touchesOwnership: boolean): void {
+  if (actorId === null) return;
+  const actor = accountMembershipOf(state, actorId);
+  const isOwner = actor?.['owner'] === true;
+  if (!isOwner && actor?.['admin'] !== true) throw unauthorized('Only account owners and administrators may manage account members.');
+  if (touchesOwnership && !isOwner) throw unauthorized('Only account owners may grant or revoke account ownership.');
+}
+
+function requestedFlags(request: Record<string, unknown>): Partial<Record<Flag, boolean>> {
+  const flags: Partial<Record<Flag, boolean>> = {};
+  const problems: ValidationError[] = [];
+  for (const flag of FLAGS) {
+    if (!(flag in request)) continue;
+    const value = request[flag];
+    if (typeof value === 'boolean') flags[flag] = value;
+    else problems.push({ field: flag, problem: `'${flag}' must be a boolean value` });
+  }
+  if (problems.length > 0) throw invalidParameter(problems);
+  return flags;
+}
+
+function ownerCount(state: StreamState): number {
+  return [...docsOf(state, 'account_membership').values()].filter((membership) => membership['owner'] === true).length;
+}
+
+function validAccountName(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw invalidField('name', "Name can't be blank");
+  if ([...value.trim()].length > ACCOUNT_NAME_MAX_LENGTH) {
+    throw invalidField('name', `'name' parameter must be ${ACCOUNT_NAME_MAX_LENGTH} characters or less.`);
+  }
+  return value.trim();
+}
+
+function accountEvent(type: string, account: ResourceDoc, change: ResourceChange) {
+  return {
+    type,
+    data: {
+      changes: [change],
+      primary_resources: [{ kind: change.kind, id: change.id }],
+      secondary_resources: [{ kind: 'account', id: account.id, name: String(account['name']) }],
+    },
+  };
+}

@@ -1,0 +1,174 @@
+// Decisions on a project's memberships (events in the project stream, so each raises the project version).
+// Rules chosen where the spec is silent:
+// - a person has at most one membership per project;
+// - a change that would leave a project that has owners without any (removing or demoting its last
+//   owner) is rejected; a project created with `no_owner` may stay owner-less;
+// - owners may change any membership; any other member may change only their own `favorite` and
+//   `project_color` (personal display preferences).
+import type { Decide } from '../decision.js';
+import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
+import type { ResourceChange, Values } from '../events.js';
+import type { ResourceDoc, StreamState } from '../resource-state.js';
+import {
+  existingMembership,
+  existingProject,
+  membershipOfPerson,
+  membershipsOf,
+  ownerCount,
+  PROJECT_ROLES,
+  type ProjectRole,
+} from './project-state.js';
+
+/** Colors handed to new memberships in turn (hex, no `#`, as the service returns them). */
+export const MEMBERSHIP_COLORS = ['8100ea', '1d8be6', '2ab500', 'f08200', 'e6001d', '00a6a6', 'c4008f', '737373'] as const;
+
+export const LAST_OWNER = 'A project must keep at least one owner.';
+export const ALREADY_MEMBER = 'This person is already a member of the project.';
+
+export interface NewMembership {
+  personId: number;
+  role: ProjectRole;
+  projectColor?: string;
+}
+
+export interface AddMembership extends NewMembership {
+  /** For the activity's resource name. */
+  personName?: string;
+}
+
+export interface ChangeMembership {
+  membershipId: number;
+  /** Requested `role`, `project_color`, `favorite` (others ignored). */
+  request: Record<string, unknown>;
+  /** The caller's effective role in the project (account owners and admins act as owners). */
+  actorRole: ProjectRole | null;
+  actorId: number;
+}
+
+export interface RemoveMembership {
+  membershipId: number;
+}
+
+export function membershipCreateChange(
+  projectId: number,
+  membershipId: number,
+  membership: NewMembership,
+  now: number,
+  existingMemberships: number,
+  personName?: string,
+): ResourceChange {
+  const values: Values = {
+    id: membershipId,
+    project_id: projectId,
+    person_id: membership.personId,
+    role: membership.role,
+    project_color: membership.projectColor?.toLowerCase() ?? MEMBERSHIP_COLORS[existingMemberships % MEMBERSHIP_COLORS.length],
+    favorite: false,
+    wants_comment_notification_emails: true,
+    will_receive_mention_notifications_or_emails: true,
+    created_at: now,
+    updated_at: now,
+  };
+  return { kind: 'project_membership', change_type: 'create', id: membershipId, ...(personName ? { name: personName } : {}), new_values: values };
+}
+
+export function addMembership(command: AddMembership): Decide<StreamState> {
+  return (state, context) => {
+    const project = existingProject(state);
+    const problems = [...roleProblems(command.role), ...colorProblems(command.projectColor)];
+    if (problems.length > 0) throw invalidParameter(problems);
+    if (membershipOfPerson(state, command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
+    const id = context.nextId('project_membership');
+    const change = membershipCreateChange(project.id, id, command, context.now, membershipsOf(state).length, command.personName);
+    return {
+      type: 'project_membership_create',
+      data: { changes: [change], primary_resources: [membershipRef(id, command.personName)], secondary_resources: [projectRef(project)] },
+    };
+  };
+}
+
+export function changeMembership(command: ChangeMembership): Decide<StreamState> {
+  return (state, context) => {
+    const project = existingProject(state);
+    const membership = existingMembership(state, command.membershipId);
+    const request = command.request;
+    const isOwner = command.actorRole === 'owner';
+    const ownPreference = membership.person_id === command.actorId && !('role' in request);
+    if (!isOwner && !ownPreference) throw unauthorized('Only project owners may change memberships other than their own display preferences.');
+
+    const problems: ValidationError[] = [];
+    const next: Values = {};
+    if ('role' in request) {
+      const role = request['role'];
+      problems.push(...roleProblems(role));
+      if (PROJECT_ROLES.includes(role as ProjectRole)) next['role'] = role;
+    }
+    if ('project_color' in request) {
+      const color = request['project_color'];
+      problems.push(...colorProblems(color));
+      if (problems.every((p) => p.field !== 'project_color')) next['project_color'] = String(color).toLowerCase();
+    }
+    if ('favorite' in request) {
+      if (typeof request['favorite'] === 'boolean') next['favorite'] = request['favorite'];
+      else problems.push({ field: 'favorite', problem: "'favorite' must be a boolean value" });
+    }
+    if (problems.length > 0) throw invalidParameter(problems);
+    if (membership.role === 'owner' && next['role'] !== undefined && next['role'] !== 'owner' && ownerCount(state) === 1) {
+      throw invalidField('role', LAST_OWNER);
+    }
+    const original: Values = {};
+    const changed: Values = {};
+    for (const [key, value] of Object.entries(next)) {
+      if (membership[key] === value) continue;
+      original[key] = membership[key] ?? null;
+      changed[key] = value;
+    }
+    original['updated_at'] = membership['updated_at'] ?? null;
+    changed['updated_at'] = context.now;
+    return {
+      type: 'project_membership_update',
+      data: {
+        changes: [{ kind: 'project_membership', change_type: 'update', id: membership.id, original_values: original, new_values: changed }],
+        primary_resources: [membershipRef(membership.id)],
+        secondary_resources: [projectRef(project)],
+      },
+    };
+  };
+}
+
+export function removeMembership(command: RemoveMembership): Decide<StreamState> {
+  return (state) => {
+    const project = existingProject(state);
+    const membership = existingMembership(state, command.membershipId);
+    if (membership.role === 'owner' && ownerCount(state) === 1) {
+      throw new DomainError('invalid_parameter', { general_problem: LAST_OWNER, validation_errors: [{ field: 'role', problem: LAST_OWNER }] });
+    }
+    return {
+      type: 'project_membership_delete',
+      data: {
+        changes: [{ kind: 'project_membership', change_type: 'delete', id: membership.id, original_values: { person_id: membership.person_id, role: membership.role } }],
+        primary_resources: [membershipRef(membership.id)],
+        secondary_resources: [projectRef(project)],
+      },
+    };
+  };
+}
+
+function roleProblems(role: unknown): ValidationError[] {
+  return PROJECT_ROLES.includes(role as ProjectRole) ? [] : [{ field: 'role', problem: "role must be one of 'owner', 'member' or 'viewer'." }];
+}
+
+function colorProblems(color: unknown): ValidationError[] {
+  if (color === undefined) return [];
+  return typeof color === 'string' && /^[0-9a-fA-F]{6}$/.test(color)
+    ? []
+    : [{ field: 'project_color', problem: 'project_color must be six hexadecimal digits, such as 8100ea.' }];
+}
+
+function membershipRef(id: number, name?: string) {
+  return { kind: 'project_membership', id, ...(name ? { name } : {}) };
+}
+
+function projectRef(project: ResourceDoc) {
+  return { kind: 'project', id: project.id, name: String(project['name']) };
+}

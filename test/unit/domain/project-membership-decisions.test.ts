@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { addMembership, ALREADY_MEMBER, changeMembership, LAST_OWNER, removeMembership } from '../../../src/domain/project/membership-decisions.js';
+import { createProject } from '../../../src/domain/project/project-decisions.js';
+import { docsOf } from '../../../src/domain/resource-state.js';
+import { Scenario, T0 } from './decider-scenario.js';
+
+const OWNER = 42;
+const withProject = (owner: number | null = OWNER) =>
+  new Scenario('project-7').given(
+    createProject({ projectId: 7, accountId: 3, request: { name: 'Alpha' }, owner: owner === null ? null : { personId: owner }, takenNames: [] }),
+  );
+const membershipOf = (scenario: Scenario, personId: number) =>
+  [...docsOf(scenario.state, 'project_membership').values()].find((m) => m['person_id'] === personId)!;
+
+describe('project membership decisions', () => {
+  it('adds a member with defaults and raises the project version', () => {
+    const scenario = withProject();
+    const decision = scenario.when(addMembership({ personId: 50, role: 'viewer', personName: 'Bob' }), { now: T0 + 1 });
+    expect(decision.type).to.equal('project_membership_create');
+    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: 7, name: 'Alpha' }]);
+    expect(membershipOf(scenario, 50)).to.deep.include({
+      project_id: 7,
+      role: 'viewer',
+      favorite: false,
+      wants_comment_notification_emails: true,
+      will_receive_mention_notifications_or_emails: true,
+      created_at: T0 + 1,
+    });
+    expect(membershipOf(scenario, 50)['project_color']).to.match(/^[0-9a-f]{6}$/);
+    expect(scenario.state.version).to.equal(2);
+  });
+
+  it('keeps a requested color, lower-cased', () => {
+    const scenario = withProject();
+    scenario.when(addMembership({ personId: 50, role: 'member', projectColor: 'ABCDEF' }));
+    expect(membershipOf(scenario, 50)['project_color']).to.equal('abcdef');
+  });
+
+  it('rejects a second membership of the same person, an unknown role and a bad color', () => {
+    const scenario = withProject();
+    const error = scenario.rejects(addMembership({ personId: OWNER, role: 'member' }), 'invalid_parameter', 'person_id');
+    expect(error.details.validation_errors?.[0]?.problem).to.equal(ALREADY_MEMBER);
+    scenario.rejects(addMembership({ personId: 50, role: 'boss' as never }), 'invalid_parameter', 'role');
+    scenario.rejects(addMembership({ personId: 50, role: 'member', projectColor: '#fff' }), 'invalid_parameter', 'project_color');
+  });
+
+  it('lets an owner change a role, recording the original value', () => {
+    const scenario = withProject().given(addMembership({ personId: 50, role: 'viewer' }));
+    const id = membershipOf(scenario, 50).id;
+    const decision = scenario.when(changeMembership({ membershipId: id, request: { role: 'member' }, actorRole: 'owner', actorId: OWNER }));
+    expect(decision.data.changes[0]?.original_values).to.include({ role: 'viewer' });
+    expect(membershipOf(scenario, 50)['role']).to.equal('member');
+  });
+
+  it('lets a member change only their own favorite and color', () => {
+    const scenario = withProject().given(addMembership({ personId: 50, role: 'member' })).given(addMembership({ personId: 51, role: 'member' }));
+    const own = membershipOf(scenario, 50).id;
+    const other = membershipOf(scenario, 51).id;
+    scenario.when(changeMembership({ membershipId: own, request: { favorite: true, project_color: '123456' }, actorRole: 'member', actorId: 50 }));
+    expect(membershipOf(scenario, 50)).to.deep.include({ favorite: true, project_color: '123456' });
+    scenario.rejects(changeMembership({ membershipId: own, request: { role: 'owner' }, actorRole: 'member', actorId: 50 }), 'unauthorized_operation');
+    scenario.rejects(changeMembership({ membershipId: other, request: { favorite: true }, actorRole: 'member', actorId: 50 }), 'unauthorized_operation');
+  });
+
+  it('refuses to demote or remove the last owner, but allows it once another owner exists', () => {
+    const scenario = withProject();
+    const ownerMembership = membershipOf(scenario, OWNER).id;
+    const demote = changeMembership({ membershipId: ownerMembership, request: { role: 'member' }, actorRole: 'owner', actorId: OWNER });
+    const error = scenario.rejects(demote, 'invalid_parameter', 'role');
+    expect(error.details.validation_errors?.[0]?.problem).to.equal(LAST_OWNER);
+    scenario.rejects(removeMembership({ membershipId: ownerMembership }), 'invalid_parameter', 'role');
+    scenario.given(addMembership({ personId: 50, role: 'owner' }));
+    scenario.when(demote);
+    expect(membershipOf(scenario, OWNER)['role']).to.equal('member');
+  });
+
+  it('removes a membership', () => {
+    const scenario = withProject().given(addMembership({ personId: 50, role: 'member' }));
+    const id = membershipOf(scenario, 50).id;
+    const decision = scenario.when(removeMembership({ membershipId: id }));
+    expect(decision.data.changes).to.deep.equal([
+      { kind: 'project_membership', change_type: 'delete', id, original_values: { person_id: 50, role: 'member' } },
+    ]);
+    expect(docsOf(scenario.state, 'project_membership').has(id)).to.equal(false);
+    scenario.rejects(removeMembership({ membershipId: id }), 'unfound_resource');
+  });
+
+  it('lets an owner-less project gain and lose members', () => {
+    const scenario = withProject(null).given(addMembership({ personId: 50, role: 'member' }));
+    scenario.when(removeMembership({ membershipId: membershipOf(scenario, 50).id }));
+  });
+
+  it('is unfound without a project', () => {
+    new Scenario('project-9').rejects(addMembership({ personId: 50, role: 'member' }), 'unfound_resource');
+  });
+});
