@@ -1,0 +1,39 @@
+// The performer index of the activity feed: one document per project event that a person performed,
+// so that `/my/activity` finds the caller's events newest first without reading any stream. It holds
+// no activity content: the feed renders the events themselves (src/domain/activity/render-activity.ts).
+import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
+import type { Projection, ProjectedWrite } from '../projection.js';
+
+export const ACTIVITY_BY_PERFORMER = 'activity_by_performer';
+
+/** `id` is the event's global position, so sorting on `id` descending is newest first. */
+export interface PerformerActivityEntry {
+  id: number;
+  person_id: number;
+  project_id: number;
+  /** The project version the event produced. */
+  version: number;
+  occurred_at: number;
+  _pos: number;
+}
+
+export const performerActivityProjection: Projection = {
+  name: 'performer_activity',
+  version: 1,
+  collections: [{ name: ACTIVITY_BY_PERFORMER, indexes: [{ field: 'person_id' }] }],
+  apply(event: RecordedEvent): ProjectedWrite[] {
+    const projectId = projectIdOfStream(event.stream);
+    const personId = event.meta.performed_by;
+    if (projectId === null || personId === null) return [];
+    const entry: PerformerActivityEntry = {
+      id: event.position,
+      person_id: personId,
+      project_id: projectId,
+      version: event.version,
+      occurred_at: event.meta.occurred_at,
+      _pos: event.position,
+    };
+    // An insert of an id that exists is skipped (read-store port), so a replay writes nothing twice.
+    return [{ collection: ACTIVITY_BY_PERFORMER, ops: [{ op: 'insert', doc: { ...entry } }] }];
+  },
+};

@@ -1,0 +1,47 @@
+// The story / epic index of the activity feed: one document per project event that belongs to at least
+// one story or epic (src/domain/activity/activity-subjects.ts), listing them as `subjects` keys
+// (`story-12`, `epic-3`), indexed multikey, so that a story's or epic's feed pages newest first without
+// scanning its project's stream.
+import { activitySubjects, type ActivitySubject } from '../../domain/activity/activity-subjects.js';
+import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
+import type { Projection, ProjectedWrite } from '../projection.js';
+
+export const ACTIVITY_BY_RESOURCE = 'activity_by_resource';
+
+/** The index key of a story or epic. */
+export function subjectKey(subject: ActivitySubject): string {
+  return `${subject.kind}-${subject.id}`;
+}
+
+/** `id` is the event's global position, so sorting on `id` descending is newest first. */
+export interface SubjectActivityEntry {
+  id: number;
+  subjects: string[];
+  project_id: number;
+  /** The project version the event produced. */
+  version: number;
+  occurred_at: number;
+  _pos: number;
+}
+
+export const subjectActivityProjection: Projection = {
+  name: 'subject_activity',
+  version: 1,
+  collections: [{ name: ACTIVITY_BY_RESOURCE, indexes: [{ field: 'subjects' }] }],
+  apply(event: RecordedEvent): ProjectedWrite[] {
+    const projectId = projectIdOfStream(event.stream);
+    if (projectId === null) return [];
+    const subjects = activitySubjects(event.data).map(subjectKey);
+    if (subjects.length === 0) return [];
+    const entry: SubjectActivityEntry = {
+      id: event.position,
+      subjects,
+      project_id: projectId,
+      version: event.version,
+      occurred_at: event.meta.occurred_at,
+      _pos: event.position,
+    };
+    // An insert of an id that exists is skipped (read-store port), so a replay writes nothing twice.
+    return [{ collection: ACTIVITY_BY_RESOURCE, ops: [{ op: 'insert', doc: { ...entry } }] }];
+  },
+};
