@@ -1,0 +1,28 @@
+// An in-memory credential store, for tests and throw-away servers.
+import { randomBytes } from 'node:crypto';
+import type { CredentialStore, PersonCredentials } from './port.js';
+
+export class MemoryCredentialStore implements CredentialStore {
+  private readonly byPerson = new Map<number, PersonCredentials>();
+  private readonly secret = randomBytes(32);
+
+  async get(personId: number): Promise<PersonCredentials | null> {
+    const found = this.byPerson.get(personId);
+    return found ? { ...found } : null;
+  }
+
+  async findByTokenDigest(digest: string): Promise<PersonCredentials | null> {
+    for (const credentials of this.byPerson.values()) if (credentials.tokenDigest === digest) return { ...credentials };
+    return null;
+  }
+
+  async put(credentials: PersonCredentials): Promise<void> {
+    this.byPerson.set(credentials.personId, { ...credentials });
+  }
+
+  async serverSecret(): Promise<Buffer> {
+    return Buffer.from(this.secret);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,85 @@
+// The embedded credential store: two tables in a better-sqlite3 database file (its own file, or the
+// event store's, given by path). Rows hold only a password hash, a token generation and the token's
+// SHA-256 digest; the server secret is created on first use.
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { CredentialStore, PersonCredentials } from './port.js';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS person_credentials (
+    person_id        INTEGER PRIMARY KEY,
+    password_hash    TEXT,
+    token_generation INTEGER NOT NULL,
+    token_digest     TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE IF NOT EXISTS server_secret (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    secret BLOB NOT NULL
+  );
+`;
+
+interface Row {
+  person_id: number;
+  password_hash: string | null;
+  token_generation: number;
+  token_digest: string;
+}
+
+export interface SqliteCredentialStoreOptions {
+  /** Database file, or ':memory:'. */
+  path: string;
+  busyTimeoutMs?: number;
+}
+
+export class SqliteCredentialStore implements CredentialStore {
+  private readonly db: Database.Database;
+  private readonly byPerson: Database.Statement<[number], Row>;
+  private readonly byDigest: Database.Statement<[string], Row>;
+  private readonly upsert: Database.Statement<[number, string | null, number, string]>;
+
+  constructor(options: SqliteCredentialStoreOptions) {
+    this.db = new Database(options.path);
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+    if (options.path !== ':memory:') this.db.pragma('journal_mode = WAL');
+    this.db.exec(SCHEMA);
+    this.byPerson = this.db.prepare('SELECT * FROM person_credentials WHERE person_id = ?');
+    this.byDigest = this.db.prepare('SELECT * FROM person_credentials WHERE token_digest = ?');
+    this.upsert = this.db.prepare(`
+      INSERT INTO person_credentials (person_id, password_hash, token_generation, token_digest) VALUES (?, ?, ?, ?)
+      ON CONFLICT (person_id) DO UPDATE SET password_hash = excluded.password_hash,
+        token_generation = excluded.token_generation, token_digest = excluded.token_digest`);
+  }
+
+  async get(personId: number): Promise<PersonCredentials | null> {
+    return fromRow(this.byPerson.get(personId));
+  }
+
+  async findByTokenDigest(digest: string): Promise<PersonCredentials | null> {
+    return fromRow(this.byDigest.get(digest));
+  }
+
+  async put(credentials: PersonCredentials): Promise<void> {
+    this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest);
+  }
+
+  async serverSecret(): Promise<Buffer> {
+    // INSERT OR IGNORE then SELECT: two processes starting together agree on one secret.
+    this.db.prepare('INSERT OR IGNORE INTO server_secret (id, secret) VALUES (1, ?)').run(randomBytes(32));
+    const row = this.db.prepare('SELECT secret FROM server_secret WHERE id = 1').get() as { secret: Buffer };
+    return Buffer.from(row.secret);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function fromRow(row: Row | undefined): PersonCredentials | null {
+  if (!row) return null;
+  return {
+    personId: row.person_id,
+    passwordHash: row.password_hash,
+    tokenGeneration: row.token_generation,
+    tokenDigest: row.token_digest,
+  };
+}

@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_TOKEN_PATTERN, deriveApiToken, tokenDigest } from '../../src/infra/credentials/api-token.js';
+import { MemoryCredentialStore } from '../../src/infra/credentials/memory-credential-store.js';
+import { hashPassword, verifyPassword } from '../../src/infra/credentials/password-hash.js';
+import { PersonSecrets } from '../../src/infra/credentials/person-secrets.js';
+import type { CredentialStore } from '../../src/infra/credentials/port.js';
+import { SqliteCredentialStore } from '../../src/infra/credentials/sqlite-credential-store.js';
+
+const CHEAP = { N: 1024, r: 8, p: 1 };
+
+describe('password hashing', () => {
+  it('verifies the right password only, with a fresh salt per hash', async () => {
+    const first = await hashPassword('correct horse');
+    const second = await hashPassword('correct horse');
+    expect(first).to.match(/^scrypt\$16384\$8\$1\$/);
+    expect(first).not.to.equal(second);
+    expect(first).not.to.include('correct horse');
+    expect(await verifyPassword('correct horse', first)).to.equal(true);
+    expect(await verifyPassword('correct horsf', first)).to.equal(false);
+  });
+
+  it('rejects malformed hashes instead of throwing', async () => {
+    for (const hash of ['', 'plain', 'scrypt$x$8$1$AAAA$AAAA', 'bcrypt$1$2$3$4$5', 'scrypt$1024$8$1$AAAA$', 'scrypt$1000$8$1$AAAA$AAAA', 'scrypt$67108864$8$1$AAAA$AAAA']) {
+      expect(await verifyPassword('pw', hash)).to.equal(false);
+    }
+  });
+});
+
+describe('API tokens', () => {
+  it('are 32 hex characters derived from secret, person and generation', () => {
+    const secret = Buffer.alloc(32, 1);
+    const token = deriveApiToken(secret, 5, 1);
+    expect(token).to.match(API_TOKEN_PATTERN);
+    expect(deriveApiToken(secret, 5, 1)).to.equal(token);
+    expect(deriveApiToken(secret, 5, 2)).not.to.equal(token);
+    expect(deriveApiToken(secret, 6, 1)).not.to.equal(token);
+    expect(deriveApiToken(Buffer.alloc(32, 2), 5, 1)).not.to.equal(token);
+    expect(tokenDigest(token)).to.match(/^[0-9a-f]{64}$/);
+  });
+});
+
+function storeContract(name: string, open: () => CredentialStore) {
+  describe(`credential store: ${name}`, () => {
+    let store: CredentialStore;
+    beforeEach(() => (store = open()));
+    afterEach(() => store.close());
+
+    it('stores, replaces and finds credentials by person and by token digest', async () => {
+      expect(await store.get(1)).to.equal(null);
+      await store.put({ personId: 1, passwordHash: 'h1', tokenGeneration: 1, tokenDigest: 'd1' });
+      await store.put({ personId: 2, passwordHash: null, tokenGeneration: 1, tokenDigest: 'd2' });
+      expect(await store.get(1)).to.deep.equal({ personId: 1, passwordHash: 'h1', tokenGeneration: 1, tokenDigest: 'd1' });
+      await store.put({ personId: 1, passwordHash: 'h1', tokenGeneration: 2, tokenDigest: 'd1b' });
+      expect(await store.findByTokenDigest('d1')).to.equal(null);
+      expect((await store.findByTokenDigest('d1b'))?.personId).to.equal(1);
+      expect((await store.findByTokenDigest('d2'))?.passwordHash).to.equal(null);
+    });
+
+    it('keeps one server secret', async () => {
+      const secret = await store.serverSecret();
+      expect(secret.length).to.equal(32);
+      expect((await store.serverSecret()).equals(secret)).to.equal(true);
+    });
+  });
+}
+
+storeContract('memory', () => new MemoryCredentialStore());
+storeContract('sqlite', () => new SqliteCredentialStore({ path: ':memory:' }));
+
+describe('sqlite credential store on disk', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'storyline-credentials-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the secret across reopening and never holds a token or password in plaintext', async () => {
+    const path = join(dir, 'credentials.sqlite');
+    const first = new SqliteCredentialStore({ path });
+    const secrets = new PersonSecrets(first, CHEAP);
+    const token = await secrets.enrol(7, 'hunter2-password');
+    const secret = await first.serverSecret();
+    await first.close();
+
+    const reopened = new SqliteCredentialStore({ path });
+    expect((await reopened.serverSecret()).equals(secret)).to.equal(true);
+    expect(await new PersonSecrets(reopened, CHEAP).personIdForToken(token)).to.equal(7);
+    await reopened.close();
+    const bytes = Buffer.concat(['credentials.sqlite', 'credentials.sqlite-wal'].flatMap((file) => {
+      try {
+        return [readFileSync(join(dir, file))];
+      } catch {
+        return [];
+      }
+    })).toString('latin1');
+    expect(bytes).not.to.include(token);
+    expect(bytes).not.to.include('hunter2-password');
+  });
+});
+
+describe('person secrets', () => {
+  it('enrols a person, checks the password, finds the person by token and revokes on rotation', async () => {
+    const secrets = new PersonSecrets(new MemoryCredentialStore(), CHEAP);
+    const token = await secrets.enrol(3, 'pw-one');
+    expect(token).to.match(API_TOKEN_PATTERN);
+    expect(await secrets.apiToken(3)).to.equal(token);
+    expect(await secrets.personIdForToken(token)).to.equal(3);
+    expect(await secrets.checkPassword(3, 'pw-one')).to.equal(true);
+    expect(await secrets.checkPassword(3, 'pw-two')).to.equal(false);
+    expect(await secrets.checkPassword(4, 'pw-one')).to.equal(false);
+
+    const rotated = await secrets.rotateToken(3);
+    expect(rotated).not.to.equal(token);
+    expect(await secrets.personIdForToken(token)).to.equal(null);
+    expect(await secrets.personIdForToken(rotated)).to.equal(3);
+    expect(await secrets.checkPassword(3, 'pw-one')).to.equal(true);
+
+    await secrets.setPassword(3, 'pw-two');
+    expect(await secrets.checkPassword(3, 'pw-two')).to.equal(true);
+    expect(await secrets.apiToken(3)).to.equal(rotated);
+  });
+
+  it('enrols without a password (invited people) and keeps the token on re-enrolment', async () => {
+    const secrets = new PersonSecrets(new MemoryCredentialStore(), CHEAP);
+    const token = await secrets.enrol(9, null);
+    expect(await secrets.checkPassword(9, '')).to.equal(false);
+    expect(await secrets.enrol(9, 'later')).to.equal(token);
+    expect(await secrets.checkPassword(9, 'later')).to.equal(true);
+  });
+});
