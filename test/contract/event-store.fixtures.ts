@@ -5,9 +5,9 @@ import type { NewEvent } from '../../src/domain/events.js';
 
 const EPOCH = Date.UTC(2025, 0, 6, 9, 0, 0);
 
-/** A `story_update` moving story `storyId` from started to finished, with a new estimate and owner. */
+/** A `story_update` moving story `storyId` from started to finished and adding an owner. */
 export function storyUpdateEvent(commandId: string, sequence = 0, storyId = 1000 + sequence): NewEvent {
-  const name = `Story ${storyId}: let a member export the iteration report as CSV`;
+  const name = `Export iteration ${storyId} report as CSV`;
   return {
     type: 'story_update',
     data: {
@@ -19,13 +19,8 @@ export function storyUpdateEvent(commandId: string, sequence = 0, storyId = 1000
           name,
           story_type: 'feature',
           story_priority: 'p2',
-          original_values: { current_state: 'started', estimate: 2, owner_ids: [101], updated_at: EPOCH + sequence },
-          new_values: {
-            current_state: 'finished',
-            estimate: 3,
-            owner_ids: [101, 102],
-            updated_at: EPOCH + sequence + 1,
-          },
+          original_values: { current_state: 'started', owner_ids: [101], updated_at: EPOCH + sequence },
+          new_values: { current_state: 'finished', owner_ids: [101, 102], updated_at: EPOCH + sequence + 1 },
         },
       ],
       primary_resources: [{ kind: 'story', id: storyId, name, story_type: 'feature', story_priority: 'p2' }],
