@@ -1,0 +1,6 @@
+// Every read projection the projector runner maintains. Add a projection here to have it built at
+// start-up, kept current and rebuilt when its version changes.
+import type { Projection } from './projection.js';
+import { resourcesProjection } from './resources/resources-projection.js';
+
+export const projections: Projection[] = [resourcesProjection];

@@ -1,0 +1,170 @@
+// The generic read model of resources: every change an event lists lands in the collection of its
+// kind, so stories, labels, tasks, ... are queryable as documents shaped like their latest state
+// (the stored values of src/domain/resource-state.ts: no derived keys, no nulls, plus `rank`).
+//
+// - create  -> replace-with-upsert of the whole document (a create starts the resource afresh, as
+//              applyChange does; a story moved into another project is a create in the target stream)
+// - update  -> $set of the stored values, $unset of the ones that became null
+// - delete  -> delete
+// Project-scoped resources written by an event of a project stream carry `project_id`, and updates and
+// deletes only touch the document of that project (so a move's create and delete, in two streams, never
+// undo each other whatever their order). The `projects` document carries `version`, the number of its
+// stream's last event. Each document gets at most one write per event (the runner's replay guard lets
+// an event touch a document once), so several changes of one resource in one event are merged first.
+import type { RecordedEvent, ResourceChange, ResourceKind, Values } from '../../domain/events.js';
+import { projectIdOfStream } from '../../domain/events.js';
+import { storedValues } from '../../domain/resource-state.js';
+import type { Doc, IndexSpec, WriteOp } from '../../infra/read-store/port.js';
+import type { ProjectedWrite, Projection, ProjectionCollection } from '../projection.js';
+
+type ProjectedKind = Exclude<ResourceKind, 'id_block'>;
+
+export const resourceCollections: Readonly<Record<ProjectedKind, string>> = {
+  project: 'projects',
+  project_membership: 'project_memberships',
+  story: 'stories',
+  label: 'labels',
+  task: 'tasks',
+  comment: 'comments',
+  epic: 'epics',
+  iteration_override: 'iteration_overrides',
+  person: 'people',
+  account: 'accounts',
+  account_membership: 'account_memberships',
+};
+
+/** Kinds that live inside one project and carry its `project_id`. */
+const PROJECT_SCOPED: ReadonlySet<ResourceKind> = new Set<ResourceKind>([
+  'project_membership',
+  'story',
+  'label',
+  'task',
+  'comment',
+  'epic',
+  'iteration_override',
+]);
+
+const byProject: IndexSpec = { field: 'project_id' };
+
+/** Indexes: what the API's queries filter on (spec endpoints in comments). */
+const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
+  project: [{ field: 'account_id' }], // GET /projects?account_ids=
+  project_membership: [byProject, { field: 'person_id' }], // a person's projects (/me, auth)
+  story: [byProject],
+  label: [byProject],
+  task: [byProject, { field: 'story_id' }], // /stories/{id}/tasks
+  comment: [byProject, { field: 'story_id' }, { field: 'epic_id' }], // story and epic comments
+  epic: [byProject, { field: 'label_id' }], // an epic's stories are those with its label
+  iteration_override: [byProject],
+  person: [{ field: 'email' }, { field: 'username' }], // sign-in by username or email, invitations by email
+  account: [],
+  account_membership: [{ field: 'account_id' }, { field: 'person_id' }], // /accounts/{id}/memberships, a person's accounts
+};
+
+/** What one event does to one document, after merging every change of it in that event. */
+type PendingWrite =
+  | { type: 'create'; doc: Doc }
+  | { type: 'update'; set: Values; unset: Set<string> }
+  | { type: 'delete' };
+
+interface Pending {
+  collection: string;
+  id: number;
+  scoped: boolean;
+  write: PendingWrite;
+}
+
+function createdDoc(change: ResourceChange, projectId: number | null): Doc {
+  const doc: Doc = { id: change.id, ...storedValues(change.kind, change.new_values).set };
+  doc.id = change.id;
+  if (change.rank !== undefined) doc.rank = change.rank;
+  if (projectId !== null) doc.project_id = projectId;
+  return doc;
+}
+
+function updateOf(change: ResourceChange): PendingWrite & { type: 'update' } {
+  const { set, unset } = storedValues(change.kind, change.new_values);
+  if (change.rank !== undefined) set.rank = change.rank;
+  delete set.id;
+  return { type: 'update', set, unset: new Set(unset) };
+}
+
+/** The write of a change following `earlier` on the same document within one event. */
+function merge(earlier: PendingWrite, change: ResourceChange, projectId: number | null): PendingWrite {
+  if (change.change_type === 'delete') return { type: 'delete' };
+  if (change.change_type === 'create') return { type: 'create', doc: createdDoc(change, projectId) };
+  if (earlier.type === 'delete') return earlier;
+  const next = updateOf(change);
+  if (earlier.type === 'create') {
+    const doc = { ...earlier.doc, ...next.set };
+    for (const key of next.unset) delete doc[key];
+    return { type: 'create', doc };
+  }
+  for (const key of next.unset) delete earlier.set[key];
+  for (const key of Object.keys(next.set)) earlier.unset.delete(key);
+  return { type: 'update', set: { ...earlier.set, ...next.set }, unset: new Set([...earlier.unset, ...next.unset]) };
+}
+
+function toOp(pending: Pending, projectId: number | null): WriteOp | null {
+  const filter: Record<string, unknown> = { id: pending.id };
+  const { write } = pending;
+  if (write.type === 'create') return { op: 'replace', filter, doc: write.doc, upsert: true };
+  if (pending.scoped && projectId !== null) filter.project_id = projectId;
+  if (write.type === 'delete') return { op: 'delete', filter };
+  const update: Record<string, unknown> = {};
+  if (Object.keys(write.set).length > 0) update.$set = write.set;
+  if (write.unset.size > 0) update.$unset = Object.fromEntries([...write.unset].map((key) => [key, '']));
+  return Object.keys(update).length > 0 ? { op: 'update', filter, update } : null;
+}
+
+/** Stamps the project's version on its document, within the write the event already makes to it. */
+function stampVersion(pendings: Map<string, Pending>, projectId: number, version: number): void {
+  const key = `projects:${projectId}`;
+  const pending = pendings.get(key);
+  if (!pending) {
+    pendings.set(key, { collection: 'projects', id: projectId, scoped: false, write: { type: 'update', set: { version }, unset: new Set() } });
+  } else if (pending.write.type === 'create') pending.write.doc.version = version;
+  else if (pending.write.type === 'update') pending.write.set.version = version;
+}
+
+function apply(event: RecordedEvent): ProjectedWrite[] {
+  const projectId = projectIdOfStream(event.stream);
+  const pendings = new Map<string, Pending>();
+  for (const change of event.data.changes) {
+    if (change.kind === 'id_block') continue;
+    const collection = resourceCollections[change.kind];
+    if (!collection) continue;
+    const scoped = PROJECT_SCOPED.has(change.kind);
+    const scopeId = scoped ? projectId : null;
+    const key = `${collection}:${change.id}`;
+    const earlier = pendings.get(key);
+    const write: PendingWrite = earlier
+      ? merge(earlier.write, change, scopeId)
+      : change.change_type === 'create'
+        ? { type: 'create', doc: createdDoc(change, scopeId) }
+        : change.change_type === 'delete'
+          ? { type: 'delete' }
+          : updateOf(change);
+    pendings.set(key, { collection, id: change.id, scoped, write });
+  }
+  if (projectId !== null) stampVersion(pendings, projectId, event.version);
+
+  const writes = new Map<string, WriteOp[]>();
+  for (const pending of pendings.values()) {
+    const op = toOp(pending, projectId);
+    if (!op) continue;
+    let ops = writes.get(pending.collection);
+    if (!ops) writes.set(pending.collection, (ops = []));
+    ops.push(op);
+  }
+  return [...writes].map(([collection, ops]) => ({ collection, ops }));
+}
+
+export const resourcesProjection: Projection = {
+  name: 'resources',
+  version: 1,
+  collections: (Object.keys(resourceCollections) as ProjectedKind[]).map(
+    (kind): ProjectionCollection => ({ name: resourceCollections[kind], indexes: indexes[kind] }),
+  ),
+  apply,
+};
