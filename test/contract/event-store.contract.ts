@@ -64,7 +64,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
         expect(await store.streamVersion(stream)).to.equal(3);
       });
 
-      it('rejects a stale expected version with a typed error carrying the actual version, writing nothing', async () => {
+      it('rejects a stale expected version with a typed error carrying the actual one, writing nothing', async () => {
         const stream = newStream();
         await appendOne(stream, 0);
         await appendOne(stream, 1);

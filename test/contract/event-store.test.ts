@@ -128,7 +128,8 @@ describe('event codec', () => {
 
   it('decodes what it encodes', () => {
     const event = storyUpdateEvent('command-1');
-    expect(decodeEvent(row(event))).to.deep.equal({ id: 'id-1', stream: 'project-1', version: 1, position: 1, ...event });
+    const recorded = { id: 'id-1', stream: 'project-1', version: 1, position: 1, ...event };
+    expect(decodeEvent(row(event))).to.deep.equal(recorded);
   });
 
   it('derives event ids deterministically from the command id and the index', () => {

@@ -56,13 +56,15 @@ describe('SQLite event store survives SIGKILL under concurrent appends', functio
         }
 
         for (const ack of acks) {
-          const stored = await store.readStream(ack.stream, { from: ack.version - ack.eventCount + 1, limit: ack.eventCount });
+          const from = ack.version - ack.eventCount + 1;
+          const stored = await store.readStream(ack.stream, { from, limit: ack.eventCount });
           expect(stored.map(body), ack.commandId).to.deep.equal(eventsOfAck(ack));
           expect(stored.at(-1)).to.include({ version: ack.version, position: ack.position });
         }
 
         const head = await store.headPosition();
-        const next = await store.append('project-1', await store.streamVersion('project-1'), eventsOfAck({ commandId: 'after-crash', eventCount: 1 }));
+        const afterCrash = eventsOfAck({ commandId: 'after-crash', eventCount: 1 });
+        const next = await store.append('project-1', await store.streamVersion('project-1'), afterCrash);
         expect(next.position).to.equal(head + 1);
       } finally {
         await store.close();

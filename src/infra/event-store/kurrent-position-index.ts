@@ -5,7 +5,7 @@
 // of $all once at start-up. Numbering is consistent between processes only while $all is append-only
 // for them: deleting or truncating a stream followed by a scavenge, or writing non-Storyline events to
 // the same database, shifts or inflates the numbering. A dedicated database without scavenges is
-// therefore required; readers detect a mismatch (see KurrentEventStore.readAll) and fail loudly.
+// therefore required; readAll (kurrent-event-store.ts) detects a mismatch and fails loudly.
 
 export interface LogPosition {
   commit: bigint;

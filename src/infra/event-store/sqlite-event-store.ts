@@ -23,7 +23,10 @@ export interface SqliteEventStoreOptions {
   path: string;
   /** How often to look for appends made by other processes (default 250 ms). */
   pollIntervalMs?: number;
-  /** How long a write waits for another process holding the write lock (default 10 s). */
+  /**
+   * How long a write waits for another process holding the write lock (default 10 s). better-sqlite3 is
+   * synchronous, so this wait blocks the event loop; other processes (the CLI) hold the lock briefly.
+   */
   busyTimeoutMs?: number;
 }
 
