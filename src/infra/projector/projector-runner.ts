@@ -1,0 +1,446 @@
+// The projector runner: applies the global event log, in order, to every registered projection and keeps
+// their read models current.
+//
+// - Checkpoints: one document per projection in `_checkpoints` ({id, name, version, generation,
+//   position}), written after each batch. Delivery is at least once; the replay guard (replay-guard.ts)
+//   makes applying an event twice a no-op, so a crash between a batch's writes and its checkpoint only
+//   costs a replay.
+// - Generations: a projection's collections are stored as `<name>__g<generation>`. A rebuild replays the
+//   whole log into the next generation while the live one keeps serving and following, then (with the
+//   live pump paused) applies what arrived meanwhile, switches the checkpoint over and drops the old
+//   generation. `collection(name)` always reads the live generation. A projection whose stored version
+//   differs from its code's version is rebuilt that way after start-up; leftovers of an interrupted
+//   rebuild are dropped at start.
+// - Following: after catching up, every `appended$` notification drains the log in batches (one read of
+//   `batchSize` events, one write per collection). `waitFor(position)` resolves once every projection has
+//   applied that position (read-your-writes for the command handler).
+import type { Subscription } from 'rxjs';
+import type { RecordedEvent } from '../../domain/events.js';
+import type { Projection } from '../../projections/projection.js';
+import type { EventStore } from '../event-store/port.js';
+import type { Log } from '../log.js';
+import { silentLog } from '../log.js';
+import type { Doc, ReadCollection, ReadStore, WriteOp } from '../read-store/port.js';
+import { guardOp } from './replay-guard.js';
+
+export interface ProjectorRunnerOptions {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  projections: readonly Projection[];
+  /** Events per read of the log (default 5000). */
+  batchSize?: number;
+  log?: Log;
+}
+
+/** What start() did: events read while catching up and how long it took. */
+export interface CatchUpReport {
+  eventsRead: number;
+  ms: number;
+  /** The position every projection has applied. */
+  position: number;
+  /** Projections whose stored version differs from the code: being rebuilt in the background. */
+  rebuilding: string[];
+}
+
+export interface RebuildReport {
+  projection: string;
+  generation: number;
+  eventsRead: number;
+  ms: number;
+  position: number;
+}
+
+/** The read side of a live collection: projections alone write read models. */
+export type ReadOnlyCollection = Omit<ReadCollection, 'write' | 'ensureIndexes'>;
+
+export class ProjectorStopped extends Error {
+  constructor() {
+    super('the projector runner was stopped');
+    this.name = 'ProjectorStopped';
+  }
+}
+
+export const CHECKPOINTS = '_checkpoints';
+
+interface Checkpoint extends Doc {
+  name: string;
+  version: number;
+  generation: number;
+  position: number;
+}
+
+/** One generation of one projection and how far it has applied the log. */
+interface Target {
+  readonly projection: Projection;
+  readonly generation: number;
+  /** The projection version this generation was built with. */
+  readonly version: number;
+  position: number;
+  /** Logical collection name -> the physical collection of this generation. */
+  readonly collections: ReadonlyMap<string, ReadCollection>;
+}
+
+interface Waiter {
+  position: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export function physicalName(logical: string, generation: number): string {
+  return `${logical}__g${generation}`;
+}
+
+const PHYSICAL_NAME = /^(.+)__g(\d+)$/;
+
+/** Stable checkpoint id of a projection: FNV-1a of its name (order of registration does not matter). */
+export function checkpointId(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function elapsedSince(start: number): number {
+  return Math.round(performance.now() - start);
+}
+
+export class ProjectorRunner {
+  private readonly eventStore: EventStore;
+  private readonly readStore: ReadStore;
+  private readonly projections: readonly Projection[];
+  private readonly batchSize: number;
+  private readonly log: Log;
+  private readonly checkpoints: ReadCollection;
+  /** Logical collection name -> name of the projection that owns it. */
+  private readonly owners = new Map<string, string>();
+  /** Projection name -> its live generation. */
+  private readonly live = new Map<string, Target>();
+  private readonly rebuilds = new Map<string, Promise<RebuildReport>>();
+  private startupRebuilds: Promise<RebuildReport[]> = Promise.resolve([]);
+  private waiters: Waiter[] = [];
+  private subscription: Subscription | null = null;
+  private running = false;
+  private stopped = false;
+  private draining: Promise<void> | null = null;
+  private drainAgain = false;
+  /** Serialises the live pump's batches with a rebuild's switch-over. */
+  private lock: Promise<unknown> = Promise.resolve();
+  private eventsRead = 0;
+
+  constructor(options: ProjectorRunnerOptions) {
+    this.eventStore = options.eventStore;
+    this.readStore = options.readStore;
+    this.projections = options.projections;
+    this.batchSize = options.batchSize ?? 5000;
+    this.log = options.log ?? silentLog;
+    this.checkpoints = this.readStore.collection(CHECKPOINTS);
+    if (!(Number.isSafeInteger(this.batchSize) && this.batchSize > 0)) throw new Error('batchSize must be a positive integer');
+    const ids = new Set<number>();
+    for (const projection of this.projections) {
+      const id = checkpointId(projection.name);
+      if (ids.has(id)) throw new Error(`two projections share the checkpoint of ${projection.name}`);
+      ids.add(id);
+      for (const { name } of projection.collections) {
+        if (this.owners.has(name)) throw new Error(`collection ${name} is declared by ${this.owners.get(name)} and ${projection.name}`);
+        if (PHYSICAL_NAME.test(name) || name === CHECKPOINTS) throw new Error(`collection name ${name} is reserved`);
+        this.owners.set(name, projection.name);
+      }
+    }
+  }
+
+  /** The lowest position every live projection has applied (0 before start). */
+  get position(): number {
+    if (!this.running && this.live.size === 0) return 0;
+    let lowest = Infinity;
+    for (const target of this.live.values()) lowest = Math.min(lowest, target.position);
+    return lowest === Infinity ? 0 : lowest;
+  }
+
+  private hasApplied(position: number): boolean {
+    if (!this.running) return false;
+    for (const target of this.live.values()) if (target.position < position) return false;
+    return true;
+  }
+
+  /** Loads checkpoints, catches up with the log, then follows it. A failed start leaves it stopped. */
+  async start(): Promise<CatchUpReport> {
+    if (this.running || this.stopped) throw new Error('a projector runner starts once');
+    try {
+      return await this.catchUp();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  private async catchUp(): Promise<CatchUpReport> {
+    const started = performance.now();
+    for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection));
+    await this.dropOrphanGenerations();
+    for (const target of this.live.values()) await this.ensureIndexes(target);
+    this.running = true;
+    this.subscription = this.eventStore.appended$.subscribe(() => this.follow());
+    const readBefore = this.eventsRead;
+    await this.drain();
+    const stale = [...this.live.values()].filter((target) => target.version !== target.projection.version);
+    this.startupRebuilds = Promise.all(stale.map((target) => this.rebuild(target.projection.name)));
+    this.startupRebuilds.catch(() => undefined); // logged by the rebuild; rebuildsSettled() rethrows
+    const report: CatchUpReport = {
+      eventsRead: this.eventsRead - readBefore,
+      ms: elapsedSince(started),
+      position: this.position,
+      rebuilding: stale.map((target) => target.projection.name),
+    };
+    this.log.info('projections caught up', { ...report, eventsPerSecond: Math.round((report.eventsRead * 1000) / Math.max(report.ms, 1)) });
+    return report;
+  }
+
+  /** Settles when the rebuilds that start() began (projection versions changed) have switched over. */
+  rebuildsSettled(): Promise<RebuildReport[]> {
+    return this.startupRebuilds;
+  }
+
+  /** Stops following; pending waitFor() calls reject with ProjectorStopped; a running rebuild is abandoned. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.running = false;
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    this.rejectWaiters(new ProjectorStopped());
+    await this.draining?.catch(() => undefined);
+    await Promise.allSettled([...this.rebuilds.values()]);
+  }
+
+  /** Resolves once every projection has applied the event at `position` (at once if it already has). */
+  waitFor(position: number): Promise<void> {
+    if (this.stopped) return Promise.reject(new ProjectorStopped());
+    if (this.hasApplied(position)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ position, resolve, reject });
+      this.follow();
+    });
+  }
+
+  /** The live generation of a logical collection, resolved on every call (so reads survive a switch-over). */
+  collection(logicalName: string): ReadOnlyCollection {
+    const owner = this.owners.get(logicalName);
+    if (!owner) throw new Error(`no projection declares the collection ${logicalName}`);
+    const current = (): ReadCollection => {
+      const target = this.live.get(owner);
+      if (!target) throw new Error('the projector runner has not been started');
+      return target.collections.get(logicalName)!;
+    };
+    return {
+      name: logicalName,
+      find: (filter, options) => current().find(filter, options),
+      findOne: (filter) => current().findOne(filter),
+      count: (filter) => current().count(filter),
+      all: () => current().all(),
+    };
+  }
+
+  /**
+   * Builds the projection into a fresh generation from position 0 while the live one keeps serving, then
+   * switches over atomically and drops the old generation. Concurrent calls share one rebuild.
+   */
+  rebuild(projectionName: string): Promise<RebuildReport> {
+    let rebuilding = this.rebuilds.get(projectionName);
+    if (!rebuilding) {
+      rebuilding = this.runRebuild(projectionName).finally(() => this.rebuilds.delete(projectionName));
+      this.rebuilds.set(projectionName, rebuilding);
+    }
+    return rebuilding;
+  }
+
+  private async runRebuild(projectionName: string): Promise<RebuildReport> {
+    const live = this.live.get(projectionName);
+    if (!live) throw new Error(`no projection named ${projectionName}`);
+    this.assertRunning();
+    const started = performance.now();
+    const target = this.newTarget(live.projection, live.generation + 1, live.projection.version, 0);
+    let eventsRead = 0;
+    try {
+      await this.dropGeneration(target);
+      await this.ensureIndexes(target);
+      // While the live generation serves and follows: replay the log into the new one.
+      while (target.position < this.live.get(projectionName)!.position) {
+        this.assertRunning();
+        const events = await this.eventStore.readAll({ after: target.position, limit: this.batchSize });
+        if (events.length === 0) break;
+        eventsRead += events.length;
+        await this.applyBatch([target], events, false);
+      }
+      // With the live pump paused: apply what arrived meanwhile, then switch over.
+      await this.exclusive(async () => {
+        this.assertRunning();
+        const current = this.live.get(projectionName)!;
+        while (target.position < current.position) {
+          const limit = Math.min(this.batchSize, current.position - target.position);
+          const events = await this.eventStore.readAll({ after: target.position, limit });
+          if (events.length === 0) break;
+          eventsRead += events.length;
+          await this.applyBatch([target], events, false);
+        }
+        await this.saveCheckpoint(target);
+        this.live.set(projectionName, target);
+        await this.dropGeneration(current);
+      });
+    } catch (error) {
+      this.log.error('projection rebuild failed', { projection: projectionName, error: String(error) });
+      throw error;
+    }
+    const report: RebuildReport = {
+      projection: projectionName,
+      generation: target.generation,
+      eventsRead,
+      ms: elapsedSince(started),
+      position: target.position,
+    };
+    this.log.info('projection rebuilt', { ...report });
+    return report;
+  }
+
+  private assertRunning(): void {
+    if (!this.running) throw new ProjectorStopped();
+  }
+
+  private newTarget(projection: Projection, generation: number, version: number, position: number): Target {
+    const collections = new Map<string, ReadCollection>();
+    for (const { name } of projection.collections) collections.set(name, this.readStore.collection(physicalName(name, generation)));
+    return { projection, generation, version, position, collections };
+  }
+
+  private async loadTarget(projection: Projection): Promise<Target> {
+    const stored = (await this.checkpoints.findOne({ id: checkpointId(projection.name) })) as Checkpoint | null;
+    if (stored && stored.name !== projection.name) {
+      throw new Error(`checkpoint ${stored.id} belongs to ${stored.name}, not ${projection.name}`);
+    }
+    if (stored) return this.newTarget(projection, stored.generation, stored.version, stored.position);
+    const fresh = this.newTarget(projection, 1, projection.version, 0);
+    await this.saveCheckpoint(fresh);
+    return fresh;
+  }
+
+  private async saveCheckpoint(target: Target): Promise<void> {
+    const id = checkpointId(target.projection.name);
+    const doc: Checkpoint = {
+      id,
+      name: target.projection.name,
+      version: target.version,
+      generation: target.generation,
+      position: target.position,
+    };
+    await this.checkpoints.write([{ op: 'replace', filter: { id }, doc, upsert: true }]);
+  }
+
+  private async ensureIndexes(target: Target): Promise<void> {
+    for (const { name, indexes } of target.projection.collections) {
+      await target.collections.get(name)!.ensureIndexes(indexes);
+    }
+  }
+
+  private async dropGeneration(target: Target): Promise<void> {
+    for (const { name } of target.projection.collections) await this.readStore.dropCollection(physicalName(name, target.generation));
+  }
+
+  /** Drops generations other than the live one (left by a rebuild that was interrupted or not cleaned). */
+  private async dropOrphanGenerations(): Promise<void> {
+    for (const name of await this.readStore.listCollections()) {
+      const match = PHYSICAL_NAME.exec(name);
+      const owner = match && this.owners.get(match[1]!);
+      if (!owner) continue;
+      if (Number(match[2]) !== this.live.get(owner)!.generation) await this.readStore.dropCollection(name);
+    }
+  }
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.lock.then(task);
+    this.lock = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Starts (or extends) a drain in the background; failures reject the waiters and are logged. */
+  private follow(): void {
+    this.drain().catch((error: unknown) => {
+      if (error instanceof ProjectorStopped) return;
+      this.log.error('projector failed to apply events', { error: String(error) });
+      this.rejectWaiters(error);
+    });
+  }
+
+  /** Reads and applies batches until the log is exhausted; a drain requested meanwhile runs again. */
+  private drain(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    if (this.draining) {
+      this.drainAgain = true;
+      return this.draining;
+    }
+    const draining = (async () => {
+      try {
+        do {
+          this.drainAgain = false;
+          while (this.running && (await this.applyNextBatch()) === this.batchSize);
+        } while (this.running && this.drainAgain);
+      } finally {
+        this.draining = null;
+      }
+    })();
+    this.draining = draining;
+    return draining;
+  }
+
+  /** Applies the next batch of the log to every live projection; returns how many events it read. */
+  private applyNextBatch(): Promise<number> {
+    return this.exclusive(async () => {
+      const targets = [...this.live.values()];
+      if (targets.length === 0) return 0;
+      const events = await this.eventStore.readAll({ after: this.position, limit: this.batchSize });
+      if (events.length > 0) {
+        this.eventsRead += events.length;
+        await this.applyBatch(targets, events, true);
+      }
+      this.settleWaiters();
+      return events.length;
+    });
+  }
+
+  /** Applies a batch to each target (skipping events it already applied): one write per collection. */
+  private async applyBatch(targets: Target[], events: RecordedEvent[], saveCheckpoints: boolean): Promise<void> {
+    const last = events[events.length - 1]!.position;
+    for (const target of targets) {
+      if (target.position >= last) continue;
+      const writes = new Map<ReadCollection, WriteOp[]>();
+      for (const event of events) {
+        if (event.position <= target.position) continue;
+        for (const { collection, ops } of target.projection.apply(event)) {
+          const physical = target.collections.get(collection);
+          if (!physical) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
+          let batch = writes.get(physical);
+          if (!batch) writes.set(physical, (batch = []));
+          for (const op of ops) batch.push(guardOp(op, event.position));
+        }
+      }
+      await Promise.all([...writes].map(([collection, ops]) => collection.write(ops)));
+      target.position = last;
+      if (saveCheckpoints) await this.saveCheckpoint(target);
+    }
+  }
+
+  private settleWaiters(): void {
+    const waiting: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (this.hasApplied(waiter.position)) waiter.resolve();
+      else waiting.push(waiter);
+    }
+    this.waiters = waiting;
+  }
+
+  private rejectWaiters(error: unknown): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter.reject(error);
+  }
+}
