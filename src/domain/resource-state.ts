@@ -15,7 +15,9 @@ export interface StreamState {
 
 /** Keys that a change carries for the activity feed but that are derived, so never stored. */
 const DERIVED_KEYS: Partial<Record<ResourceKind, readonly string[]>> = {
-  story: ['labels'],
+  // label names and the neighbours in the order are shown in story changes but derived at read time
+  // (from label_ids and from the ranks of the project's stories).
+  story: ['labels', 'before_id', 'after_id'],
 };
 
 /** The values of a change that belong in a stored document: derived keys and nulls dropped. */

@@ -1,0 +1,99 @@
+// Deciders for a project's labels: create, rename and delete. A label name identifies the label within
+// its project regardless of case; names are stored in lower case.
+import type { Decision, DecisionContext } from '../decision.js';
+import { invalidField } from '../errors.js';
+import type { ResourceChange, ResourceRef } from '../events.js';
+import { docsOfKind, findLabelByName, labelOf, normalizedLabelName, projectOf } from '../project-state.js';
+import type { LabelDoc, StoryDoc } from '../project-state.js';
+import type { StreamState } from '../resource-state.js';
+import { labelNames } from '../story/story-changes.js';
+import { emptyStoryCounts } from './label-counts.js';
+import { labelCreateChange, labelNameProblem, newLabel } from './label-references.js';
+
+export interface CreateLabelInput {
+  name: string;
+}
+
+export interface RenameLabelInput {
+  label_id: number;
+  name: string;
+}
+
+export interface DeleteLabelInput {
+  label_id: number;
+}
+
+export function decideCreateLabel(state: StreamState, input: CreateLabelInput, context: DecisionContext): Decision {
+  projectOf(state);
+  assertNameFree(state, input.name, null);
+  const label = newLabel(state, input.name, context);
+  return {
+    type: 'label_create',
+    data: { changes: [labelCreateChange(label, emptyStoryCounts())], primary_resources: [labelRef(label)] },
+  };
+}
+
+export function decideRenameLabel(state: StreamState, input: RenameLabelInput, context: DecisionContext): Decision {
+  projectOf(state);
+  const label = labelOf(state, input.label_id);
+  assertNameFree(state, input.name, label.id);
+  const name = normalizedLabelName(input.name);
+  const original: Record<string, unknown> = { updated_at: label.updated_at };
+  const next: Record<string, unknown> = { updated_at: context.now };
+  if (name !== label.name) {
+    original.name = label.name;
+    next.name = name;
+  }
+  const change: ResourceChange = {
+    kind: 'label',
+    change_type: 'update',
+    id: label.id,
+    name,
+    original_values: original,
+    new_values: next,
+  };
+  return { type: 'label_update', data: { changes: [change], primary_resources: [labelRef({ ...label, name })] } };
+}
+
+/**
+ * Deletes a label and takes it off every story that carries it (one story update each). The label of
+ * an epic goes only with its epic.
+ */
+export function decideDeleteLabel(state: StreamState, input: DeleteLabelInput, context: DecisionContext): Decision {
+  projectOf(state);
+  const label = labelOf(state, input.label_id);
+  for (const epic of docsOfKind(state, 'epic')) {
+    if (epic.label_id === label.id) {
+      throw invalidField('label_id', 'This label belongs to an epic; delete the epic to delete its label.');
+    }
+  }
+  const changes: ResourceChange[] = [
+    { kind: 'label', change_type: 'delete', id: label.id, name: label.name, original_values: { ...label } },
+  ];
+  for (const story of docsOfKind<StoryDoc>(state, 'story')) {
+    if (!story.label_ids.includes(label.id)) continue;
+    const remaining = story.label_ids.filter((id) => id !== label.id);
+    changes.push({
+      kind: 'story',
+      change_type: 'update',
+      id: story.id,
+      name: story.name,
+      story_type: story.story_type,
+      story_priority: story.story_priority,
+      original_values: { label_ids: story.label_ids, labels: labelNames(state, story.label_ids), updated_at: story.updated_at },
+      new_values: { label_ids: remaining, labels: labelNames(state, remaining), updated_at: context.now },
+    });
+  }
+  return { type: 'label_delete', data: { changes, primary_resources: [labelRef(label)] } };
+}
+
+export function labelRef(label: LabelDoc): ResourceRef {
+  return { kind: 'label', id: label.id, name: label.name };
+}
+
+function assertNameFree(state: StreamState, name: string, ownId: number | null): void {
+  const problem = labelNameProblem(name);
+  if (problem) throw invalidField('name', problem);
+  const holder = findLabelByName(state, name);
+  if (holder && holder.id !== ownId) throw invalidField('name', 'Name has already been taken');
+}

@@ -1,0 +1,84 @@
+// How requests name labels: by id (the label must exist) or by name (matched regardless of case; a
+// name that matches no label creates one). Label names are stored in lower case.
+import type { DecisionContext } from '../decision.js';
+import { invalidField } from '../errors.js';
+import type { ResourceChange } from '../events.js';
+import { findLabel, findLabelByName, normalizedLabelName, projectIdOf } from '../project-state.js';
+import type { LabelDoc } from '../project-state.js';
+import type { StreamState } from '../resource-state.js';
+import type { StoryCounts } from './label-counts.js';
+
+/** A label as a request names it: a bare name, or an object with `id` and/or `name`. */
+export type LabelReference = string | { id?: number; name?: string };
+
+export interface ResolvedLabels {
+  /** The labels named, in request order, without repeats. */
+  labelIds: number[];
+  /** Labels created because a name matched none (not yet in the state). */
+  created: LabelDoc[];
+}
+
+/** Why a label name cannot be used, or null. */
+export function labelNameProblem(name: unknown): string | null {
+  if (typeof name !== 'string' || name.trim() === '') return "Name can't be blank";
+  return null;
+}
+
+/** A new label document named `name` (already checked), with a fresh id. */
+export function newLabel(state: StreamState, name: string, context: DecisionContext): LabelDoc {
+  return {
+    id: context.nextId('label'),
+    project_id: projectIdOf(state),
+    name: normalizedLabelName(name),
+    created_at: context.now,
+    updated_at: context.now,
+  };
+}
+
+/** Resolves label ids and references to label ids, creating labels for unknown names. */
+export function resolveLabels(
+  state: StreamState,
+  labelIds: readonly number[],
+  references: readonly LabelReference[],
+  context: DecisionContext,
+): ResolvedLabels {
+  const resolved: ResolvedLabels = { labelIds: [], created: [] };
+  const add = (id: number) => {
+    if (!resolved.labelIds.includes(id)) resolved.labelIds.push(id);
+  };
+  for (const id of labelIds) {
+    if (!findLabel(state, id)) throw invalidField('label_ids', `Label ${id} does not exist in this project.`);
+    add(id);
+  }
+  for (const reference of references) {
+    const { id, name } = typeof reference === 'string' ? { id: undefined, name: reference } : reference;
+    if (typeof id === 'number') {
+      if (!findLabel(state, id)) throw invalidField('labels', `Label ${id} does not exist in this project.`);
+      add(id);
+      continue;
+    }
+    const problem = labelNameProblem(name);
+    if (problem) throw invalidField('labels', problem);
+    const existing =
+      findLabelByName(state, name!) ?? resolved.created.find((label) => label.name === normalizedLabelName(name!));
+    if (existing) {
+      add(existing.id);
+      continue;
+    }
+    const created = newLabel(state, name!, context);
+    resolved.created.push(created);
+    add(created.id);
+  }
+  return resolved;
+}
+
+/** The create change of a new label, carrying its counts. */
+export function labelCreateChange(label: LabelDoc, counts: StoryCounts): ResourceChange {
+  return {
+    kind: 'label',
+    change_type: 'create',
+    id: label.id,
+    name: label.name,
+    new_values: { ...label, counts },
+  };
+}

@@ -1,0 +1,194 @@
+// Read-only accessors over a project's aggregate: the StreamState of stream `project-<id>`, whose docs
+// are the stored values of every resource inside the project. Deciders read the state only through
+// these accessors; they never modify it (evolve() does, after the store acknowledged an event).
+//
+// Derived indexes (labels by name, tasks by story, memberships by person, the story order) are
+// memoized per state object and version: evolve() bumps the version with every folded event, so a
+// memo is recomputed at most once per version, and repeated reads within one decision are O(1).
+import { projectIdOfStream } from './events.js';
+import type { ResourceKind } from './events.js';
+import { unfound } from './errors.js';
+import type { ResourceDoc, StreamState } from './resource-state.js';
+
+export type StoryType = 'feature' | 'bug' | 'chore' | 'release';
+export type StoryState =
+  | 'unscheduled'
+  | 'unstarted'
+  | 'planned'
+  | 'started'
+  | 'finished'
+  | 'delivered'
+  | 'accepted'
+  | 'rejected';
+export type StoryPriority = 'p0' | 'p1' | 'p2' | 'p3' | 'none';
+export type ProjectRole = 'owner' | 'member' | 'viewer';
+
+/** The project document: the project resource's stored attributes (API names). */
+export interface ProjectDoc extends ResourceDoc {
+  name: string;
+  point_scale: string;
+  bugs_and_chores_are_estimatable: boolean;
+  enable_tasks: boolean;
+  automatic_planning: boolean;
+}
+
+export interface MembershipDoc extends ResourceDoc {
+  person_id: number;
+  role: ProjectRole;
+}
+
+export interface StoryDoc extends ResourceDoc {
+  project_id: number;
+  name: string;
+  description?: string;
+  story_type: StoryType;
+  current_state: StoryState;
+  estimate?: number;
+  story_priority: StoryPriority;
+  requested_by_id: number;
+  owner_ids: number[];
+  follower_ids: number[];
+  label_ids: number[];
+  blocked_story_ids?: number[];
+  accepted_at?: number;
+  deadline?: number;
+  external_id?: string;
+  integration_id?: number;
+  created_at: number;
+  updated_at: number;
+  rank: string;
+}
+
+export interface LabelDoc extends ResourceDoc {
+  project_id: number;
+  name: string;
+  created_at: number;
+  updated_at: number;
+  counts?: Record<string, unknown>;
+}
+
+export interface TaskDoc extends ResourceDoc {
+  story_id: number;
+  description: string;
+  complete: boolean;
+  position: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export function projectIdOf(state: StreamState): number {
+  const id = projectIdOfStream(state.stream);
+  if (id === null) throw new Error(`${state.stream} is not a project stream`);
+  return id;
+}
+
+/** The project document; a project that does not exist (or was deleted) is unfound. */
+export function projectOf(state: StreamState): ProjectDoc {
+  const project = state.docs.get('project')?.get(projectIdOf(state));
+  if (!project) throw unfound();
+  return project as ProjectDoc;
+}
+
+/** Every document of a kind, in no particular order. */
+export function docsOfKind<T extends ResourceDoc>(state: StreamState, kind: ResourceKind): Iterable<T> {
+  return (state.docs.get(kind)?.values() ?? []) as Iterable<T>;
+}
+
+export function findDoc<T extends ResourceDoc>(state: StreamState, kind: ResourceKind, id: number): T | undefined {
+  return state.docs.get(kind)?.get(id) as T | undefined;
+}
+
+export function findStory(state: StreamState, id: number): StoryDoc | undefined {
+  return findDoc<StoryDoc>(state, 'story', id);
+}
+
+/** The story, or unfound. */
+export function storyOf(state: StreamState, id: number): StoryDoc {
+  const story = findStory(state, id);
+  if (!story) throw unfound();
+  return story;
+}
+
+export function findLabel(state: StreamState, id: number): LabelDoc | undefined {
+  return findDoc<LabelDoc>(state, 'label', id);
+}
+
+/** The label, or unfound. */
+export function labelOf(state: StreamState, id: number): LabelDoc {
+  const label = findLabel(state, id);
+  if (!label) throw unfound();
+  return label;
+}
+
+/**
+ * The stored form of a label name, which is also its lookup key: label names are unique per project
+ * regardless of case and surrounding white space, and stored in lower case.
+ */
+export function normalizedLabelName(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function findLabelByName(state: StreamState, name: string): LabelDoc | undefined {
+  const byName = memoByVersion(state, 'labels-by-name', () => {
+    const index = new Map<string, LabelDoc>();
+    for (const label of docsOfKind<LabelDoc>(state, 'label')) index.set(normalizedLabelName(label.name), label);
+    return index;
+  });
+  return byName.get(normalizedLabelName(name));
+}
+
+/** The tasks of a story, by position. */
+export function tasksOfStory(state: StreamState, storyId: number): readonly TaskDoc[] {
+  const byStory = memoByVersion(state, 'tasks-by-story', () => {
+    const index = new Map<number, TaskDoc[]>();
+    for (const task of docsOfKind<TaskDoc>(state, 'task')) {
+      const list = index.get(task.story_id) ?? [];
+      list.push(task);
+      index.set(task.story_id, list);
+    }
+    for (const list of index.values()) list.sort((a, b) => a.position - b.position || a.id - b.id);
+    return index;
+  });
+  return byStory.get(storyId) ?? [];
+}
+
+/** The task of that story, or unfound (also when the task belongs to another story). */
+export function taskOf(state: StreamState, storyId: number, taskId: number): TaskDoc {
+  const task = findDoc<TaskDoc>(state, 'task', taskId);
+  if (!task || task.story_id !== storyId) throw unfound();
+  return task;
+}
+
+export function membershipOf(state: StreamState, personId: number): MembershipDoc | undefined {
+  const byPerson = memoByVersion(state, 'memberships-by-person', () => {
+    const index = new Map<number, MembershipDoc>();
+    for (const membership of docsOfKind<MembershipDoc>(state, 'project_membership')) {
+      index.set(membership.person_id, membership);
+    }
+    return index;
+  });
+  return byPerson.get(personId);
+}
+
+export function isMember(state: StreamState, personId: number): boolean {
+  return membershipOf(state, personId) !== undefined;
+}
+
+const memos = new WeakMap<StreamState, Map<string, { version: number; value: unknown }>>();
+
+/**
+ * A value derived from the state, computed once per state version. `compute` must read the state
+ * only; callers must not mutate the returned value.
+ */
+export function memoByVersion<T>(state: StreamState, key: string, compute: () => T): T {
+  let perState = memos.get(state);
+  if (!perState) {
+    perState = new Map();
+    memos.set(state, perState);
+  }
+  const hit = perState.get(key);
+  if (hit && hit.version === state.version) return hit.value as T;
+  const value = compute();
+  perState.set(key, { version: state.version, value });
+  return value;
+}

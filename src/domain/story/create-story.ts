@@ -1,0 +1,138 @@
+// Creating a story: defaults (unscheduled feature, priority p3, requested by the caller), nested task
+// and label creates, a position in the one project order, and the rules every story must satisfy.
+import type { Decision, DecisionContext } from '../decision.js';
+import { invalidParameter } from '../errors.js';
+import type { ValidationError } from '../errors.js';
+import type { ResourceChange } from '../events.js';
+import { resolveLabels } from '../label/label-references.js';
+import type { LabelReference } from '../label/label-references.js';
+import { projectIdOf, projectOf } from '../project-state.js';
+import type { StoryDoc, StoryPriority, StoryState, StoryType, TaskDoc } from '../project-state.js';
+import type { StreamState } from '../resource-state.js';
+import { assertTaskDescription, assertTasksEnabled } from '../task/task-rules.js';
+import { taskCreateChange } from '../task/task-decisions.js';
+import { storyRef, storyWriteChanges } from './story-changes.js';
+import { bandOf, hasPositionRequest, rankInSlot, requestedSlot, ruledSlot, slotNeighbours } from './story-order.js';
+import type { PositionRequest } from './story-order.js';
+import { followersAfter, nonMemberProblems, requestedOwners, unique } from './story-people.js';
+import { storyRuleViolations, storyTimeProblem } from './story-rules.js';
+
+export interface NewTaskInput {
+  description: string;
+  complete?: boolean;
+}
+
+/** A story create request, typed (times as ms). Absent keys take the defaults. */
+export interface CreateStoryInput extends PositionRequest {
+  name: string;
+  description?: string | null;
+  story_type?: StoryType;
+  current_state?: StoryState;
+  estimate?: number | null;
+  story_priority?: StoryPriority;
+  requested_by_id?: number;
+  owner_ids?: number[];
+  owned_by_id?: number | null;
+  follower_ids?: number[];
+  label_ids?: number[];
+  /** Names or {id} / {name} objects; unknown names create labels. */
+  labels?: LabelReference[];
+  /** Created in order, at positions 1..n. */
+  tasks?: NewTaskInput[];
+  accepted_at?: number | null;
+  deadline?: number | null;
+  created_at?: number;
+  external_id?: string | null;
+  integration_id?: number | null;
+}
+
+export function decideCreateStory(state: StreamState, input: CreateStoryInput, context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const problems: ValidationError[] = [];
+  const now = context.now;
+  const createdAt = input.created_at ?? now;
+  const timeProblem = input.created_at !== undefined ? storyTimeProblem('created_at', createdAt, now) : null;
+  if (timeProblem) problems.push(timeProblem);
+  const requesterId = input.requested_by_id ?? context.actorId;
+  if (requesterId === null) problems.push({ field: 'requested_by_id', problem: 'A story needs a requester.' });
+
+  const currentState = input.current_state ?? 'unscheduled';
+  const acceptedAt = input.accepted_at ?? (currentState === 'accepted' ? now : null);
+  if (typeof input.accepted_at === 'number') {
+    const acceptedProblem = storyTimeProblem('accepted_at', input.accepted_at, now);
+    if (acceptedProblem) problems.push(acceptedProblem);
+  }
+  const owners = requestedOwners([], input.owner_ids, input.owned_by_id);
+  const people = requesterId === null ? owners : [requesterId, ...owners];
+  const followers = followersAfter(unique(input.follower_ids ?? []), people);
+  const labels = resolveLabels(state, input.label_ids ?? [], input.labels ?? [], context);
+
+  const story: StoryDoc = {
+    id: context.nextId('story'),
+    project_id: projectIdOf(state),
+    name: input.name,
+    ...optional('description', input.description || null),
+    story_type: input.story_type ?? 'feature',
+    current_state: currentState,
+    ...optional('estimate', input.estimate),
+    story_priority: input.story_priority ?? 'p3',
+    requested_by_id: requesterId ?? 0,
+    owner_ids: owners,
+    follower_ids: followers,
+    label_ids: labels.labelIds,
+    blocked_story_ids: [],
+    ...optional('accepted_at', acceptedAt),
+    ...optional('deadline', input.deadline),
+    ...optional('external_id', input.external_id),
+    ...optional('integration_id', input.integration_id),
+    created_at: createdAt,
+    updated_at: now,
+    rank: '',
+  };
+  problems.push(
+    ...storyRuleViolations(project, story, { estimateTouched: true }),
+    ...nonMemberProblems(state, 'requested_by_id', requesterId === null ? [] : [requesterId]),
+    ...nonMemberProblems(state, 'owner_ids', owners),
+    ...nonMemberProblems(state, 'follower_ids', unique(input.follower_ids ?? [])),
+  );
+  if (problems.length > 0) throw invalidParameter(problems);
+
+  // A new story always gets a slot: with no position it follows the placement rules.
+  const slot = hasPositionRequest(input) ? requestedSlot(state, null, input) : ruledSlot(state, null, currentState)!;
+  story.rank = rankInSlot(bandOf(currentState), slot);
+
+  const tasks = newTasks(state, story, input.tasks ?? [], context);
+  const changes: ResourceChange[] = [
+    ...storyWriteChanges(state, {
+      before: null,
+      after: story,
+      createdLabels: labels.created,
+      positionBefore: { before_id: null, after_id: null },
+      positionAfter: slotNeighbours(slot),
+    }),
+    ...tasks.map(taskCreateChange),
+  ];
+  return { type: 'story_create', data: { changes, primary_resources: [storyRef(story)] } };
+}
+
+function newTasks(state: StreamState, story: StoryDoc, inputs: readonly NewTaskInput[], context: DecisionContext): TaskDoc[] {
+  if (inputs.length === 0) return [];
+  assertTasksEnabled(projectOf(state), 'tasks');
+  return inputs.map((input, i) => {
+    assertTaskDescription(input.description, 'tasks');
+    return {
+      id: context.nextId('task'),
+      story_id: story.id,
+      description: input.description,
+      complete: input.complete ?? false,
+      position: i + 1,
+      created_at: context.now,
+      updated_at: context.now,
+    };
+  });
+}
+
+/** `{ [key]: value }` when the value is set, `{}` when it is null or absent (nulls are not stored). */
+export function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
+  return value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}

@@ -1,0 +1,257 @@
+// Updating a story (partial): attributes, state moves with their side effects (accepted_at, position),
+// people, labels and an explicit position. Sub-resource writes (a story's labels and owners) are
+// updates of the same story and go through the same decider.
+import type { Decision, DecisionContext } from '../decision.js';
+import { invalidField, invalidParameter, unfound } from '../errors.js';
+import type { ValidationError } from '../errors.js';
+import { resolveLabels } from '../label/label-references.js';
+import type { LabelReference } from '../label/label-references.js';
+import { projectOf, storyOf } from '../project-state.js';
+import type { ProjectDoc, StoryDoc, StoryPriority, StoryState, StoryType } from '../project-state.js';
+import type { StreamState } from '../resource-state.js';
+import { optional } from './create-story.js';
+import { isMoveOnly, storyRef, storyWriteChanges } from './story-changes.js';
+import {
+  bandOf,
+  hasPositionRequest,
+  neighbours,
+  rankInSlot,
+  requestedSlot,
+  ruledSlot,
+  slotNeighbours,
+} from './story-order.js';
+import type { Neighbours, PositionRequest, Slot } from './story-order.js';
+import { followersAfter, nonMemberProblems, requestedOwners, unique } from './story-people.js';
+import { isEstimable, storyRuleViolations, storyTimeProblem } from './story-rules.js';
+
+/** Where `before_id` / `after_id` point: which part of the order the story is dropped into. */
+export type StoryGroup = 'scheduled' | 'unscheduled' | 'current';
+
+/**
+ * The comment a reviewer may send with a rejection. It is validated here; the comment itself is a
+ * resource of its own (comments), created by that resource's decider beside this one.
+ */
+export interface RejectionComment {
+  text?: string;
+  file_attachments?: unknown[];
+}
+
+/** A story update request, typed (times as ms). Only present keys change; null clears. */
+export interface UpdateStoryInput extends PositionRequest {
+  story_id: number;
+  name?: string;
+  description?: string | null;
+  story_type?: StoryType;
+  current_state?: StoryState;
+  estimate?: number | null;
+  story_priority?: StoryPriority;
+  requested_by_id?: number;
+  owner_ids?: number[];
+  owned_by_id?: number | null;
+  follower_ids?: number[];
+  /** label_ids and labels together replace the story's labels. */
+  label_ids?: number[];
+  labels?: LabelReference[];
+  accepted_at?: number | null;
+  deadline?: number | null;
+  external_id?: string | null;
+  integration_id?: number | null;
+  /** Only together with before_id or after_id. */
+  group?: StoryGroup;
+  /** Only together with current_state rejected. */
+  comment?: RejectionComment;
+}
+
+export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const before = storyOf(state, input.story_id);
+  const now = context.now;
+  const problems: ValidationError[] = [];
+
+  const currentState = nextState(project, before, input);
+  problems.push(...rejectionCommentProblems(input.comment, currentState));
+  const storyType = input.story_type ?? before.story_type;
+  const estimateTouched = 'estimate' in input || 'story_type' in input;
+  const estimate =
+    'estimate' in input ? input.estimate : isEstimable(project, storyType) ? before.estimate : undefined;
+  const deadline = 'deadline' in input ? input.deadline : storyType === 'release' ? before.deadline : undefined;
+  const acceptedAt = acceptedAtAfter(before, currentState, input.accepted_at, now);
+  if (typeof input.accepted_at === 'number') {
+    const problem = storyTimeProblem('accepted_at', input.accepted_at, now);
+    if (problem) problems.push(problem);
+  }
+
+  const requesterId = input.requested_by_id ?? before.requested_by_id;
+  const owners = requestedOwners(before.owner_ids, input.owner_ids, input.owned_by_id);
+  const newcomers = [
+    ...(requesterId !== before.requested_by_id ? [requesterId] : []),
+    ...owners.filter((id) => !before.owner_ids.includes(id)),
+  ];
+  const followers = followersAfter(unique(input.follower_ids ?? before.follower_ids), newcomers);
+  const relabelled = input.label_ids !== undefined || input.labels !== undefined;
+  const labels = relabelled
+    ? resolveLabels(state, input.label_ids ?? [], input.labels ?? [], context)
+    : { labelIds: before.label_ids, created: [] };
+
+  const { description: _d, estimate: _e, accepted_at: _a, deadline: _dl, external_id: _x, integration_id: _i, ...kept } =
+    before;
+  const after: StoryDoc = {
+    ...kept,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...optional('description', 'description' in input ? input.description || null : before.description),
+    story_type: storyType,
+    current_state: currentState,
+    ...optional('estimate', estimate),
+    story_priority: input.story_priority ?? before.story_priority,
+    requested_by_id: requesterId,
+    owner_ids: owners,
+    follower_ids: followers,
+    label_ids: labels.labelIds,
+    ...optional('accepted_at', acceptedAt),
+    ...optional('deadline', deadline),
+    ...optional('external_id', 'external_id' in input ? input.external_id : before.external_id),
+    ...optional('integration_id', 'integration_id' in input ? input.integration_id : before.integration_id),
+    updated_at: now,
+  };
+  problems.push(
+    ...storyRuleViolations(project, after, { estimateTouched }),
+    ...nonMemberProblems(state, 'requested_by_id', [requesterId], [before.requested_by_id]),
+    ...nonMemberProblems(state, 'owner_ids', owners, before.owner_ids),
+    ...nonMemberProblems(state, 'follower_ids', input.follower_ids ?? [], before.follower_ids),
+  );
+  if (problems.length > 0) throw invalidParameter(problems);
+
+  const positionBefore = neighbours(state, before.id);
+  const slot = hasPositionRequest(input) ? requestedSlot(state, before.id, input) : ruledSlot(state, before, currentState);
+  const positionField = input.group ? 'group' : typeof input.before_id === 'number' ? 'before_id' : 'after_id';
+  const positionAfter = placeStory(before, after, slot, positionBefore, positionField);
+
+  const changes = storyWriteChanges(state, {
+    before,
+    after,
+    createdLabels: labels.created,
+    positionBefore,
+    positionAfter,
+  });
+  return {
+    type: isMoveOnly(changes[0]!) ? 'story_move' : 'story_update',
+    data: { changes, primary_resources: [storyRef(after)] },
+  };
+}
+
+export interface StoryLabelInput {
+  story_id: number;
+  /** An existing label's id, or a name (a label is created when none has it). */
+  label: LabelReference;
+}
+
+/** Adds a label to a story (a story update; adding a label it has already only touches it). */
+export function decideAddStoryLabel(state: StreamState, input: StoryLabelInput, context: DecisionContext): Decision {
+  const story = storyOf(state, input.story_id);
+  const current: LabelReference[] = story.label_ids.map((id) => ({ id }));
+  return decideUpdateStory(state, { story_id: story.id, labels: [...current, input.label] }, context);
+}
+
+export interface StoryLabelRemoval {
+  story_id: number;
+  label_id: number;
+}
+
+/** Removes a label from a story; unfound when the story does not carry it. */
+export function decideRemoveStoryLabel(state: StreamState, input: StoryLabelRemoval, context: DecisionContext): Decision {
+  const story = storyOf(state, input.story_id);
+  if (!story.label_ids.includes(input.label_id)) throw unfound();
+  const labelIds = story.label_ids.filter((id) => id !== input.label_id);
+  return decideUpdateStory(state, { story_id: story.id, label_ids: labelIds }, context);
+}
+
+export interface StoryOwnerInput {
+  story_id: number;
+  person_id: number;
+}
+
+/** Adds an owner at the end of the story's owners (a story update). */
+export function decideAddStoryOwner(state: StreamState, input: StoryOwnerInput, context: DecisionContext): Decision {
+  const story = storyOf(state, input.story_id);
+  return decideUpdateStory(state, { story_id: story.id, owner_ids: [...story.owner_ids, input.person_id] }, context);
+}
+
+/** Removes an owner; unfound when the person does not own the story. */
+export function decideRemoveStoryOwner(state: StreamState, input: StoryOwnerInput, context: DecisionContext): Decision {
+  const story = storyOf(state, input.story_id);
+  if (!story.owner_ids.includes(input.person_id)) throw unfound();
+  const owners = story.owner_ids.filter((id) => id !== input.person_id);
+  return decideUpdateStory(state, { story_id: story.id, owner_ids: owners }, context);
+}
+
+/**
+ * The state after the update. `group` says which part of the order before_id / after_id point into,
+ * and moves the story's state along when the story comes from (or goes to) the Icebox:
+ * `unscheduled` sends it to the Icebox; `scheduled` takes an unscheduled story to unstarted;
+ * `current` does the same, or makes it planned when the project plans the Current iteration by hand.
+ */
+function nextState(project: ProjectDoc, before: StoryDoc, input: UpdateStoryInput): StoryState {
+  if (input.group === undefined) return input.current_state ?? before.current_state;
+  if (!hasPositionRequest(input)) throw invalidField('group', 'group must be sent with before_id or after_id.');
+  const mismatch = () => invalidField('group', `group ${input.group} does not match current_state ${input.current_state}.`);
+  if (input.group === 'unscheduled') {
+    if (input.current_state !== undefined && input.current_state !== 'unscheduled') throw mismatch();
+    return 'unscheduled';
+  }
+  if (input.current_state === 'unscheduled') throw mismatch();
+  if (input.current_state !== undefined) return input.current_state;
+  const current = before.current_state;
+  const waiting = current === 'unscheduled' || current === 'unstarted';
+  if (input.group === 'current' && waiting && project.automatic_planning === false) return 'planned';
+  return current === 'unscheduled' ? 'unstarted' : current;
+}
+
+/** accepted_at follows the state: set on entering accepted (client value or now), cleared on leaving. */
+function acceptedAtAfter(
+  before: StoryDoc,
+  currentState: StoryState,
+  requested: number | null | undefined,
+  now: number,
+): number | null | undefined {
+  if (currentState !== 'accepted') return requested;
+  if (typeof requested === 'number') return requested;
+  return before.current_state === 'accepted' && before.accepted_at !== undefined ? before.accepted_at : now;
+}
+
+function rejectionCommentProblems(comment: RejectionComment | undefined, currentState: StoryState): ValidationError[] {
+  if (comment === undefined) return [];
+  if (typeof comment !== 'object' || comment === null || Array.isArray(comment)) {
+    return [{ field: 'comment', problem: 'comment must be an object with text and/or file_attachments.' }];
+  }
+  if (comment.text !== undefined && typeof comment.text !== 'string') {
+    return [{ field: 'comment', problem: 'comment text must be a string.' }];
+  }
+  if (comment.file_attachments !== undefined && !Array.isArray(comment.file_attachments)) {
+    return [{ field: 'comment', problem: 'comment file_attachments must be an array.' }];
+  }
+  if (currentState !== 'rejected') {
+    return [{ field: 'comment', problem: 'A comment can only be sent when rejecting the story.' }];
+  }
+  return [];
+}
+
+/** Sets the story's rank for its slot; returns its neighbours after the write. */
+function placeStory(
+  before: StoryDoc,
+  after: StoryDoc,
+  slot: Slot | null,
+  positionBefore: Neighbours,
+  field: string,
+): Neighbours {
+  const band = bandOf(after.current_state);
+  const bandChanged = band !== bandOf(before.current_state);
+  if (!slot) {
+    // ruledSlot always gives a slot when the band changes; this guards that invariant.
+    if (bandChanged) throw new Error(`story ${before.id} changes band without a slot`);
+    return positionBefore;
+  }
+  const target = slotNeighbours(slot);
+  const sameSlot = target.before_id === positionBefore.before_id && target.after_id === positionBefore.after_id;
+  if (!sameSlot || bandChanged) after.rank = rankInSlot(band, slot, field);
+  return target;
+}

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { FIRST_KEY, compareKeys, isKey, keyBetween } from '../../../src/domain/rank.js';
+
+describe('rank keys (fractional indexing)', () => {
+  it('hands out a first key and keys on either side of it', () => {
+    const first = keyBetween(null, null);
+    expect(first).to.equal(FIRST_KEY);
+    const above = keyBetween(null, first);
+    const below = keyBetween(first, null);
+    expect(above < first && first < below).to.equal(true);
+  });
+
+  it('always finds a key strictly between two keys, whatever the sequence of insertions', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 200 }), (positions) => {
+        const keys: string[] = [];
+        for (const position of positions) {
+          const at = position % (keys.length + 1);
+          const key = keyBetween(keys[at - 1] ?? null, keys[at] ?? null);
+          expect(isKey(key), key).to.equal(true);
+          keys.splice(at, 0, key);
+        }
+        const sorted = [...keys].sort(compareKeys);
+        expect(sorted).to.deep.equal(keys);
+        expect(new Set(keys).size).to.equal(keys.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps keys short when a list grows at either end (appends and prepends bump the integer part)', () => {
+    let last = FIRST_KEY;
+    let first = FIRST_KEY;
+    for (let i = 0; i < 10_000; i++) {
+      last = keyBetween(last, null);
+      first = keyBetween(null, first);
+    }
+    expect(last.length).to.be.at.most(4);
+    expect(first.length).to.be.at.most(4);
+  });
+
+  it('grows by about one character per six insertions into the same gap', () => {
+    let above = keyBetween(null, null);
+    const below = keyBetween(above, null);
+    for (let i = 0; i < 60; i++) above = keyBetween(above, below);
+    expect(above.length).to.be.at.most(14);
+  });
+
+  it('refuses keys given out of order', () => {
+    const key = keyBetween(null, null);
+    expect(() => keyBetween(key, key)).to.throw(/out of order/);
+    expect(() => keyBetween(keyBetween(key, null), key)).to.throw(/out of order/);
+  });
+
+  it('recognises malformed keys', () => {
+    expect(isKey('a0')).to.equal(true);
+    expect(isKey('a0V')).to.equal(true);
+    expect(isKey('a00')).to.equal(false);
+    expect(isKey('!')).to.equal(false);
+    expect(isKey('b0')).to.equal(false);
+  });
+});
