@@ -1,7 +1,8 @@
 // Decisions on a person stream (`person-<id>`): create and update a person's profile. No password or
 // token ever appears here: secrets live in the credential store.
 //
-// Email and username are unique across people (case-insensitive). One stream cannot see the others, so
+// Email and username are unique across people; both are stored lower-cased so that uniqueness and
+// sign-in by either are exact look-ups. One stream cannot see the others, so
 // the caller reads the `people` read model and passes what is taken; two concurrent creations with the
 // same email could both pass (accepted race: people are created rarely, by an operator or an invite, and
 // the command module serialises creations made by one process).
@@ -115,6 +116,37 @@ export function updatePerson(command: UpdatePerson): Decide<StreamState> {
   };
 }
 
+export interface RememberPeople {
+  /** People the person added to their known people (`POST /my/people`). */
+  personIds: readonly number[];
+}
+
+/** Adds people to the person's known people (kept as `known_person_ids`, never rendered as such). */
+export function rememberPeople(command: RememberPeople): Decide<StreamState> {
+  return (state, context) => {
+    const person = existingPerson(state);
+    const known = Array.isArray(person['known_person_ids']) ? (person['known_person_ids'] as number[]) : [];
+    const added = command.personIds.filter((id) => id !== person.id && !known.includes(id));
+    const next = [...known, ...added].sort((a, b) => a - b);
+    return {
+      type: 'person_update',
+      data: {
+        changes: [
+          {
+            kind: 'person',
+            change_type: 'update',
+            id: person.id,
+            name: String(person['name']),
+            original_values: { known_person_ids: known, updated_at: person['updated_at'] ?? null },
+            new_values: { known_person_ids: next, updated_at: context.now },
+          },
+        ],
+        primary_resources: [{ kind: 'person', id: person.id, name: String(person['name']) }],
+      },
+    };
+  };
+}
+
 export function existingPerson(state: StreamState): ResourceDoc {
   const [person] = docsOf(state, 'person').values();
   if (!person) throw unfound();
@@ -148,8 +180,8 @@ function validEmail(value: unknown, taken: TakenIdentities, problems: Validation
     problems.push({ field: 'email', problem: 'Email is not a valid email address.' });
     return undefined;
   }
-  const email = value.trim();
-  if (taken.emails.has(email.toLowerCase())) problems.push({ field: 'email', problem: EMAIL_TAKEN });
+  const email = value.trim().toLowerCase();
+  if (taken.emails.has(email)) problems.push({ field: 'email', problem: EMAIL_TAKEN });
   return email;
 }
 
@@ -178,6 +210,7 @@ function validUsername(value: unknown, taken: TakenIdentities, problems: Validat
     problems.push({ field: 'username', problem: 'Username must be 1 to 40 letters, digits, dots, dashes or underscores.' });
     return undefined;
   }
-  if (taken.usernames.has(value.toLowerCase())) problems.push({ field: 'username', problem: USERNAME_TAKEN });
-  return value;
+  const username = value.toLowerCase();
+  if (taken.usernames.has(username)) problems.push({ field: 'username', problem: USERNAME_TAKEN });
+  return username;
 }

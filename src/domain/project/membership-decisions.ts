@@ -4,7 +4,7 @@
 // - a change that would leave a project that has owners without any (removing or demoting its last
 //   owner) is rejected; a project created with `no_owner` may stay owner-less;
 // - owners may change any membership; any other member may change only their own `favorite` and
-//   `project_color` (personal display preferences).
+//   `project_color` (personal display preferences); anyone may leave a project, only owners remove others.
 import type { Decide } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
@@ -42,11 +42,15 @@ export interface ChangeMembership {
   request: Record<string, unknown>;
   /** The caller's effective role in the project (account owners and admins act as owners). */
   actorRole: ProjectRole | null;
-  actorId: number;
+  /** null for operator commands, which may change anything. */
+  actorId: number | null;
 }
 
 export interface RemoveMembership {
   membershipId: number;
+  /** The caller's role; anyone may leave a project, only owners (or operators: null actor) remove others. */
+  actorRole: ProjectRole | null;
+  actorId: number | null;
 }
 
 export function membershipCreateChange(
@@ -92,7 +96,7 @@ export function changeMembership(command: ChangeMembership): Decide<StreamState>
     const project = existingProject(state);
     const membership = existingMembership(state, command.membershipId);
     const request = command.request;
-    const isOwner = command.actorRole === 'owner';
+    const isOwner = command.actorRole === 'owner' || command.actorId === null;
     const ownPreference = membership.person_id === command.actorId && !('role' in request);
     if (!isOwner && !ownPreference) throw unauthorized('Only project owners may change memberships other than their own display preferences.');
 
@@ -140,6 +144,9 @@ export function removeMembership(command: RemoveMembership): Decide<StreamState>
   return (state) => {
     const project = existingProject(state);
     const membership = existingMembership(state, command.membershipId);
+    const operator = command.actorId === null;
+    const leaving = membership.person_id === command.actorId;
+    if (!operator && command.actorRole !== 'owner' && !leaving) throw unauthorized('Only project owners may remove other members.');
     if (membership.role === 'owner' && ownerCount(state) === 1) {
       throw new DomainError('invalid_parameter', { general_problem: LAST_OWNER, validation_errors: [{ field: 'role', problem: LAST_OWNER }] });
     }

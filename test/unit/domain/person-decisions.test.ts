@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createPerson, EMAIL_TAKEN, freeUsername, initialsOf, updatePerson, USERNAME_TAKEN } from '../../../src/domain/person/person-decisions.js';
+import { createPerson, EMAIL_TAKEN, freeUsername, initialsOf, rememberPeople, updatePerson, USERNAME_TAKEN } from '../../../src/domain/person/person-decisions.js';
 import { docsOf } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
@@ -7,7 +7,7 @@ const nothingTaken = { emails: new Set<string>(), usernames: new Set<string>() }
 const person = (scenario: Scenario) => docsOf(scenario.state, 'person').get(9)!;
 
 describe('person decisions', () => {
-  it('creates a person with derived initials and username, and no secret', () => {
+  it('creates a person with derived initials and username, a lower-cased email, and no secret', () => {
     const scenario = new Scenario('person-9');
     const decision = scenario.when(createPerson({ personId: 9, email: 'Ada.L@example.com', name: 'Ada Lovelace', taken: nothingTaken }));
     expect(decision.type).to.equal('person_create');
@@ -16,7 +16,7 @@ describe('person decisions', () => {
       name: 'Ada Lovelace',
       initials: 'AL',
       username: 'ada.l',
-      email: 'Ada.L@example.com',
+      email: 'ada.l@example.com',
       receives_in_app_notifications: true,
       has_ext_identity: false,
       twofactor_auth_enabled: false,
@@ -59,6 +59,13 @@ describe('person decisions', () => {
     new Scenario('person-9').rejects(updatePerson({ request: {}, taken: nothingTaken }), 'unfound_resource');
     const scenario = new Scenario('person-9').given(createPerson({ personId: 9, email: 'a@b.io', taken: nothingTaken }));
     scenario.rejects(createPerson({ personId: 9, email: 'x@b.io', taken: nothingTaken }), 'duplicate_entry');
+  });
+
+  it('remembers known people once each, never the person themself', () => {
+    const scenario = new Scenario('person-9').given(createPerson({ personId: 9, email: 'a@b.io', taken: nothingTaken }));
+    scenario.when(rememberPeople({ personIds: [12, 9, 11] }));
+    scenario.when(rememberPeople({ personIds: [11, 10] }));
+    expect(person(scenario)['known_person_ids']).to.deep.equal([10, 11, 12]);
   });
 
   it('derives initials and usernames', () => {

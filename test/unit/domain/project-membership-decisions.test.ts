@@ -68,7 +68,7 @@ describe('project membership decisions', () => {
     const demote = changeMembership({ membershipId: ownerMembership, request: { role: 'member' }, actorRole: 'owner', actorId: OWNER });
     const error = scenario.rejects(demote, 'invalid_parameter', 'role');
     expect(error.details.validation_errors?.[0]?.problem).to.equal(LAST_OWNER);
-    scenario.rejects(removeMembership({ membershipId: ownerMembership }), 'invalid_parameter', 'role');
+    scenario.rejects(removeMembership({ membershipId: ownerMembership, actorRole: 'owner', actorId: OWNER }), 'invalid_parameter', 'role');
     scenario.given(addMembership({ personId: 50, role: 'owner' }));
     scenario.when(demote);
     expect(membershipOf(scenario, OWNER)['role']).to.equal('member');
@@ -77,17 +77,24 @@ describe('project membership decisions', () => {
   it('removes a membership', () => {
     const scenario = withProject().given(addMembership({ personId: 50, role: 'member' }));
     const id = membershipOf(scenario, 50).id;
-    const decision = scenario.when(removeMembership({ membershipId: id }));
+    const decision = scenario.when(removeMembership({ membershipId: id, actorRole: 'owner', actorId: OWNER }));
     expect(decision.data.changes).to.deep.equal([
       { kind: 'project_membership', change_type: 'delete', id, original_values: { person_id: 50, role: 'member' } },
     ]);
     expect(docsOf(scenario.state, 'project_membership').has(id)).to.equal(false);
-    scenario.rejects(removeMembership({ membershipId: id }), 'unfound_resource');
+    scenario.rejects(removeMembership({ membershipId: id, actorRole: 'owner', actorId: OWNER }), 'unfound_resource');
+  });
+
+  it('lets a member leave but not remove someone else', () => {
+    const scenario = withProject().given(addMembership({ personId: 50, role: 'member' })).given(addMembership({ personId: 51, role: 'viewer' }));
+    scenario.rejects(removeMembership({ membershipId: membershipOf(scenario, 51).id, actorRole: 'member', actorId: 50 }), 'unauthorized_operation');
+    scenario.when(removeMembership({ membershipId: membershipOf(scenario, 51).id, actorRole: 'viewer', actorId: 51 }));
+    expect(membershipOf(scenario, 51)).to.equal(undefined);
   });
 
   it('lets an owner-less project gain and lose members', () => {
     const scenario = withProject(null).given(addMembership({ personId: 50, role: 'member' }));
-    scenario.when(removeMembership({ membershipId: membershipOf(scenario, 50).id }));
+    scenario.when(removeMembership({ membershipId: membershipOf(scenario, 50).id, actorRole: null, actorId: null }));
   });
 
   it('is unfound without a project', () => {

@@ -1,0 +1,47 @@
+// The API's Authenticator over the credential store and the `people` read model: a token is looked up
+// by its digest; a password is checked against the person found by username or email (both stored
+// lower-cased). Unknown and wrong credentials give the same answer (null), after the same hashing work
+// when the login is unknown, so timing does not reveal which logins exist.
+import type { Authenticator } from '../api/app-dependencies.js';
+import type { Actor } from '../api/route-table.js';
+import { API_TOKEN_PATTERN } from '../infra/credentials/api-token.js';
+import { hashPassword } from '../infra/credentials/password-hash.js';
+import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
+import type { Doc } from '../infra/read-store/port.js';
+import type { ReadView } from './people.js';
+
+export interface AuthenticatorDeps {
+  people: ReadView;
+  secrets: PersonSecrets;
+}
+
+export function credentialAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  return {
+    async byToken(token) {
+      if (!API_TOKEN_PATTERN.test(token)) return null;
+      const personId = await deps.secrets.personIdForToken(token);
+      if (personId === null) return null;
+      return asActor(await deps.people.findOne({ id: personId }));
+    },
+    async byPassword(login, password) {
+      const key = login.trim().toLowerCase();
+      const person = (await deps.people.findOne({ username: key })) ?? (await deps.people.findOne({ email: key }));
+      if (!person) {
+        await hashPassword(password); // the cost of a check, so an unknown login answers as slowly
+        return null;
+      }
+      return (await deps.secrets.checkPassword(person.id, password)) ? asActor(person) : null;
+    },
+  };
+}
+
+function asActor(person: Doc | null): Actor | null {
+  if (!person) return null;
+  return {
+    ...person,
+    name: String(person['name'] ?? ''),
+    email: String(person['email'] ?? ''),
+    username: String(person['username'] ?? ''),
+    initials: String(person['initials'] ?? ''),
+  };
+}

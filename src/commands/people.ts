@@ -1,0 +1,130 @@
+// People: adding a person with a password (operator CLI, demo set-up), inviting one by email (project and
+// account invitations, POST /my/people), profile updates and the known-people list. Credentials are
+// enrolled BEFORE the person's first event, so a person in the log always has a token (a crash in between
+// leaves unused credentials for an id nobody holds, which is harmless).
+//
+// Email and username uniqueness is checked against the `people` read model. Creations made by this
+// process are serialised, so they never race each other; two processes creating the same email at the
+// same instant could both succeed (accepted: people are created rarely).
+import { createPerson, rememberPeople, updatePerson, type TakenIdentities } from '../domain/person/person-decisions.js';
+import { invalidField } from '../domain/errors.js';
+import { streams } from '../domain/events.js';
+import { emptyState } from '../domain/resource-state.js';
+import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
+import type { IdAllocator } from '../infra/id-allocator.js';
+import type { Doc, ReadCollection } from '../infra/read-store/port.js';
+import type { CommandHandler, CommandMeta } from './command-handler.js';
+
+export type ReadView = Pick<ReadCollection, 'find' | 'findOne'>;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+export interface PeopleDeps {
+  commands: CommandHandler;
+  ids: Pick<IdAllocator, 'next'>;
+  people: ReadView;
+  secrets: PersonSecrets;
+}
+
+export interface NewPerson {
+  email: unknown;
+  name?: unknown;
+  initials?: unknown;
+  username?: unknown;
+}
+
+export class PeopleCommands {
+  private creations: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: PeopleDeps) {}
+
+  /** A person who signs in with a password; returns the person and their API token. */
+  async addPerson(input: NewPerson & { password: unknown }, meta: CommandMeta): Promise<{ person: Doc; apiToken: string }> {
+    const password = input.password;
+    if (typeof password !== 'string' || [...password].length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+      throw invalidField('password', `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`);
+    }
+    return this.create(input, password, meta);
+  }
+
+  /** The person with this email, or a new one invited without a password (they get a token only). */
+  async findOrInvite(input: NewPerson, meta: CommandMeta): Promise<Doc> {
+    const existing = typeof input.email === 'string' ? await this.byEmail(input.email) : null;
+    if (existing) return existing;
+    return this.serially(async () => {
+      const again = typeof input.email === 'string' ? await this.byEmail(input.email) : null;
+      return again ?? (await this.createNow(input, null, meta)).person;
+    });
+  }
+
+  async updatePerson(personId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {
+    return this.serially(async () => {
+      const taken = await this.takenIdentities(request['email'], request['username'], personId);
+      await this.deps.commands.execute(streams.person(personId), updatePerson({ request, taken }), meta);
+      return this.byId(personId);
+    });
+  }
+
+  /** Adds people to the caller's known people. */
+  async rememberPeople(personId: number, personIds: readonly number[], meta: CommandMeta): Promise<void> {
+    if (personIds.length === 0) return;
+    await this.deps.commands.execute(streams.person(personId), rememberPeople({ personIds }), meta);
+  }
+
+  async byEmail(email: string): Promise<Doc | null> {
+    return this.deps.people.findOne({ email: email.trim().toLowerCase() });
+  }
+
+  private create(input: NewPerson, password: string | null, meta: CommandMeta) {
+    return this.serially(() => this.createNow(input, password, meta));
+  }
+
+  private async createNow(input: NewPerson, password: string | null, meta: CommandMeta): Promise<{ person: Doc; apiToken: string }> {
+    const taken = await this.takenIdentities(input.email, input.username ?? input.email, null);
+    const personId = await this.deps.ids.next('person');
+    // Validate before enrolling credentials: a rejected person leaves nothing behind.
+    const decide = createPerson({ personId, ...input, taken });
+    decide(emptyState(streams.person(personId)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
+    const apiToken = await this.deps.secrets.enrol(personId, password);
+    await this.deps.commands.execute(streams.person(personId), decide, meta);
+    return { person: await this.byId(personId), apiToken };
+  }
+
+  /**
+   * What other people use among the values this request could take: the email, and every username
+   * starting with the requested one or the email's local part (so a free numbered variant can be chosen).
+   */
+  private async takenIdentities(email: unknown, usernameSource: unknown, exceptId: number | null): Promise<TakenIdentities> {
+    const emails = new Set<string>();
+    const usernames = new Set<string>();
+    const others = (doc: Doc) => doc.id !== exceptId;
+    if (typeof email === 'string') {
+      const holder = await this.byEmail(email);
+      if (holder && others(holder)) emails.add(String(holder['email']));
+    }
+    if (typeof usernameSource === 'string') {
+      const base = usernameSource.split('@')[0]!.toLowerCase();
+      const prefix = base.replace(/[^a-z0-9_.-]/g, '');
+      const candidates = await this.deps.people.find({ username: { $regex: `^${escapeRegExp(prefix)}` } });
+      for (const doc of candidates) if (others(doc)) usernames.add(String(doc['username']));
+    }
+    return { emails, usernames };
+  }
+
+  private async byId(personId: number): Promise<Doc> {
+    const person = await this.deps.people.findOne({ id: personId });
+    if (!person) throw new Error(`person ${personId} missing from the read model after its event was applied`);
+    return person;
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.creations.then(work, work);
+    this.creations = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
