@@ -12,9 +12,24 @@ const ids = [String(PRIVATE), String(PUBLIC), '500', '501', '0', '-1', '999', 'a
 const oddSegments = ['', '%', '%zz', '%E0%A4%A', '%00', '%2F', '%C3%A9', '..', '.', '%25', 'a%20b', '~'];
 
 const segment = fc.oneof(fc.constantFrom(...literals), fc.constantFrom(...ids), fc.constantFrom(...oddSegments), fc.stringMatching(/^[A-Za-z0-9_.~%-]{0,6}$/));
-const path = fc.tuple(fc.constantFrom(...prefixes), fc.array(segment, { maxLength: 6 }), fc.boolean()).map(
+const randomPath = fc.tuple(fc.constantFrom(...prefixes), fc.array(segment, { maxLength: 6 }), fc.boolean()).map(
   ([prefix, segments, doubleSlash]) => `${prefix}${doubleSlash ? '/' : ''}/${segments.join('/')}`,
 );
+/** Shapes of the fixture's routes, so most runs reach a handler; `:x` takes any id or odd segment. */
+const templates = [
+  '/projects/:x', '/projects/:x/stories', '/projects/:x/stories/:x', '/stories/:x', '/me', '/echo', '/projects/:x/epics',
+  '/projects/:x/stories.csv', '/projects/:x/uploads', '/people/:x/notifications/since/:x', '/my/notifications',
+];
+const idOrOdd = fc.oneof(fc.constantFrom(...ids), fc.constantFrom(...oddSegments));
+const routePath = fc
+  .tuple(fc.constantFrom(...prefixes.slice(0, 6)), fc.constantFrom(...templates), fc.array(idOrOdd, { minLength: 2, maxLength: 2 }), fc.boolean())
+  .map(([prefix, template, [first, second], doubleSlash]) => {
+    let used = 0;
+    const filled = template.replace(/:x/g, () => (used++ === 0 ? first! : second!));
+    return `${prefix}${doubleSlash ? '/' : ''}${filled}`;
+  });
+const rootPath = idOrOdd.map((id) => `/file_attachments/${id}/download`);
+const path = fc.oneof({ arbitrary: routePath, weight: 6 }, { arbitrary: randomPath, weight: 2 }, { arbitrary: rootPath, weight: 1 });
 
 const queryValue = fc.oneof(
   fc.constantFrom('true', 'false', 'millis', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'GET', ':default', 'name,story_type',
