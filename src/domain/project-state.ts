@@ -9,6 +9,7 @@ import { projectIdOfStream } from './events.js';
 import type { ResourceKind } from './events.js';
 import { unfound } from './errors.js';
 import type { ResourceDoc, StreamState } from './resource-state.js';
+import type { StoryCounts } from './label/label-counts.js';
 
 export type StoryType = 'feature' | 'bug' | 'chore' | 'release';
 export type StoryState =
@@ -64,7 +65,8 @@ export interface LabelDoc extends ResourceDoc {
   name: string;
   created_at: number;
   updated_at: number;
-  counts?: Record<string, unknown>;
+  /** Per-state story counts, maintained by every story write (label/label-counts.ts). */
+  counts?: StoryCounts;
 }
 
 export interface TaskDoc extends ResourceDoc {

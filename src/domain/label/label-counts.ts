@@ -35,7 +35,7 @@ export function emptyStoryCounts(): StoryCounts {
 
 /** The counts of a label as stored (all zero for a label not yet counted or not yet created). */
 export function storedCounts(state: StreamState, labelId: number): StoryCounts {
-  return (findLabel(state, labelId)?.counts as StoryCounts | undefined) ?? emptyStoryCounts();
+  return findLabel(state, labelId)?.counts ?? emptyStoryCounts();
 }
 
 /** Counts with `removed` taken out and `added` put in (either may be null). */

@@ -76,9 +76,6 @@ export interface RuleScope {
 /** Every rule the story breaks, one validation error per broken rule. */
 export function storyRuleViolations(project: ProjectDoc, story: StoryRuleView, scope: RuleScope): ValidationError[] {
   const problems: ValidationError[] = [];
-  if (typeof story.name !== 'string' || story.name.trim() === '') {
-    problems.push({ field: 'name', problem: "Name can't be blank" });
-  }
   if (!STORY_TYPES.includes(story.story_type)) {
     problems.push({ field: 'story_type', problem: `story_type must be one of ${STORY_TYPES.join(', ')}` });
   }
@@ -91,7 +88,11 @@ export function storyRuleViolations(project: ProjectDoc, story: StoryRuleView, s
       problem: `story_priority must be one of ${STORY_PRIORITIES.join(', ')}`,
     });
   }
+  // The remaining rules read the enumerations; with an unknown value they would only add noise.
   if (problems.length > 0) return problems;
+  if (typeof story.name !== 'string' || story.name.trim() === '') {
+    problems.push({ field: 'name', problem: "Name can't be blank" });
+  }
 
   problems.push(...estimateViolations(project, story, scope));
   if (story.story_type === 'release' && !RELEASE_STATES.includes(story.current_state)) {
