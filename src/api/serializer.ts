@@ -39,10 +39,13 @@ export class Serializer {
     const plan = planFor(type, selection);
     const outputs: Output[] = docs.map(() => ({}));
     const filled = new Map<string, unknown[]>();
-    await Promise.all(plan.map(async (entry) => {
-      const values = await this.batchValues(entry, docs, options);
-      if (values) filled.set(entry.name, values);
-    }));
+    const loaded = plan.filter((entry) => entry.source === 'nested' || entry.source === 'computed' || entry.source === 'loaded_ids');
+    if (loaded.length > 0 && docs.length > 0) {
+      await Promise.all(loaded.map(async (entry) => {
+        const values = await this.batchValues(entry, docs, options);
+        if (values) filled.set(entry.name, values);
+      }));
+    }
     // Keys are written in plan order so responses read the same way every time.
     for (const entry of plan) {
       const values = filled.get(entry.name);
