@@ -1,0 +1,166 @@
+// Accounts and account memberships.
+//
+//   GET /accounts                          accounts where the caller is an owner or admin
+//   GET /account_summaries                 accounts the caller belongs to; `with_permission=project_creation`
+//                                          keeps those where the caller may create projects
+//   GET /accounts/:account_id              owners and admins only (403 for other callers, 404 when absent)
+//   GET/POST /accounts/:account_id/memberships, GET/PUT/DELETE .../memberships/:person_id
+//                                          owners and admins only (the deciders also keep the last owner and
+//                                          let only owners grant or revoke ownership)
+import { DomainError, invalidField, unauthorized } from '../../domain/errors.js';
+import { AccountCommands } from '../../commands/accounts.js';
+import { mayCreateProjects } from '../../commands/projects.js';
+import type { Doc } from '../../infra/read-store/port.js';
+import { idParam } from '../project-authorization.js';
+import type { ResourceType } from '../resource-type.js';
+import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { bodyChecker } from './body-schema.js';
+import { personAssociation, personDirectory } from './people.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+export const accountType: ResourceType = {
+  name: 'account',
+  kind: 'account',
+  attributes: ['id', 'name', 'plan', 'status', 'created_at', 'updated_at'],
+  datetimes: ['created_at', 'updated_at'],
+  defaults: ['kind', 'id', 'name', 'plan', 'status', 'created_at', 'updated_at'],
+};
+
+export const PERMISSIONS = ['project_creation'] as const;
+
+export function accountCommands(deps: ResourceDeps): AccountCommands {
+  return new AccountCommands({
+    commands: deps.commands,
+    ids: deps.ids,
+    accounts: deps.read('accounts'),
+    accountMemberships: deps.read('account_memberships'),
+    peopleRead: deps.read('people'),
+    people: deps.people,
+  });
+}
+
+export function accountResources(deps: ResourceDeps): ResourceModule {
+  const accounts = deps.read('accounts');
+  const accountMemberships = deps.read('account_memberships');
+  const commands = accountCommands(deps);
+  const directory = personDirectory(deps);
+  const checkMemberBody = bodyChecker({ person_id: 'integer', owner: 'boolean', admin: 'boolean', project_creator: 'boolean' });
+
+  const accountMembershipType: ResourceType = {
+    name: 'account_membership',
+    kind: 'account_membership',
+    attributes: ['id', 'account_id', 'person_id', 'owner', 'admin', 'project_creator', 'created_at', 'updated_at'],
+    datetimes: ['created_at', 'updated_at'],
+    defaults: ['kind', 'id', 'account_id', 'person', 'owner', 'admin', 'project_creator', 'created_at', 'updated_at'],
+    associations: { person: personAssociation(directory, 'person_id') },
+  };
+
+  /** The account, when the caller owns or administers it; 404 when it does not exist, else 403. */
+  async function managedAccount(req: ApiRequest): Promise<Doc> {
+    const accountId = idParam(req.params['account_id']);
+    const account = await accounts.findOne({ id: accountId });
+    if (!account) throw new DomainError('unfound_resource');
+    const membership = await accountMemberships.findOne({ account_id: accountId, person_id: req.actor!.id });
+    if (membership?.['owner'] !== true && membership?.['admin'] !== true) {
+      throw unauthorized('Only account owners and administrators may access the account.');
+    }
+    return account;
+  }
+
+  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+
+  async function membershipOf(accountId: number, req: ApiRequest): Promise<Doc> {
+    const membership = await accountMemberships.findOne({ account_id: accountId, person_id: idParam(req.params['person_id']) });
+    if (!membership) throw new DomainError('unfound_resource');
+    return membership;
+  }
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/accounts',
+      access: 'person',
+      async handle(req) {
+        const own = await accountMemberships.find({ person_id: req.actor!.id });
+        const managed = own.filter((m) => m['owner'] === true || m['admin'] === true).map((m) => m['account_id']);
+        const value = managed.length ? await accounts.find({ id: { $in: managed } }, { sort: { id: 1 } }) : [];
+        return { kind: 'resource', type: 'account', value };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/account_summaries',
+      access: 'person',
+      async handle(req) {
+        const permission = req.query['with_permission'];
+        if (permission !== undefined && !(PERMISSIONS as readonly string[]).includes(permission)) {
+          throw invalidField('with_permission', `with_permission must be one of: ${PERMISSIONS.join(', ')}`);
+        }
+        const own = await accountMemberships.find({ person_id: req.actor!.id });
+        const ids = own.filter((m) => permission === undefined || mayCreateProjects(m)).map((m) => m['account_id']);
+        const value = ids.length ? await accounts.find({ id: { $in: ids } }, { sort: { id: 1 } }) : [];
+        return { kind: 'resource', type: 'account_summary', value };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/:account_id',
+      access: 'person',
+      async handle(req) {
+        return { kind: 'resource', type: 'account', value: await managedAccount(req) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/:account_id/memberships',
+      access: 'person',
+      async handle(req) {
+        const account = await managedAccount(req);
+        const value = await accountMemberships.find({ account_id: account.id }, { sort: { id: 1 } });
+        return { kind: 'resource', type: 'account_membership', value };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/:account_id/memberships',
+      access: 'person',
+      async handle(req) {
+        const account = await managedAccount(req);
+        const value = await commands.addMember(account.id, checkMemberBody(req.body), meta(req));
+        return { kind: 'resource', type: 'account_membership', value, created: true };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/:account_id/memberships/:person_id',
+      access: 'person',
+      async handle(req) {
+        const account = await managedAccount(req);
+        return { kind: 'resource', type: 'account_membership', value: await membershipOf(account.id, req) };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/accounts/:account_id/memberships/:person_id',
+      access: 'person',
+      async handle(req) {
+        const account = await managedAccount(req);
+        const membership = await membershipOf(account.id, req);
+        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), meta(req));
+        return { kind: 'resource', type: 'account_membership', value };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/accounts/:account_id/memberships/:person_id',
+      access: 'person',
+      async handle(req) {
+        const account = await managedAccount(req);
+        const membership = await membershipOf(account.id, req);
+        await commands.removeMember(account.id, Number(membership['person_id']), meta(req));
+        return { kind: 'empty' };
+      },
+    },
+  ];
+  return { routes, types: [accountType, accountMembershipType] };
+}

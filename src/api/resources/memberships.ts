@@ -1,0 +1,126 @@
+// Project memberships.
+//
+//   GET    /projects/:project_id/memberships                  readers; `sort_by` = id (default), name,
+//                                                            initials, username, email, role, created_at
+//   POST   /projects/:project_id/memberships                  owners; `person_id` or `email` (+ `name`,
+//                                                            `initials` for a new person), `role`, `project_color`
+//   GET    /projects/:project_id/memberships/:membership_id   readers
+//   PUT    /projects/:project_id/memberships/:membership_id   owners; others their own favorite / color
+//   DELETE /projects/:project_id/memberships/:membership_id   owners; anyone may remove themself (leave)
+//
+// Only active roles (owner, member, viewer) are ever returned.
+import { DomainError, invalidField } from '../../domain/errors.js';
+import { MembershipCommands } from '../../commands/memberships.js';
+import { PROJECT_ROLES } from '../../domain/project/project-state.js';
+import type { Doc } from '../../infra/read-store/port.js';
+import { idParam } from '../project-authorization.js';
+import type { ResourceType } from '../resource-type.js';
+import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { bodyChecker } from './body-schema.js';
+import { personAssociation, personDirectory } from './people.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+const PERSON_SORT_KEYS = ['name', 'initials', 'username', 'email'] as const;
+const MEMBERSHIP_SORT_KEYS = ['id', 'role', 'created_at'] as const;
+export const SORT_KEYS: readonly string[] = [...MEMBERSHIP_SORT_KEYS, ...PERSON_SORT_KEYS];
+
+export function membershipResources(deps: ResourceDeps): ResourceModule {
+  const memberships = deps.read('project_memberships');
+  const people = deps.read('people');
+  const directory = personDirectory(deps);
+  const commands = new MembershipCommands({ commands: deps.commands, memberships, peopleRead: people, people: deps.people });
+  const checkBody = bodyChecker({ person_id: 'integer', favorite: 'boolean' });
+
+  const membershipType: ResourceType = {
+    name: 'project_membership',
+    kind: 'project_membership',
+    attributes: [
+      'id', 'project_id', 'person_id', 'role', 'project_color', 'favorite', 'last_viewed_at', 'created_at', 'updated_at',
+      'wants_comment_notification_emails', 'will_receive_mention_notifications_or_emails',
+    ],
+    datetimes: ['last_viewed_at', 'created_at', 'updated_at'],
+    defaults: [
+      'kind', 'id', 'project_id', 'person', 'role', 'project_color', 'favorite', 'last_viewed_at', 'created_at', 'updated_at',
+      'wants_comment_notification_emails', 'will_receive_mention_notifications_or_emails',
+    ],
+    associations: { person: personAssociation(directory, 'person_id') },
+  };
+
+  const active = { role: { $in: PROJECT_ROLES } };
+  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+
+  async function membershipOf(req: ApiRequest): Promise<Doc> {
+    const membership = await memberships.findOne({ id: idParam(req.params['membership_id']), project_id: req.project!.id, ...active });
+    if (!membership) throw new DomainError('unfound_resource');
+    return membership;
+  }
+
+  async function sorted(list: Doc[], key: string): Promise<Doc[]> {
+    if (!(PERSON_SORT_KEYS as readonly string[]).includes(key)) {
+      return list.sort((a, b) => compare(a[key], b[key]) || a.id - b.id);
+    }
+    const byId = new Map((await people.find({ id: { $in: list.map((m) => m['person_id']) } })).map((p) => [p.id, p]));
+    const value = (membership: Doc) => byId.get(Number(membership['person_id']))?.[key];
+    return list.sort((a, b) => compare(value(a), value(b)) || a.id - b.id);
+  }
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/projects/:project_id/memberships',
+      access: 'project:read',
+      async handle(req) {
+        const key = req.query['sort_by'] ?? 'id';
+        if (!SORT_KEYS.includes(key)) throw invalidField('sort_by', `sort_by must be one of: ${SORT_KEYS.join(', ')}`);
+        const list = await memberships.find({ project_id: req.project!.id, ...active });
+        return { kind: 'resource', type: 'project_membership', value: await sorted(list, key) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/memberships',
+      access: 'project:owner',
+      async handle(req) {
+        const { membership, version } = await commands.addMembership(req.project!.id, checkBody(req.body), meta(req));
+        return { kind: 'resource', type: 'project_membership', value: membership, created: true, projectVersion: version };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/memberships/:membership_id',
+      access: 'project:read',
+      async handle(req) {
+        return { kind: 'resource', type: 'project_membership', value: await membershipOf(req) };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/projects/:project_id/memberships/:membership_id',
+      access: 'project:read',
+      async handle(req) {
+        const current = await membershipOf(req);
+        const { membership, version } = await commands.changeMembership(req.project!.id, current.id, checkBody(req.body), req.project!.role, meta(req));
+        return { kind: 'resource', type: 'project_membership', value: membership, projectVersion: version };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id/memberships/:membership_id',
+      access: 'project:read',
+      async handle(req) {
+        const current = await membershipOf(req);
+        const version = await commands.removeMembership(req.project!.id, current.id, req.project!.role, meta(req));
+        return { kind: 'empty', projectVersion: version };
+      },
+    },
+  ];
+  return { routes, types: [membershipType] };
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a).localeCompare(String(b), 'en', { sensitivity: 'base' });
+}

@@ -1,0 +1,159 @@
+// People as the API shows them, and the caller's known people.
+//
+//   GET  /my/people     ?project_id   known_person[]: the members of that project (readable by the caller),
+//                                     else everyone sharing a project with the caller plus the people the
+//                                     caller added; never the caller. collaboration_factor = number of
+//                                     projects shared with the caller. Sorted by name, then id.
+//   POST /my/people     { emails }    invites unknown emails (people without a password), adds them all to
+//                                     the caller's known people and answers their known_person entries.
+//
+// Email visibility (spec rule 6; our rule): a person's email is shown to the person themself and to people
+// who share a project or an account with them; everyone else gets the person without `email`.
+import { invalidField } from '../../domain/errors.js';
+import type { Doc } from '../../infra/read-store/port.js';
+import type { LoadContext, ResourceType } from '../resource-type.js';
+import type { Actor, RouteDefinition } from '../route-table.js';
+import { idParam } from '../project-authorization.js';
+import { bodyChecker } from './body-schema.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+export const MAX_EMAILS_PER_REQUEST = 100;
+
+export const personType: ResourceType = {
+  name: 'person',
+  kind: 'person',
+  attributes: ['id', 'name', 'email', 'initials', 'username'],
+  defaults: ['kind', 'id', 'name', 'email', 'initials', 'username'],
+};
+
+export interface PersonDirectory {
+  /** People by id as `actor` may see them (email removed where not visible); unknown ids are absent. */
+  byIds(ids: readonly unknown[], actor: Actor | null): Promise<Map<number, Doc>>;
+  /** The ids among `personIds` whose email `actor` may see. */
+  emailVisibleTo(actor: Actor | null, personIds: readonly number[]): Promise<Set<number>>;
+}
+
+export function personDirectory(deps: Pick<ResourceDeps, 'read'>): PersonDirectory {
+  const people = deps.read('people');
+  const memberships = deps.read('project_memberships');
+  const accountMemberships = deps.read('account_memberships');
+
+  async function sharing(collection: typeof memberships, key: string, actorId: number, personIds: number[]): Promise<number[]> {
+    const own = await collection.find({ person_id: actorId });
+    const groups = own.map((membership) => membership[key]);
+    if (groups.length === 0) return [];
+    const shared = await collection.find({ [key]: { $in: groups }, person_id: { $in: personIds } });
+    return shared.map((membership) => Number(membership['person_id']));
+  }
+
+  const directory: PersonDirectory = {
+    async emailVisibleTo(actor, personIds) {
+      if (!actor || personIds.length === 0) return new Set();
+      const ids = [...new Set(personIds)];
+      const [byProject, byAccount] = await Promise.all([
+        sharing(memberships, 'project_id', actor.id, ids),
+        sharing(accountMemberships, 'account_id', actor.id, ids),
+      ]);
+      return new Set([actor.id, ...byProject, ...byAccount]);
+    },
+    async byIds(ids, actor) {
+      const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+      if (wanted.length === 0) return new Map();
+      const [docs, visible] = await Promise.all([people.find({ id: { $in: wanted } }), directory.emailVisibleTo(actor, wanted)]);
+      return new Map(docs.map((doc) => [doc.id, visible.has(doc.id) ? doc : withoutEmail(doc)]));
+    },
+  };
+  return directory;
+}
+
+/** An association loader for `person` from an id attribute (`person_id`, `owned_by_id`, ...). */
+export function personAssociation(directory: PersonDirectory, idAttribute: string) {
+  return {
+    type: 'person',
+    ids: idAttribute,
+    alternative: true,
+    async load(docs: readonly Doc[], ctx: LoadContext) {
+      const found = await directory.byIds(docs.map((doc) => doc[idAttribute]), ctx.actor);
+      return docs.map((doc) => found.get(Number(doc[idAttribute])) ?? null);
+    },
+  };
+}
+
+function withoutEmail(doc: Doc): Doc {
+  const { email: _hidden, ...rest } = doc;
+  return rest as Doc;
+}
+
+export function peopleResources(deps: ResourceDeps): ResourceModule {
+  const directory = personDirectory(deps);
+  const people = deps.read('people');
+  const memberships = deps.read('project_memberships');
+  const checkPostBody = bodyChecker({ emails: 'string[]' });
+
+  const knownPersonType: ResourceType = {
+    name: 'known_person',
+    kind: 'known_person',
+    attributes: ['id', 'collaboration_factor'],
+    defaults: ['kind', 'person', 'collaboration_factor'],
+    associations: { person: personAssociation(directory, 'person_id') },
+  };
+
+  /** known_person documents for `personIds`, with the number of projects each shares with the actor. */
+  async function knownPeople(actor: Actor, personIds: readonly number[]): Promise<Doc[]> {
+    const ids = [...new Set(personIds)].filter((id) => id !== actor.id);
+    if (ids.length === 0) return [];
+    const own = await memberships.find({ person_id: actor.id });
+    const projectIds = own.map((membership) => membership['project_id']);
+    const shared = projectIds.length ? await memberships.find({ project_id: { $in: projectIds }, person_id: { $in: ids } }) : [];
+    const factor = new Map<number, number>();
+    for (const membership of shared) factor.set(Number(membership['person_id']), (factor.get(Number(membership['person_id'])) ?? 0) + 1);
+    const docs = await people.find({ id: { $in: ids } });
+    return docs
+      .sort((a, b) => String(a['name']).localeCompare(String(b['name'])) || a.id - b.id)
+      .map((person) => ({ id: person.id, person_id: person.id, collaboration_factor: factor.get(person.id) ?? 0 }));
+  }
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/my/people',
+      access: 'person',
+      async handle(req) {
+        const actor = req.actor!;
+        let ids: number[];
+        if (req.query['project_id'] !== undefined) {
+          const project = await req.authorizeProject(idParam(req.query['project_id']), 'project:read');
+          ids = (await memberships.find({ project_id: project.id })).map((membership) => Number(membership['person_id']));
+        } else {
+          const own = await memberships.find({ person_id: actor.id });
+          const projectIds = own.map((membership) => membership['project_id']);
+          const shared = projectIds.length ? await memberships.find({ project_id: { $in: projectIds } }) : [];
+          const me = await people.findOne({ id: actor.id });
+          const added = Array.isArray(me?.['known_person_ids']) ? (me['known_person_ids'] as number[]) : [];
+          ids = [...shared.map((membership) => Number(membership['person_id'])), ...added];
+        }
+        return { kind: 'resource', type: 'known_person', value: await knownPeople(actor, ids) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/my/people',
+      access: 'person',
+      async handle(req) {
+        const body = checkPostBody(req.body);
+        const emails = body['emails'];
+        if (!Array.isArray(emails) || emails.length === 0) throw invalidField('emails', "'emails' must be a non-empty array of email addresses");
+        if (emails.length > MAX_EMAILS_PER_REQUEST) throw invalidField('emails', `At most ${MAX_EMAILS_PER_REQUEST} emails per request.`);
+        const meta = { commandId: req.commandId, actorId: req.actor!.id, now: req.now };
+        const ids: number[] = [];
+        for (const [index, email] of emails.entries()) {
+          const person = await deps.people.findOrInvite({ email }, { ...meta, commandId: `${req.commandId}:invite-${index}` });
+          ids.push(person.id);
+        }
+        await deps.people.rememberPeople(req.actor!.id, ids, { ...meta, commandId: `${req.commandId}:remember` });
+        return { kind: 'resource', type: 'known_person', value: await knownPeople(req.actor!, ids) };
+      },
+    },
+  ];
+  return { routes, types: [personType, knownPersonType] };
+}

@@ -1,0 +1,168 @@
+// Projects.
+//
+//   GET    /projects               the caller's projects (active memberships); `account_ids` (comma ints)
+//   POST   /projects               any person; needs project creation permission in the account (creator,
+//                                  admin or owner), or `new_account_name` to create an account first
+//   GET    /projects/:project_id   members, or anyone when public
+//   PUT    /projects/:project_id   owners only; `version` increments
+//   DELETE /projects/:project_id   owners only
+//
+// `time_zone` is rendered with its offset at the time of the request; `start_time` and
+// `current_iteration_number` are computed from the settings (project-calendar.ts).
+import { invalidField } from '../../domain/errors.js';
+import { ProjectCommands } from '../../commands/projects.js';
+import { currentIterationNumber, projectStartTime } from '../../domain/project/project-calendar.js';
+import { timeZoneAt } from '../../domain/project/time-zone.js';
+import type { ResourceType } from '../resource-type.js';
+import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { accountCommands } from './accounts.js';
+import { bodyChecker, type FieldType } from './body-schema.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+const PROJECT_ATTRIBUTES = [
+  'id', 'name', 'version', 'iteration_length', 'week_start_day', 'point_scale', 'point_scale_is_custom',
+  'bugs_and_chores_are_estimatable', 'automatic_planning', 'enable_tasks', 'show_story_priority', 'show_priority_icon',
+  'show_priority_icon_in_all_panels', 'velocity_averaged_over', 'number_of_done_iterations_to_show',
+  'initial_velocity', 'has_ext_domain', 'description', 'profile_content', 'enable_incoming_emails', 'public',
+  'atom_enabled', 'project_type', 'start_date', 'created_at', 'updated_at', 'account_id', 'enable_following', 'join_as',
+] as const;
+
+/** Typed fields of create and update bodies (coerced from strings); the rest is checked by the domain. */
+const PROJECT_BODY: Record<string, FieldType> = {
+  account_id: 'integer',
+  no_owner: 'boolean',
+  iteration_length: 'integer',
+  velocity_averaged_over: 'integer',
+  number_of_done_iterations_to_show: 'integer',
+  initial_velocity: 'integer',
+  bugs_and_chores_are_estimatable: 'boolean',
+  automatic_planning: 'boolean',
+  enable_tasks: 'boolean',
+  show_story_priority: 'boolean',
+  show_priority_icon: 'boolean',
+  show_priority_icon_in_all_panels: 'boolean',
+  enable_incoming_emails: 'boolean',
+  public: 'boolean',
+  atom_enabled: 'boolean',
+};
+
+export function projectResources(deps: ResourceDeps): ResourceModule {
+  const projects = deps.read('projects');
+  const accounts = deps.read('accounts');
+  const memberships = deps.read('project_memberships');
+  const commands = new ProjectCommands({
+    commands: deps.commands,
+    ids: deps.ids,
+    projects,
+    accountMemberships: deps.read('account_memberships'),
+    accounts: accountCommands(deps),
+  });
+  const checkBody = bodyChecker(PROJECT_BODY);
+
+  const projectType: ResourceType = {
+    name: 'project',
+    kind: 'project',
+    attributes: PROJECT_ATTRIBUTES,
+    datetimes: ['created_at', 'updated_at'],
+    defaults: [
+      ...PROJECT_ATTRIBUTES.filter((name) => name !== 'join_as'),
+      'kind', 'time_zone', 'start_time', 'current_iteration_number',
+    ],
+    associations: {
+      account: {
+        type: 'account_summary',
+        ids: 'account_id',
+        alternative: true,
+        async load(docs) {
+          const ids = [...new Set(docs.map((doc) => doc['account_id']))];
+          const found = new Map((await accounts.find({ id: { $in: ids } })).map((account) => [account.id, account]));
+          return docs.map((doc) => found.get(Number(doc['account_id'])) ?? null);
+        },
+      },
+      memberships: {
+        type: 'project_membership',
+        many: true,
+        ids: 'membership_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await memberships.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { id: 1 } });
+          return docs.map((doc) => all.filter((membership) => membership['project_id'] === doc.id));
+        },
+      },
+    },
+    computed: {
+      time_zone: async (docs, ctx) =>
+        docs.map((doc) => timeZoneAt(String((doc['time_zone'] as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC'), ctx.now)),
+      start_time: async (docs, ctx) => docs.map((doc) => renderTime(projectStartTime(doc), ctx.query)),
+      current_iteration_number: async (docs, ctx) =>
+        docs.map((doc) => currentIterationNumber(projectStartTime(doc), Number(doc['iteration_length'] ?? 1), ctx.now)),
+    },
+  };
+
+  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/projects',
+      access: 'person',
+      async handle(req) {
+        const own = await memberships.find({ person_id: req.actor!.id, role: { $in: ['owner', 'member', 'viewer'] } });
+        const filter: Record<string, unknown> = { id: { $in: own.map((membership) => membership['project_id']) } };
+        if (req.query['account_ids'] !== undefined) filter['account_id'] = { $in: accountIdsParam(req.query['account_ids']) };
+        const value = await projects.find(filter, { sort: { id: 1 } });
+        return { kind: 'resource', type: 'project', value };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects',
+      access: 'person',
+      async handle(req) {
+        const project = await commands.createProject(req.actor!.id, checkBody(req.body), meta(req));
+        return { kind: 'resource', type: 'project', value: project, created: true, projectId: project.id, projectVersion: Number(project['version']) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id',
+      access: 'project:read',
+      async handle(req) {
+        return { kind: 'resource', type: 'project', value: req.project!.project };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/projects/:project_id',
+      access: 'project:owner',
+      async handle(req) {
+        const { project, version } = await commands.updateProject(req.project!.id, checkBody(req.body), meta(req));
+        return { kind: 'resource', type: 'project', value: project, projectVersion: version };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id',
+      access: 'project:owner',
+      async handle(req) {
+        const version = await commands.deleteProject(req.project!.id, meta(req));
+        return { kind: 'empty', projectVersion: version };
+      },
+    },
+  ];
+  return { routes, types: [projectType] };
+}
+
+/** `start_time` honours `date_format=millis` like the serializer's datetimes. */
+function renderTime(ms: number, query: Readonly<Record<string, string>>): string | number {
+  return query['date_format'] === 'millis' ? ms : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function accountIdsParam(text: string): number[] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^[1-9][0-9]{0,15}$/.test(part))) {
+    throw invalidField('account_ids', 'account_ids must be a comma-separated list of account ids.');
+  }
+  return parts.map(Number);
+}
+
