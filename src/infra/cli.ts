@@ -44,6 +44,7 @@ async function serve(config: StorylineConfig, log: Log): Promise<number> {
   const { openStoryline } = await import('./composition.js');
   const { listen } = await import('./http-server.js');
   const { seedDemoIfEmpty } = await import('./demo-seed.js');
+  const { answerClientErrorsWithJson } = await import('../api/app.js');
   const storyline = await openStoryline(config, log);
   await seedDemoIfEmpty(storyline, config, (line) => process.stdout.write(`${line}\n`));
   const running = await listen(storyline.app, {
@@ -52,6 +53,7 @@ async function serve(config: StorylineConfig, log: Log): Promise<number> {
     graceMs: config.shutdownGraceMs,
     log,
     onClosed: () => storyline.close(),
+    configure: answerClientErrorsWithJson,
   });
   log.info('listening', { port: running.port, data: config.dataDir });
   await new Promise<void>((resolve) => {
@@ -68,7 +70,7 @@ async function serve(config: StorylineConfig, log: Log): Promise<number> {
 
 async function rebuildProjections(config: StorylineConfig, log: Log): Promise<number> {
   const { openStoryline } = await import('./composition.js');
-  const storyline = await openStoryline(config, log, { follow: false });
+  const storyline = await openStoryline(config, log);
   try {
     for (const report of await storyline.rebuildAll()) {
       log.info('rebuilt projection', { ...report });
@@ -97,7 +99,7 @@ async function addPerson(config: StorylineConfig, args: string[]): Promise<numbe
     return 2;
   }
   const { openStoryline } = await import('./composition.js');
-  const storyline = await openStoryline(config, createLog('warn'), { follow: false });
+  const storyline = await openStoryline(config, createLog('warn'));
   try {
     const person = await storyline.addPerson({
       email: values.email,

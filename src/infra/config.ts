@@ -34,7 +34,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
   return {
     port,
     host,
-    dataDir: resolve(cwd, env['STORYLINE_DATA'] || './data'),
+    dataDir: dataDirectory(env['STORYLINE_DATA'], cwd),
     siteUrl: (env['STORYLINE_SITE_URL'] || `http://localhost:${port}`).replace(/\/+$/, ''),
     kurrentUrl: env['STORYLINE_KURRENT_URL'] || null,
     mongoUrl: env['STORYLINE_MONGO_URL'] || null,
@@ -49,6 +49,11 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     deprecationWarning: env['STORYLINE_DEPRECATION_WARNING'] || null,
     shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
+}
+
+/** `:memory:` keeps every store in memory (tests); anything else is a directory. */
+function dataDirectory(raw: string | undefined, cwd: string): string {
+  return raw === ':memory:' ? raw : resolve(cwd, raw || './data');
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

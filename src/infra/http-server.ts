@@ -15,9 +15,18 @@ export interface RunningServer {
 
 export async function listen(
   app: RequestListener,
-  options: { port: number; host: string; graceMs: number; log: Log; onClosed: () => Promise<void> },
+  options: {
+    port: number;
+    host: string;
+    graceMs: number;
+    log: Log;
+    onClosed: () => Promise<void>;
+    /** Called once with the server before it listens (e.g. to answer malformed requests). */
+    configure?: (server: Server) => void;
+  },
 ): Promise<RunningServer> {
   const server = createServer(app);
+  options.configure?.(server);
   server.keepAliveTimeout = 5_000;
   const busy = new Map<Socket, number>();
   server.on('connection', (socket) => {

@@ -6,10 +6,11 @@
 // src/api/resources/index.ts. Reads go to the live read models through `deps.read(<collection>)`;
 // writes go through `deps.commands` (the one command handler) with a decider from src/domain/.
 import type { CommandHandler } from '../../commands/command-handler.js';
-import type { CredentialStore } from '../../infra/credentials/port.js';
+import type { PeopleCommands } from '../../commands/people.js';
+import type { PersonSecrets } from '../../infra/credentials/person-secrets.js';
 import type { EventStore } from '../../infra/event-store/port.js';
 import type { IdAllocator } from '../../infra/id-allocator.js';
-import type { ReadCollection } from '../../infra/read-store/port.js';
+import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 
@@ -23,13 +24,16 @@ export interface ResourceSettings {
 }
 
 export interface ResourceDeps {
-  /** A live read-model collection by logical name (`stories`, `people`, ...). */
-  read(collection: string): ReadCollection;
+  /** A live read-model collection by logical name (`stories`, `people`, ...); always the live generation. */
+  read(collection: string): ReadOnlyCollection;
   /** Resolves once the read models have applied the global position (read-your-writes). */
   waitForPosition(position: number): Promise<void>;
   commands: CommandHandler;
+  /** Adding, inviting and updating people (shared by /me, memberships, accounts). */
+  people: PeopleCommands;
+  /** Passwords and API tokens. */
+  secrets: PersonSecrets;
   eventStore: EventStore;
-  credentials: CredentialStore;
   ids: IdAllocator;
   settings: ResourceSettings;
 }
@@ -38,3 +42,5 @@ export interface ResourceModule {
   routes: RouteDefinition[];
   types: ResourceType[];
 }
+
+export type ResourceModuleFactory = (deps: ResourceDeps) => ResourceModule;

@@ -1,0 +1,30 @@
+// Who may see a project, answered from the read models: the project document and the caller's
+// membership in it. Memberships marked inactive count as none.
+import type { ProjectAccessResolver } from '../app-dependencies.js';
+import type { ProjectRole } from '../route-table.js';
+import type { ResourceDeps } from './resource-module.js';
+
+const ROLES: ReadonlySet<unknown> = new Set<ProjectRole>(['owner', 'member', 'viewer']);
+
+export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>): ProjectAccessResolver {
+  const projects = deps.read('projects');
+  const memberships = deps.read('project_memberships');
+  return {
+    async resolve(projectId, actor) {
+      const project = await projects.findOne({ id: projectId });
+      if (!project) return null;
+      const membership = actor ? await memberships.findOne({ project_id: projectId, person_id: actor.id }) : null;
+      const role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
+      return { project, role, public: project['public'] === true };
+    },
+  };
+}
+
+/** The project's current version from its read model, null when it does not exist. */
+export function projectVersionReader(deps: Pick<ResourceDeps, 'read'>): (projectId: number) => Promise<number | null> {
+  const projects = deps.read('projects');
+  return async (projectId) => {
+    const project = await projects.findOne({ id: projectId });
+    return typeof project?.['version'] === 'number' ? project['version'] : null;
+  };
+}
