@@ -18,12 +18,12 @@ interface Phrase {
 type PhraseRule = (data: EventData) => Phrase;
 
 export function describeActivity(type: string, data: EventData, performerName: string): ActivityHeadline {
-  const phrase = (PHRASES[type] ?? genericPhrase)(data);
+  const phrase = (PHRASES.get(type) ?? genericPhrase)(data);
   const message = [performerName, phrase.highlight, phrase.tail].filter((part) => part !== '').join(' ');
   return { highlight: phrase.highlight, message };
 }
 
-const PHRASES: Readonly<Record<string, PhraseRule>> = {
+const PHRASES: ReadonlyMap<string, PhraseRule> = new Map(Object.entries({
   story_create: (data) => storyPhrase(data, 'added'),
   story_update: storyUpdatePhrase,
   story_delete: (data) => storyPhrase(data, 'deleted'),
@@ -54,7 +54,7 @@ const PHRASES: Readonly<Record<string, PhraseRule>> = {
   project_membership_update: membershipUpdatePhrase,
   project_membership_delete: (data) => ({ highlight: 'removed', tail: `${memberName(data)} from this project` }),
   iteration_update: iterationUpdatePhrase,
-};
+} satisfies Record<string, PhraseRule>));
 
 // ---- stories ----
 
@@ -181,10 +181,11 @@ function membershipUpdatePhrase(data: EventData): Phrase {
   return { highlight: 'edited', tail: `the membership of ${memberName(data)}` };
 }
 
-/** The member's name: a person resource of the event, else the membership change's name. */
+/** The member's name: a named person or membership resource of the event, else the change's name. */
 function memberName(data: EventData): string {
-  const person = [...data.primary_resources, ...(data.secondary_resources ?? [])].find((ref) => ref.kind === 'person');
-  return person?.name ?? changeOf(data, 'project_membership')?.name ?? 'a person';
+  const refs = [...data.primary_resources, ...(data.secondary_resources ?? [])];
+  const named = (kind: string) => refs.find((ref) => ref.kind === kind && typeof ref.name === 'string')?.name;
+  return named('person') ?? named('project_membership') ?? changeOf(data, 'project_membership')?.name ?? 'a person';
 }
 
 function withArticle(role: string): string {

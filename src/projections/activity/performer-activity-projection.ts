@@ -14,7 +14,6 @@ export interface PerformerActivityEntry {
   /** The project version the event produced. */
   version: number;
   occurred_at: number;
-  _pos: number;
 }
 
 export const performerActivityProjection: Projection = {
@@ -31,9 +30,8 @@ export const performerActivityProjection: Projection = {
       project_id: projectId,
       version: event.version,
       occurred_at: event.meta.occurred_at,
-      _pos: event.position,
     };
-    // An insert of an id that exists is skipped (read-store port), so a replay writes nothing twice.
+    // The runner stamps `_pos`; an insert of an id that exists is skipped, so a replay writes nothing twice.
     return [{ collection: ACTIVITY_BY_PERFORMER, ops: [{ op: 'insert', doc: { ...entry } }] }];
   },
 };

@@ -21,7 +21,6 @@ export interface SubjectActivityEntry {
   /** The project version the event produced. */
   version: number;
   occurred_at: number;
-  _pos: number;
 }
 
 export const subjectActivityProjection: Projection = {
@@ -39,9 +38,8 @@ export const subjectActivityProjection: Projection = {
       project_id: projectId,
       version: event.version,
       occurred_at: event.meta.occurred_at,
-      _pos: event.position,
     };
-    // An insert of an id that exists is skipped (read-store port), so a replay writes nothing twice.
+    // The runner stamps `_pos`; an insert of an id that exists is skipped, so a replay writes nothing twice.
     return [{ collection: ACTIVITY_BY_RESOURCE, ops: [{ op: 'insert', doc: { ...entry } }] }];
   },
 };

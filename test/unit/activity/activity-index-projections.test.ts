@@ -15,7 +15,7 @@ describe('activity index projections', () => {
           ops: [
             {
               op: 'insert',
-              doc: { id: 340, person_id: ALICE.id, project_id: PROJECT_ID, version: 12, occurred_at: OCCURRED_AT, _pos: 340 },
+              doc: { id: 340, person_id: ALICE.id, project_id: PROJECT_ID, version: 12, occurred_at: OCCURRED_AT },
             },
           ],
         },
@@ -62,7 +62,7 @@ describe('activity index projections', () => {
           ops: [
             {
               op: 'insert',
-              doc: { id: 340, subjects: ['story-555'], project_id: PROJECT_ID, version: 12, occurred_at: OCCURRED_AT, _pos: 340 },
+              doc: { id: 340, subjects: ['story-555'], project_id: PROJECT_ID, version: 12, occurred_at: OCCURRED_AT },
             },
           ],
         },
