@@ -5,7 +5,7 @@ import type { ResourceChange, ResourceKind } from '../events.js';
 import { docsOfKind, storyOf } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
-import { neighbours } from './story-order.js';
+import { UNMOVED } from './story-order.js';
 
 export interface DeleteStoryInput {
   story_id: number;
@@ -16,13 +16,12 @@ const STORY_CONTENTS: readonly ResourceKind[] = ['task', 'comment'];
 
 export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
-  const position = neighbours(state, story.id);
   const changes: ResourceChange[] = storyWriteChanges(state, {
     before: story,
     after: null,
     createdLabels: [],
-    positionBefore: position,
-    positionAfter: position,
+    positionBefore: UNMOVED,
+    positionAfter: UNMOVED,
   });
   for (const kind of STORY_CONTENTS) {
     for (const doc of docsOfKind(state, kind)) {

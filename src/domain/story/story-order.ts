@@ -26,19 +26,44 @@ export function bandOf(state: StoryState): Band {
   return state === 'unscheduled' ? 'U' : 'S';
 }
 
-/** The stories of the project from the top of the order to the bottom (memoized per version). */
+/**
+ * The stories of the project from the top of the order to the bottom (memoized per version). For
+ * reads; deciders find the few stories they need with linear scans (`closest`), so a write never
+ * sorts the project.
+ */
 export function orderedStories(state: StreamState): readonly StoryDoc[] {
-  return memoByVersion(state, 'story-order', () =>
-    [...docsOfKind<StoryDoc>(state, 'story')].sort((a, b) => compareKeys(a.rank, b.rank) || a.id - b.id),
-  );
+  return memoByVersion(state, 'story-order', () => [...docsOfKind<StoryDoc>(state, 'story')].sort(inOrder));
 }
 
-function orderIndex(state: StreamState): ReadonlyMap<number, number> {
-  return memoByVersion(state, 'story-order-index', () => {
-    const index = new Map<number, number>();
-    orderedStories(state).forEach((story, i) => index.set(story.id, i));
-    return index;
-  });
+/** The one order: by rank, ties (never produced by rankInSlot) broken by id. */
+function inOrder(a: StoryDoc, b: StoryDoc): number {
+  return compareKeys(a.rank, b.rank) || a.id - b.id;
+}
+
+/**
+ * The nearest story above (`direction` 'above') or below `pivot` that satisfies `accepts`, skipping
+ * `skipId`; one pass over the project's stories. Without a pivot, 'above' finds the last such story
+ * of the whole order and 'below' the first.
+ */
+function closest(
+  state: StreamState,
+  direction: 'above' | 'below',
+  pivot: StoryDoc | null,
+  skipId: number | null,
+  accepts: (story: StoryDoc) => boolean = () => true,
+): StoryDoc | null {
+  let best: StoryDoc | null = null;
+  for (const story of docsOfKind<StoryDoc>(state, 'story')) {
+    if (story.id === skipId || story === pivot || !accepts(story)) continue;
+    if (direction === 'above') {
+      if (pivot && inOrder(story, pivot) >= 0) continue;
+      if (!best || inOrder(story, best) > 0) best = story;
+    } else {
+      if (pivot && inOrder(story, pivot) <= 0) continue;
+      if (!best || inOrder(story, best) < 0) best = story;
+    }
+  }
+  return best;
 }
 
 /** The ids around a story: `after_id` is the story directly above it, `before_id` the one below. */
@@ -48,10 +73,12 @@ export interface Neighbours {
 }
 
 export function neighbours(state: StreamState, storyId: number): Neighbours {
-  const order = orderedStories(state);
-  const i = orderIndex(state).get(storyId);
-  if (i === undefined) return { before_id: null, after_id: null };
-  return { after_id: order[i - 1]?.id ?? null, before_id: order[i + 1]?.id ?? null };
+  const story = findStory(state, storyId);
+  if (!story) return { before_id: null, after_id: null };
+  return {
+    after_id: closest(state, 'above', story, null)?.id ?? null,
+    before_id: closest(state, 'below', story, null)?.id ?? null,
+  };
 }
 
 /** A gap in the order, between two stories (null = an end), ignoring the story being moved. */
@@ -59,6 +86,9 @@ export interface Slot {
   above: StoryDoc | null;
   below: StoryDoc | null;
 }
+
+/** Neighbours of a story the write does not move: equal before and after, so no change records them. */
+export const UNMOVED: Neighbours = Object.freeze({ before_id: null, after_id: null });
 
 export function slotNeighbours(slot: Slot): Neighbours {
   return { after_id: slot.above?.id ?? null, before_id: slot.below?.id ?? null };
@@ -85,8 +115,8 @@ export function requestedSlot(state: StreamState, movingId: number | null, reque
   const target = findStory(state, targetId);
   if (!target) throw invalidField(field, `Story ${targetId} does not exist in this project.`);
   if (targetId === movingId) throw invalidField(field, 'A story cannot be placed next to itself.');
-  if (field === 'before_id') return { above: storyAbove(state, targetId, movingId), below: target };
-  return { above: target, below: storyBelow(state, targetId, movingId) };
+  if (field === 'before_id') return { above: closest(state, 'above', target, movingId), below: target };
+  return { above: target, below: closest(state, 'below', target, movingId) };
 }
 
 /** The slot the placement rules above choose, or null to keep the current position. */
@@ -128,34 +158,12 @@ function keyOf(story: StoryDoc): string {
   return story.rank.slice(1);
 }
 
-function storyAbove(state: StreamState, storyId: number, skipId: number | null): StoryDoc | null {
-  const order = orderedStories(state);
-  let i = orderIndex(state).get(storyId)! - 1;
-  if (order[i]?.id === skipId) i--;
-  return order[i] ?? null;
-}
-
-function storyBelow(state: StreamState, storyId: number, skipId: number | null): StoryDoc | null {
-  const order = orderedStories(state);
-  let i = orderIndex(state).get(storyId)! + 1;
-  if (order[i]?.id === skipId) i++;
-  return order[i] ?? null;
-}
-
 /** The gap between the last scheduled story and the first unscheduled one, ignoring `skipId`. */
 function iceboxBoundary(state: StreamState, skipId: number | null): Slot {
-  const order = orderedStories(state);
-  let lastScheduled: StoryDoc | null = null;
-  let firstUnscheduled: StoryDoc | null = null;
-  for (const story of order) {
-    if (story.id === skipId) continue;
-    if (bandOf(story.current_state) === 'S') lastScheduled = story;
-    else {
-      firstUnscheduled = story;
-      break;
-    }
-  }
-  return { above: lastScheduled, below: firstUnscheduled };
+  return {
+    above: closest(state, 'above', null, skipId, (story) => bandOf(story.current_state) === 'S'),
+    below: closest(state, 'below', null, skipId, (story) => bandOf(story.current_state) === 'U'),
+  };
 }
 
 /**
@@ -163,17 +171,13 @@ function iceboxBoundary(state: StreamState, skipId: number | null): Slot {
  * moving story is lower than that; otherwise null (it stays).
  */
 function moveUpBelowLast(state: StreamState, moving: StoryDoc | null, states: readonly StoryState[]): Slot | null {
-  const order = orderedStories(state);
-  const index = orderIndex(state);
-  let anchor: StoryDoc | null = null;
-  for (const story of order) {
-    if (story.id !== moving?.id && states.includes(story.current_state)) anchor = story;
+  const skipId = moving?.id ?? null;
+  const anchor = closest(state, 'above', null, skipId, (story) => states.includes(story.current_state));
+  if (anchor) {
+    if (moving && inOrder(moving, anchor) < 0) return null;
+    return { above: anchor, below: closest(state, 'below', anchor, skipId) };
   }
-  const movingIndex = moving ? index.get(moving.id)! : Infinity;
-  const anchorIndex = anchor ? index.get(anchor.id)! : -1;
-  if (movingIndex < anchorIndex) return null;
-  if (anchor) return { above: anchor, below: storyBelow(state, anchor.id, moving?.id ?? null) };
-  const first = order.find((story) => story.id !== moving?.id) ?? null;
-  if (moving && first && index.get(first.id)! > movingIndex) return null;
+  const first = closest(state, 'below', null, skipId);
+  if (moving && first && inOrder(first, moving) > 0) return null;
   return { above: null, below: first };
 }

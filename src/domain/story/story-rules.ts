@@ -1,7 +1,7 @@
 // The model rules a story must satisfy after every create or update. They are checked on the story as
 // it would be stored, so a rule holds no matter which combination of attributes a request changes.
 import type { ValidationError } from '../errors.js';
-import { isOnPointScale } from '../point-scale.js';
+import { pointScaleValues } from '../project/point-scale.js';
 import type { ProjectDoc, StoryPriority, StoryState, StoryType } from '../project-state.js';
 
 export const STORY_TYPES: readonly StoryType[] = ['feature', 'bug', 'chore', 'release'];
@@ -132,7 +132,8 @@ function estimateViolations(project: ProjectDoc, story: StoryRuleView, scope: Ru
         : 'Bugs and chores cannot be estimated in this project.';
     return [{ field: 'estimate', problem }];
   }
-  if (!Number.isFinite(story.estimate) || !isOnPointScale(project.point_scale, story.estimate)) {
+  // Compared numerically: an estimate of 0.5 matches a scale written "0,0.50,1".
+  if (!Number.isFinite(story.estimate) || !pointScaleValues(project.point_scale).includes(story.estimate)) {
     return [
       {
         field: 'estimate',

@@ -19,6 +19,7 @@ import {
   requestedSlot,
   ruledSlot,
   slotNeighbours,
+  UNMOVED,
 } from './story-order.js';
 import type { Neighbours, PositionRequest, Slot } from './story-order.js';
 import { followersAfter, nonMemberProblems, requestedOwners, unique } from './story-people.js';
@@ -121,10 +122,10 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
   );
   if (problems.length > 0) throw invalidParameter(problems);
 
-  const positionBefore = neighbours(state, before.id);
   const slot = hasPositionRequest(input) ? requestedSlot(state, before.id, input) : ruledSlot(state, before, currentState);
   const positionField = input.group ? 'group' : typeof input.before_id === 'number' ? 'before_id' : 'after_id';
-  const positionAfter = placeStory(before, after, slot, positionBefore, positionField);
+  const positionBefore = slot ? neighbours(state, before.id) : UNMOVED;
+  const positionAfter = slot ? placeStory(before, after, slot, positionBefore, positionField) : UNMOVED;
 
   const changes = storyWriteChanges(state, {
     before,
@@ -236,22 +237,10 @@ function rejectionCommentProblems(comment: RejectionComment | undefined, current
 }
 
 /** Sets the story's rank for its slot; returns its neighbours after the write. */
-function placeStory(
-  before: StoryDoc,
-  after: StoryDoc,
-  slot: Slot | null,
-  positionBefore: Neighbours,
-  field: string,
-): Neighbours {
+function placeStory(before: StoryDoc, after: StoryDoc, slot: Slot, positionBefore: Neighbours, field: string): Neighbours {
   const band = bandOf(after.current_state);
-  const bandChanged = band !== bandOf(before.current_state);
-  if (!slot) {
-    // ruledSlot always gives a slot when the band changes; this guards that invariant.
-    if (bandChanged) throw new Error(`story ${before.id} changes band without a slot`);
-    return positionBefore;
-  }
   const target = slotNeighbours(slot);
   const sameSlot = target.before_id === positionBefore.before_id && target.after_id === positionBefore.after_id;
-  if (!sameSlot || bandChanged) after.rank = rankInSlot(band, slot, field);
+  if (!sameSlot || band !== bandOf(before.current_state)) after.rank = rankInSlot(band, slot, field);
   return target;
 }
