@@ -12,6 +12,7 @@ import { peopleResources } from '../../../src/api/resources/people.js';
 import { projectAccessResolver, projectVersionReader } from '../../../src/api/resources/project-access.js';
 import { projectResources } from '../../../src/api/resources/projects.js';
 import type { ResourceModuleFactory } from '../../../src/api/resources/resource-module.js';
+import type { RouteDefinition } from '../../../src/api/route-table.js';
 import { credentialAuthenticator } from '../../../src/commands/authenticator.js';
 import { openStoryline, type Storyline } from '../../../src/infra/composition.js';
 import { configFromEnv } from '../../../src/infra/config.js';
@@ -37,11 +38,18 @@ export interface StorylineApp {
   close(): Promise<void>;
 }
 
-export async function storylineApp(start = Date.UTC(2024, 0, 10, 12)): Promise<StorylineApp> {
+export interface StorylineAppOptions {
+  start?: number;
+  /** Routes served beside the real ones (probes for access levels no module of this area declares). */
+  extraRoutes?: readonly RouteDefinition[];
+}
+
+export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
+  const start = options.start ?? Date.UTC(2024, 0, 10, 12);
   const clock = { now: start };
   const config = { ...configFromEnv({ STORYLINE_DATA: ':memory:' }), siteUrl: 'http://storyline.test' };
   const storyline = await openStoryline(config, undefined, { clock: () => clock.now });
-  const server = await startServer(appOf(storyline, () => clock.now));
+  const server = await startServer(appOf(storyline, () => clock.now, options.extraRoutes ?? []));
   let people = 0;
   return {
     storyline,
@@ -66,13 +74,13 @@ export async function storylineApp(start = Date.UTC(2024, 0, 10, 12)): Promise<S
   };
 }
 
-function appOf(storyline: Storyline, clock: () => number): RequestListener {
+function appOf(storyline: Storyline, clock: () => number, extraRoutes: readonly RouteDefinition[]): RequestListener {
   const missing = AREA_MODULES.filter((factory) => !resourceModules.includes(factory));
-  if (missing.length === 0) return storyline.app;
+  if (missing.length === 0 && extraRoutes.length === 0) return storyline.app;
   const deps = storyline.deps;
   const modules = [...resourceModules, ...missing].map((factory) => factory(deps));
   return createApp({
-    routes: modules.flatMap((module) => module.routes),
+    routes: [...modules.flatMap((module) => module.routes), ...extraRoutes],
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
     auth: credentialAuthenticator({ people: deps.read('people'), secrets: deps.secrets }),
     projects: projectAccessResolver(deps),
