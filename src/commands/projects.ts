@@ -82,10 +82,9 @@ export class ProjectCommands {
     if (requested !== undefined) {
       if (typeof requested !== 'number' || !Number.isInteger(requested)) throw invalidField('account_id', "'account_id' must be an integer value");
       const membership = await this.deps.accountMemberships.findOne({ account_id: requested, person_id: actorId });
-      if (!membership) {
+      if (!membership || !mayCreateProjects(membership)) {
         throw unauthorized('You need the project creation permission of this account to create projects in it.');
       }
-      if (!mayCreateProjects(membership)) throw unauthorized('You need the project creation permission of this account to create projects in it.');
       return requested;
     }
     const memberships = await this.deps.accountMemberships.find({ person_id: actorId }, { sort: { account_id: 1 } });
