@@ -61,16 +61,6 @@ const INTEGER_SETTINGS: Record<string, { min: number; max: number; problem: stri
   initial_velocity: { min: 1, max: 10000, problem: 'initial_velocity can only be between 1 and 10000.' },
 };
 
-/** Every key a create or update request may carry besides `name` (read-only attributes are ignored). */
-export const SETTING_KEYS = [
-  ...Object.keys(PROJECT_SETTING_DEFAULTS),
-  'start_date',
-  'time_zone',
-  'description',
-  'profile_content',
-  'project_type',
-] as const;
-
 export interface SettingsOutcome {
   /** The complete settings after applying the request (create) or only the changed ones (update). */
   values: Values;
