@@ -132,7 +132,11 @@ export function buildPlan(type: ResourceType, selection: FieldSelection): PlanEn
   wanted.delete('id');
 
   const plan: PlanEntry[] = [];
-  if (wanted.has('kind') && type.kind !== undefined) plan.push({ name: 'kind', source: 'kind', value: type.kind });
+  if (wanted.has('kind')) {
+    // A fixed kind for the type, or (activities: one type, many kinds) the document's own `kind`.
+    if (type.kind !== undefined) plan.push({ name: 'kind', source: 'kind', value: type.kind });
+    else if (type.attributes.includes('kind')) plan.push({ name: 'kind', source: 'attribute' });
+  }
   wanted.delete('kind');
   plan.push({ name: 'id', source: 'attribute' });
 

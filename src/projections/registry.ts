@@ -2,5 +2,7 @@
 // start-up, kept current and rebuilt when its version changes.
 import type { Projection } from './projection.js';
 import { resourcesProjection } from './resources/resources-projection.js';
+import { performerActivityProjection } from './activity/performer-activity-projection.js';
+import { subjectActivityProjection } from './activity/subject-activity-projection.js';
 
-export const projections: Projection[] = [resourcesProjection];
+export const projections: Projection[] = [resourcesProjection, performerActivityProjection, subjectActivityProjection];

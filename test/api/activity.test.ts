@@ -140,6 +140,7 @@ describe('activity feeds over HTTP', function () {
       const { event, message } = newestFirst[index]!;
       const where = `version ${event.version}`;
       expect(event.version, where).to.equal(steps.length - index);
+      expect(activity['kind'], where).to.equal(`${event.type}_activity`);
       expect(activity['guid'], where).to.equal(`${project}_${event.version}`);
       expect(activity['project_version'], where).to.equal(event.version);
       expect(activity['message'], where).to.equal(message);
@@ -156,6 +157,7 @@ describe('activity feeds over HTTP', function () {
     const res = await get(`/projects/${project}/activity`, alice, { since_version: rejected.version - 1, limit: 1, offset: 0, occurred_before: rejected.meta.occurred_at + 1 });
     expect(res.json).to.deep.equal([
       {
+        kind: 'story_update_activity',
         guid: `${project}_${rejected.version}`,
         project_version: rejected.version,
         message: 'Alice Adams rejected this feature',

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { NewEvent } from '../../src/domain/events.js';
-import { appendOf } from '../contract/event-store.fixtures.js';
+import { storyWritesOf } from '../contract/event-store.fixtures.js';
 
 export interface AppendChildOptions {
   /** The SQLite event store file. */
@@ -39,7 +39,7 @@ export function seededRandom(seed: number): () => number {
 
 /** The events the child appended for an acknowledgement (content is a function of the command id). */
 export function eventsOfAck(ack: Pick<AppendAck, 'commandId' | 'eventCount'>): NewEvent[] {
-  return appendOf(ack.commandId, ack.eventCount);
+  return storyWritesOf(ack.commandId, ack.eventCount);
 }
 
 const childScript = fileURLToPath(new URL('./append-child.js', import.meta.url));

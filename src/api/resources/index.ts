@@ -1,5 +1,18 @@
 // Every resource module the API serves. Add a module's factory here; the composition root builds them
 // all with the same dependencies.
+import { accountResources } from './accounts.js';
+import { activityResources } from './activity.js';
+import { meResources } from './me.js';
+import { membershipResources } from './memberships.js';
+import { peopleResources } from './people.js';
+import { projectResources } from './projects.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
-export const resourceModules: readonly ResourceModuleFactory[] = [];
+export const resourceModules: readonly ResourceModuleFactory[] = [
+  meResources,
+  peopleResources,
+  accountResources,
+  projectResources,
+  membershipResources,
+  activityResources,
+];

@@ -46,17 +46,21 @@ const PROJECT_BODY: Record<string, FieldType> = {
   atom_enabled: 'boolean',
 };
 
+export function projectCommands(deps: ResourceDeps): ProjectCommands {
+  return new ProjectCommands({
+    commands: deps.commands,
+    ids: deps.ids,
+    projects: deps.read('projects'),
+    accountMemberships: deps.read('account_memberships'),
+    accounts: accountCommands(deps),
+  });
+}
+
 export function projectResources(deps: ResourceDeps): ResourceModule {
   const projects = deps.read('projects');
   const accounts = deps.read('accounts');
   const memberships = deps.read('project_memberships');
-  const commands = new ProjectCommands({
-    commands: deps.commands,
-    ids: deps.ids,
-    projects,
-    accountMemberships: deps.read('account_memberships'),
-    accounts: accountCommands(deps),
-  });
+  const commands = projectCommands(deps);
   const checkBody = bodyChecker(PROJECT_BODY);
 
   const projectType: ResourceType = {
