@@ -23,6 +23,7 @@ export type StoryState =
   | 'rejected';
 export type StoryPriority = 'p0' | 'p1' | 'p2' | 'p3' | 'none';
 export type ProjectRole = 'owner' | 'member' | 'viewer';
+export const PROJECT_ROLES: readonly ProjectRole[] = ['owner', 'member', 'viewer'];
 
 /** The project document: the project resource's stored attributes (API names). */
 export interface ProjectDoc extends ResourceDoc {
@@ -170,6 +171,20 @@ export function membershipOf(state: StreamState, personId: number): MembershipDo
     return index;
   });
   return byPerson.get(personId);
+}
+
+export function membershipsOf(state: StreamState): MembershipDoc[] {
+  return [...docsOfKind<MembershipDoc>(state, 'project_membership')];
+}
+
+export function membershipById(state: StreamState, membershipId: number): MembershipDoc {
+  const membership = findDoc<MembershipDoc>(state, 'project_membership', membershipId);
+  if (!membership) throw unfound();
+  return membership;
+}
+
+export function ownerCount(state: StreamState): number {
+  return membershipsOf(state).filter((membership) => membership.role === 'owner').length;
 }
 
 export function isMember(state: StreamState, personId: number): boolean {

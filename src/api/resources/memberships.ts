@@ -11,7 +11,7 @@
 // Only active roles (owner, member, viewer) are ever returned.
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { MembershipCommands } from '../../commands/memberships.js';
-import { PROJECT_ROLES } from '../../domain/project/project-state.js';
+import { PROJECT_ROLES } from '../../domain/project-state.js';
 import type { Doc } from '../../infra/read-store/port.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';

@@ -10,14 +10,14 @@ import { DomainError, invalidField, invalidParameter, unauthorized, type Validat
 import type { ResourceChange, Values } from '../events.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import {
-  existingMembership,
-  existingProject,
-  membershipOfPerson,
+  membershipById,
+  projectOf,
+  membershipOf,
   membershipsOf,
   ownerCount,
   PROJECT_ROLES,
   type ProjectRole,
-} from './project-state.js';
+} from '../project-state.js';
 
 /** Colors handed to new memberships in turn (hex, no `#`, as the service returns them). */
 export const MEMBERSHIP_COLORS = ['8100ea', '1d8be6', '2ab500', 'f08200', 'e6001d', '00a6a6', 'c4008f', '737373'] as const;
@@ -78,10 +78,10 @@ export function membershipCreateChange(
 
 export function addMembership(command: AddMembership): Decide<StreamState> {
   return (state, context) => {
-    const project = existingProject(state);
+    const project = projectOf(state);
     const problems = [...roleProblems(command.role), ...colorProblems(command.projectColor)];
     if (problems.length > 0) throw invalidParameter(problems);
-    if (membershipOfPerson(state, command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
+    if (membershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
     const id = context.nextId('project_membership');
     const change = membershipCreateChange(project.id, id, command, context.now, membershipsOf(state).length, command.personName);
     return {
@@ -93,8 +93,8 @@ export function addMembership(command: AddMembership): Decide<StreamState> {
 
 export function changeMembership(command: ChangeMembership): Decide<StreamState> {
   return (state, context) => {
-    const project = existingProject(state);
-    const membership = existingMembership(state, command.membershipId);
+    const project = projectOf(state);
+    const membership = membershipById(state, command.membershipId);
     const request = command.request;
     const isOwner = command.actorRole === 'owner' || command.actorId === null;
     const ownPreference = membership.person_id === command.actorId && !('role' in request);
@@ -142,8 +142,8 @@ export function changeMembership(command: ChangeMembership): Decide<StreamState>
 
 export function removeMembership(command: RemoveMembership): Decide<StreamState> {
   return (state) => {
-    const project = existingProject(state);
-    const membership = existingMembership(state, command.membershipId);
+    const project = projectOf(state);
+    const membership = membershipById(state, command.membershipId);
     const operator = command.actorId === null;
     const leaving = membership.person_id === command.actorId;
     if (!operator && command.actorRole !== 'owner' && !leaving) throw unauthorized('Only project owners may remove other members.');

@@ -6,7 +6,7 @@ import type { ResourceChange, Values } from '../events.js';
 import type { StreamState } from '../resource-state.js';
 import { membershipCreateChange, type NewMembership } from './membership-decisions.js';
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
-import { existingProject, membershipsOf } from './project-state.js';
+import { projectOf, membershipsOf } from '../project-state.js';
 
 export interface CreateProject {
   /** Allocated by the caller: it names the stream. */
@@ -67,7 +67,7 @@ export function createProject(command: CreateProject): Decide<StreamState> {
 
 export function updateProject(command: UpdateProject): Decide<StreamState> {
   return (state, context) => {
-    const project = existingProject(state);
+    const project = projectOf(state);
     const outcome = applySettings(project, command.request, context.now);
     const problems = [...outcome.problems];
     if (typeof outcome.values['name'] === 'string' && outcome.values['name'] !== project['name']) {
@@ -98,7 +98,7 @@ export function updateProject(command: UpdateProject): Decide<StreamState> {
 /** Deletes the project and, in the same event, its memberships (so read models drop them). */
 export function deleteProject(): Decide<StreamState> {
   return (state) => {
-    const project = existingProject(state);
+    const project = projectOf(state);
     const name = String(project['name']);
     const changes: ResourceChange[] = [
       { kind: 'project', change_type: 'delete', id: project.id, name },
