@@ -8,7 +8,7 @@ import { createApp } from '../api/app.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import { resourceModules } from '../api/resources/index.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
-import type { ResourceDeps } from '../api/resources/resource-module.js';
+import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
 import { credentialAuthenticator } from '../commands/authenticator.js';
 import { CommandHandler } from '../commands/command-handler.js';
 import { PeopleCommands } from '../commands/people.js';
@@ -45,6 +45,8 @@ export interface Storyline {
 export interface OpenOptions {
   /** Clock for commands and requests (tests). */
   clock?: () => number;
+  /** Resource modules served beside the built-in ones (extensions; tests probing access levels). */
+  extraModules?: readonly ResourceModuleFactory[];
 }
 
 /** `dataDir: ':memory:'` keeps everything in memory (tests). */
@@ -81,7 +83,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     },
   };
 
-  const modules = resourceModules.map((factory) => factory(deps));
+  const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
   const app = createApp({
     routes: modules.flatMap((module) => module.routes),
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
