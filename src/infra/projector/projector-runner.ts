@@ -27,7 +27,7 @@ export interface ProjectorRunnerOptions {
   eventStore: EventStore;
   readStore: ReadStore;
   projections: readonly Projection[];
-  /** Events per read of the log (default 5000). */
+  /** Events per read of the log (default 1000: measured faster than 5000, whose batches outlive V8's young generation). */
   batchSize?: number;
   log?: Log;
 }
@@ -133,7 +133,7 @@ export class ProjectorRunner {
     this.eventStore = options.eventStore;
     this.readStore = options.readStore;
     this.projections = options.projections;
-    this.batchSize = options.batchSize ?? 5000;
+    this.batchSize = options.batchSize ?? 1000;
     this.log = options.log ?? silentLog;
     this.checkpoints = this.readStore.collection(CHECKPOINTS);
     if (!(Number.isSafeInteger(this.batchSize) && this.batchSize > 0)) throw new Error('batchSize must be a positive integer');

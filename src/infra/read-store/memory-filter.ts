@@ -8,9 +8,9 @@ import type { Doc, Filter } from './port.js';
 
 export type DocPredicate = (doc: Doc) => boolean;
 
-/** A field test on one value: true / false, or UNDECIDED when the value is an array or object. */
-type ValueTest = (value: unknown) => boolean | typeof UNDECIDED;
+/** Result of a direct test that cannot decide (array / object value, or a shape left to mingo). */
 const UNDECIDED = 2 as const;
+type Outcome = boolean | typeof UNDECIDED;
 
 type Scalar = string | number | boolean | null;
 
@@ -22,101 +22,106 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
-function equals(expected: Scalar): ValueTest {
-  if (expected === null) return (value) => (value === null || value === undefined ? true : typeof value === 'object' ? UNDECIDED : false);
-  return (value) => (typeof value === 'object' && value !== null ? UNDECIDED : value === expected);
+function isComposite(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
-function negate(test: ValueTest): ValueTest {
-  return (value) => {
-    const result = test(value);
-    return result === UNDECIDED ? UNDECIDED : !result;
-  };
+function equals(value: unknown, expected: Scalar): Outcome {
+  if (value === undefined || value === null) return expected === null;
+  return isComposite(value) ? UNDECIDED : value === expected;
+}
+
+function negated(outcome: Outcome): Outcome {
+  return outcome === UNDECIDED ? UNDECIDED : !outcome;
+}
+
+function isIn(value: unknown, list: unknown): Outcome {
+  if (!Array.isArray(list)) return UNDECIDED;
+  if (value === undefined) value = null;
+  if (isComposite(value)) return UNDECIDED;
+  for (const item of list) {
+    if (!isScalar(item)) return UNDECIDED;
+    if (item === value) return true;
+  }
+  return false;
 }
 
 /** Range comparisons only match values of the operand's type, as in MongoDB. */
-function compares(operator: string, operand: string | number | boolean): ValueTest | null {
-  const type = typeof operand;
-  const within = (value: unknown): value is string | number | boolean => typeof value === type;
-  const range = (holds: (value: string | number | boolean) => boolean): ValueTest => (value) =>
-    within(value) ? holds(value) : typeof value === 'object' && value !== null ? UNDECIDED : false;
+function compares(value: unknown, operator: string, operand: unknown): Outcome {
+  if (operand === null || !isScalar(operand)) return UNDECIDED;
+  if (typeof value !== typeof operand) return isComposite(value) ? UNDECIDED : false;
+  const left = value as string | number | boolean;
   switch (operator) {
     case '$gt':
-      return range((value) => value > operand);
+      return left > operand;
     case '$gte':
-      return range((value) => value >= operand);
+      return left >= operand;
     case '$lt':
-      return range((value) => value < operand);
+      return left < operand;
     case '$lte':
-      return range((value) => value <= operand);
+      return left <= operand;
     default:
-      return null;
+      return UNDECIDED;
   }
 }
 
-function isIn(list: Scalar[]): ValueTest {
-  const members = new Set<unknown>(list);
-  const matchesMissing = members.has(null);
-  return (value) =>
-    value === undefined || value === null ? matchesMissing : typeof value === 'object' ? UNDECIDED : members.has(value);
-}
-
-function operatorTest(operator: string, operand: unknown): ValueTest | null {
+function operatorHolds(value: unknown, operator: string, operand: unknown): Outcome {
   switch (operator) {
     case '$eq':
-      return isScalar(operand) ? equals(operand) : null;
+      return isScalar(operand) ? equals(value, operand) : UNDECIDED;
     case '$ne':
-      return isScalar(operand) ? negate(equals(operand)) : null;
+      return isScalar(operand) ? negated(equals(value, operand)) : UNDECIDED;
     case '$in':
-      return Array.isArray(operand) && operand.every(isScalar) ? isIn(operand) : null;
+      return isIn(value, operand);
     case '$nin':
-      return Array.isArray(operand) && operand.every(isScalar) ? negate(isIn(operand)) : null;
+      return negated(isIn(value, operand));
     case '$exists':
-      return typeof operand === 'boolean' ? (value) => (value !== undefined) === operand : null;
+      return typeof operand === 'boolean' ? (value !== undefined) === operand : UNDECIDED;
     default:
-      return operand !== null && isScalar(operand) ? compares(operator, operand) : null;
+      return compares(value, operator, operand);
   }
 }
 
-/** Direct tests for the whole filter, or null when some part needs mingo. */
-function directTests(filter: Filter): Array<[string, ValueTest]> | null {
-  const tests: Array<[string, ValueTest]> = [];
+/**
+ * The filter evaluated directly on `doc`: interpreted, nothing compiled or allocated, since most filters
+ * of the hot path are tested against one document found by id. UNDECIDED hands the doc to mingo.
+ */
+function directMatch(doc: Doc, filter: Filter): Outcome {
   for (const field in filter) {
-    if (field.startsWith('$') || field.includes('.')) return null;
+    if (field.charCodeAt(0) === 36 /* $ */ || field.includes('.')) return UNDECIDED;
     const condition = filter[field];
+    const value = doc[field];
     if (isScalar(condition)) {
-      tests.push([field, equals(condition)]);
+      const outcome = equals(value, condition);
+      if (outcome !== true) return outcome;
       continue;
     }
-    if (!isPlainObject(condition)) return null;
-    let hasOperator = false;
+    if (!isPlainObject(condition)) return UNDECIDED;
+    let operators = 0;
     for (const operator in condition) {
-      if (!operator.startsWith('$')) return null;
-      const test = operatorTest(operator, condition[operator]);
-      if (!test) return null;
-      tests.push([field, test]);
-      hasOperator = true;
+      if (operator.charCodeAt(0) !== 36) return UNDECIDED;
+      operators++;
+      const outcome = operatorHolds(value, operator, condition[operator]);
+      if (outcome !== true) return outcome;
     }
-    if (!hasOperator) return null;
+    if (operators === 0) return UNDECIDED;
   }
-  return tests;
+  return true;
 }
 
+/** A predicate for the filter: direct where possible, mingo (built once, on first need) otherwise. */
 export function compileFilter(filter: Filter): DocPredicate {
   let query: Query | undefined;
-  const byMingo = (doc: Doc): boolean => (query ??= new Query(filter)).test(doc);
-  const tests = directTests(filter);
-  if (!tests) return byMingo;
-  if (tests.length === 0) return () => true;
   return (doc) => {
-    for (let i = 0; i < tests.length; i++) {
-      const [field, test] = tests[i]!;
-      const result = test(doc[field]);
-      if (result === UNDECIDED) return byMingo(doc);
-      if (!result) return false;
-    }
-    return true;
+    const outcome = directMatch(doc, filter);
+    return outcome === UNDECIDED ? (query ??= new Query(filter)).test(doc) : outcome;
   };
+}
+
+/** Whether one document matches (no predicate kept: for filters tested against a single document). */
+export function matchesFilter(doc: Doc, filter: Filter): boolean {
+  const outcome = directMatch(doc, filter);
+  return outcome === UNDECIDED ? new Query(filter).test(doc) : outcome;
 }
 
 /** A top-level condition that an index can answer: the field equals one of `values`. */

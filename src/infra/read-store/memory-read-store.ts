@@ -6,7 +6,7 @@
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from './port.js';
 import { copyJson } from './json-copy.js';
 import { documentComparator } from './document-order.js';
-import { compileFilter, equalityFields, keyConditions, type DocPredicate } from './memory-filter.js';
+import { compileFilter, equalityFields, keyConditions, matchesFilter, type DocPredicate } from './memory-filter.js';
 import { HashIndex } from './memory-index.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
 
@@ -25,6 +25,8 @@ function assertDocId(doc: Record<string, unknown>): asserts doc is Doc {
 class CollectionData {
   readonly docs = new Map<number, Doc>();
   readonly indexes = new Map<string, HashIndex>();
+  /** Top-level fields the indexes read (an update of `a` may change an index on `a.b`). */
+  private readonly indexRoots = new Set<string>();
   /** How many stored documents filters have been evaluated against (like Mongo's docsExamined). */
   documentsExamined = 0;
 
@@ -53,26 +55,47 @@ class CollectionData {
     return best ?? this.docs.keys();
   }
 
-  /** Matching stored documents (not copies), in unspecified order; `first` stops at the first match. */
-  match(filter: Filter, first = false): Doc[] {
+  /** Matching stored documents (not copies), in unspecified order. */
+  match(filter: Filter): Doc[] {
+    const id = filter.id;
+    if (typeof id === 'number') {
+      const doc = this.matchOne(filter);
+      return doc ? [doc] : [];
+    }
     const predicate: DocPredicate = compileFilter(filter);
     const matched: Doc[] = [];
-    for (const id of this.candidateIds(filter)) {
-      const doc = this.docs.get(id);
+    for (const candidate of this.candidateIds(filter)) {
+      const doc = this.docs.get(candidate);
       if (!doc) continue;
       this.documentsExamined++;
-      if (predicate(doc)) {
-        matched.push(doc);
-        if (first) break;
-      }
+      if (predicate(doc)) matched.push(doc);
     }
     return matched;
   }
 
+  /** One matching stored document (not a copy), the first candidate found. */
+  matchOne(filter: Filter): Doc | undefined {
+    const id = filter.id;
+    if (typeof id === 'number') {
+      // The projector's hot path: one document by id, no index planning, no allocation.
+      const doc = this.docs.get(id);
+      if (!doc) return undefined;
+      this.documentsExamined++;
+      return matchesFilter(doc, filter) ? doc : undefined;
+    }
+    const predicate: DocPredicate = compileFilter(filter);
+    for (const candidate of this.candidateIds(filter)) {
+      const doc = this.docs.get(candidate);
+      if (!doc) continue;
+      this.documentsExamined++;
+      if (predicate(doc)) return doc;
+    }
+    return undefined;
+  }
+
   /** The first match by id order. */
   matchFirst(filter: Filter): Doc | undefined {
-    const keyed = keyConditions(filter).some(({ field }) => field === 'id');
-    if (keyed) return this.match(filter, true)[0];
+    if (typeof filter.id === 'number') return this.matchOne(filter);
     let lowest: Doc | undefined;
     for (const doc of this.match(filter)) if (!lowest || doc.id < lowest.id) lowest = doc;
     return lowest;
@@ -84,12 +107,12 @@ class CollectionData {
     for (const index of this.indexes.values()) index.add(doc);
   }
 
-  /** Swaps `before` for `after` (the same id), keeping the indexes right; `after` may be `before` mutated. */
-  replaceStored(beforeKeys: Map<HashIndex, Doc>, after: Doc): void {
+  /** Stores `after` in place of `before` (same id), moving their index entries. */
+  replaceStored(before: Doc, after: Doc): void {
     for (const index of this.indexes.values()) index.checkUnique(after);
-    for (const [index, snapshot] of beforeKeys) index.remove(snapshot);
+    for (const index of this.indexes.values()) index.remove(before);
     this.docs.set(after.id, after);
-    for (const index of beforeKeys.keys()) index.add(after);
+    for (const index of this.indexes.values()) index.add(after);
   }
 
   remove(doc: Doc): void {
@@ -97,15 +120,34 @@ class CollectionData {
     for (const index of this.indexes.values()) index.remove(doc);
   }
 
-  /** Snapshot of the indexed fields of a doc about to change in place (only the fields indexes read). */
-  indexSnapshot(doc: Doc): Map<HashIndex, Doc> {
-    const snapshot = new Map<HashIndex, Doc>();
-    for (const index of this.indexes.values()) {
-      const field = index.field.split('.')[0]!;
-      snapshot.set(index, { id: doc.id, [field]: copyJson(doc[field]) });
+  /** Whether an update may move a document between index keys (writes a field an index reads). */
+  touchesIndexes(update: Update): boolean {
+    if (this.indexes.size === 0) return false;
+    for (const operator in update) {
+      const operands = update[operator];
+      if (typeof operands !== 'object' || operands === null) return true;
+      for (const path in operands) {
+        if (this.indexRoots.has(rootOf(path))) return true;
+        const target = (operands as Record<string, unknown>)[path];
+        if (operator === '$rename' && typeof target === 'string' && this.indexRoots.has(rootOf(target))) return true;
+      }
     }
-    return snapshot;
+    return false;
   }
+
+  addIndex(index: HashIndex): void {
+    for (const doc of this.docs.values()) {
+      index.checkUnique(doc);
+      index.add(doc);
+    }
+    this.indexes.set(index.field, index);
+    this.indexRoots.add(rootOf(index.field));
+  }
+}
+
+function rootOf(path: string): string {
+  const dot = path.indexOf('.');
+  return dot < 0 ? path : path.slice(0, dot);
 }
 
 class MemoryCollection implements ReadCollection {
@@ -147,12 +189,7 @@ class MemoryCollection implements ReadCollection {
     const data = this.resolve(true)!;
     for (const { field, unique = false } of indexes) {
       if (field === 'id' || data.indexes.has(field)) continue;
-      const index = new HashIndex(data.name, field, unique);
-      for (const doc of data.docs.values()) {
-        index.checkUnique(doc);
-        index.add(doc);
-      }
-      data.indexes.set(field, index);
+      data.addIndex(new HashIndex(data.name, field, unique));
     }
   }
 
@@ -173,7 +210,11 @@ function applyOp(data: CollectionData, op: WriteOp): void {
     case 'replace':
       return replaceDoc(data, op.filter, op.doc, op.upsert ?? false);
     case 'delete':
-      for (const doc of op.many ? data.match(op.filter) : data.match(op.filter, true).slice(0, 1)) data.remove(doc);
+      if (op.many) for (const doc of data.match(op.filter)) data.remove(doc);
+      else {
+        const doc = data.matchOne(op.filter);
+        if (doc) data.remove(doc);
+      }
       return;
     default: {
       const unknown: never = op;
@@ -191,32 +232,35 @@ function insertDoc(data: CollectionData, doc: Record<string, unknown>): void {
 
 function updateDocs(data: CollectionData, filter: Filter, update: Update, many: boolean, upsert: boolean): void {
   assertOperatorUpdate(update);
-  const matched = many ? data.match(filter) : data.match(filter, true);
+  const one = many ? undefined : data.matchOne(filter);
+  const matched = many ? data.match(filter) : one ? [one] : [];
   if (matched.length === 0) {
     if (!upsert) return;
     const seeded = applyUpdate(copyJson(equalityFields(filter)) as Doc, update, true);
     return insertDoc(data, seeded);
   }
-  // With a unique index the update may still be refused after it is applied: apply it to a copy then.
-  const hasUnique = [...data.indexes.values()].some((index) => index.unique);
+  // An update that leaves indexed fields alone is applied in place; one that may change them is applied
+  // to a copy, so the old index keys can be removed and a refused (unique) update changes nothing.
+  const inPlace = !data.touchesIndexes(update);
   for (const doc of matched) {
-    const snapshot = data.indexSnapshot(doc);
-    const next = applyUpdate(hasUnique ? copyJson(doc) : doc, update, false);
-    data.replaceStored(snapshot, next);
+    if (!inPlace) data.replaceStored(doc, applyUpdate(copyJson(doc), update, false));
+    else {
+      const next = applyUpdate(doc, update, false); // mingo's path returns a new object
+      if (next !== doc) data.docs.set(doc.id, next);
+    }
   }
 }
 
 function replaceDoc(data: CollectionData, filter: Filter, replacement: Doc, upsert: boolean): void {
   const doc = copyJson(replacement) as Record<string, unknown>;
   assertDocId(doc);
-  const [current] = data.match(filter, true);
+  const current = data.matchOne(filter);
   if (!current) {
     if (upsert) insertDoc(data, doc);
     return;
   }
   if (current.id !== doc.id) throw new InvalidUpdateError('a replacement cannot change the document id');
-  const snapshot = data.indexSnapshot(current);
-  data.replaceStored(snapshot, doc);
+  data.replaceStored(current, doc);
 }
 
 export interface MemoryReadStore extends ReadStore {

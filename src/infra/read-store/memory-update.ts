@@ -14,29 +14,29 @@ export class InvalidUpdateError extends Error {
 
 const DIRECT_OPERATORS = new Set(['$set', '$unset', '$inc', '$setOnInsert']);
 
-function isDirect(update: Update): boolean {
+/** How an update can be applied: directly, or by mingo; and whether it writes `id`. One pass. */
+function classify(update: Update): { direct: boolean; touchesId: boolean } {
+  let direct = true;
+  let touchesId = false;
   for (const operator in update) {
-    if (!DIRECT_OPERATORS.has(operator)) return false;
     const fields = update[operator];
-    if (typeof fields !== 'object' || fields === null) return false;
-    for (const field in fields) if (field.includes('.') || field.startsWith('$')) return false;
+    if (typeof fields !== 'object' || fields === null) return { direct: false, touchesId: true };
+    if (!DIRECT_OPERATORS.has(operator)) direct = false;
+    for (const field in fields) {
+      if (field === 'id') touchesId = true;
+      else if (direct && (field.includes('.') || field.charCodeAt(0) === 36)) direct = false;
+    }
   }
-  return true;
+  return { direct, touchesId };
 }
 
 export function assertOperatorUpdate(update: Update): void {
-  const operators = Object.keys(update);
-  if (operators.length === 0 || !operators.every((key) => key.startsWith('$'))) {
-    throw new InvalidUpdateError('an update must consist of update operators ($set, $unset, ...)');
+  let operators = 0;
+  for (const key in update) {
+    if (key.charCodeAt(0) !== 36) operators = -Infinity;
+    operators++;
   }
-}
-
-function touchesId(update: Update): boolean {
-  for (const operator in update) {
-    const fields = update[operator];
-    if (typeof fields === 'object' && fields !== null && 'id' in fields) return true;
-  }
-  return false;
+  if (operators <= 0) throw new InvalidUpdateError('an update must consist of update operators ($set, $unset, ...)');
 }
 
 function checkIncrements(doc: Doc, inc: Record<string, unknown> | undefined): void {
@@ -83,10 +83,11 @@ function applyByMingo(doc: Doc, update: Update, inserting: boolean): Doc {
  * update changes nothing.
  */
 export function applyUpdate(doc: Doc, update: Update, inserting: boolean): Doc {
-  if (!inserting && touchesId(update)) {
+  const { direct, touchesId } = classify(update);
+  if (touchesId && !inserting) {
     const next = applyByMingo(doc, update, true);
     if (next.id !== doc.id) throw new InvalidUpdateError('a document id cannot change');
     return next;
   }
-  return isDirect(update) ? applyDirect(doc, update, inserting) : applyByMingo(doc, update, inserting);
+  return direct ? applyDirect(doc, update, inserting) : applyByMingo(doc, update, inserting);
 }

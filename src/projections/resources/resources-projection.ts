@@ -118,46 +118,49 @@ function toOp(pending: Pending, projectId: number | null): WriteOp | null {
 }
 
 /** Stamps the project's version on its document, within the write the event already makes to it. */
-function stampVersion(pendings: Map<string, Pending>, projectId: number, version: number): void {
-  const key = `projects:${projectId}`;
-  const pending = pendings.get(key);
+function stampVersion(pendings: Pending[], projectId: number, version: number): void {
+  const pending = pendings.find((candidate) => candidate.collection === 'projects' && candidate.id === projectId);
   if (!pending) {
-    pendings.set(key, { collection: 'projects', id: projectId, scoped: false, write: { type: 'update', set: { version }, unset: new Set() } });
+    pendings.push({ collection: 'projects', id: projectId, scoped: false, write: { type: 'update', set: { version }, unset: new Set() } });
   } else if (pending.write.type === 'create') pending.write.doc.version = version;
   else if (pending.write.type === 'update') pending.write.set.version = version;
 }
 
+// An event lists a handful of changes, so pending writes are kept in an array and searched linearly:
+// cheaper than maps with composite string keys on the replay's hot path.
 function apply(event: RecordedEvent): ProjectedWrite[] {
   const projectId = projectIdOfStream(event.stream);
-  const pendings = new Map<string, Pending>();
+  const pendings: Pending[] = [];
   for (const change of event.data.changes) {
     if (change.kind === 'id_block') continue;
     const collection = resourceCollections[change.kind];
     if (!collection) continue;
     const scoped = PROJECT_SCOPED.has(change.kind);
     const scopeId = scoped ? projectId : null;
-    const key = `${collection}:${change.id}`;
-    const earlier = pendings.get(key);
-    const write: PendingWrite = earlier
-      ? merge(earlier.write, change, scopeId)
-      : change.change_type === 'create'
+    const earlier = pendings.find((pending) => pending.collection === collection && pending.id === change.id);
+    if (earlier) {
+      earlier.write = merge(earlier.write, change, scopeId);
+      continue;
+    }
+    const write: PendingWrite =
+      change.change_type === 'create'
         ? { type: 'create', doc: createdDoc(change, scopeId) }
         : change.change_type === 'delete'
           ? { type: 'delete' }
           : updateOf(change);
-    pendings.set(key, { collection, id: change.id, scoped, write });
+    pendings.push({ collection, id: change.id, scoped, write });
   }
   if (projectId !== null) stampVersion(pendings, projectId, event.version);
 
-  const writes = new Map<string, WriteOp[]>();
-  for (const pending of pendings.values()) {
+  const writes: ProjectedWrite[] = [];
+  for (const pending of pendings) {
     const op = toOp(pending, projectId);
     if (!op) continue;
-    let ops = writes.get(pending.collection);
-    if (!ops) writes.set(pending.collection, (ops = []));
-    ops.push(op);
+    const write = writes.find(({ collection }) => collection === pending.collection);
+    if (write) write.ops.push(op);
+    else writes.push({ collection: pending.collection, ops: [op] });
   }
-  return [...writes].map(([collection, ops]) => ({ collection, ops }));
+  return writes;
 }
 
 export const resourcesProjection: Projection = {
