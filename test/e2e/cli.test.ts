@@ -1,0 +1,123 @@
+// The operator's view: `storyline serve` on an empty data directory creates the demo account, `storyline
+// person add` run beside the running server adds a person the server recognises within a second,
+// SIGTERM stops the server cleanly, and a restart rebuilds the read models from the log.
+import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+
+const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
+const run = promisify(execFile);
+
+interface Served {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  port: number;
+  stdout: string[];
+  logs: Record<string, unknown>[];
+}
+
+function serve(env: Record<string, string>): Promise<Served> {
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const served: Served = { child, port: 0, stdout: [], logs: [] };
+  return new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => served.stdout.push(...chunk.split('\n').filter(Boolean)));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        served.logs.push(entry);
+        if (entry['message'] === 'listening') resolve({ ...served, port: Number(entry['port']) });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+  });
+}
+
+function stop(served: Served): Promise<number | null> {
+  return new Promise((resolve) => {
+    served.child.removeAllListeners('exit');
+    served.child.on('exit', (code) => resolve(code));
+    served.child.kill('SIGTERM');
+  });
+}
+
+async function getMe(port: number, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`http://127.0.0.1:${port}/services/v5/me`, { headers: { 'X-TrackerToken': token } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function eventually<T>(check: () => Promise<T | null>, withinMs: number): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`not true within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('storyline command line', function () {
+  this.timeout(30_000);
+  let dataDir: string;
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'storyline-cli-'));
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('serves, adds a person from a second process, stops on SIGTERM and restarts from the log', async () => {
+    const env = { STORYLINE_DATA: dataDir, STORYLINE_DEMO_EMAIL: 'owner@example.com', STORYLINE_DEMO_PASSWORD: 'demo-password' };
+    const first = await serve(env);
+    const tokenLine = first.stdout.find((line) => line.includes('API token:'));
+    expect(tokenLine, first.stdout.join('\n')).to.match(/API token: [0-9a-f]{32}$/);
+    const demoToken = tokenLine!.split(': ')[1]!;
+    expect((await getMe(first.port, demoToken)).body).to.include({ email: 'owner@example.com' });
+
+    const { stdout } = await run(process.execPath, [bin, 'person', 'add', '--email', 'new@example.com', '--name', 'New Person', '--password', 'a-long-password'], {
+      env: { ...process.env, STORYLINE_DATA: dataDir },
+    });
+    const added = JSON.parse(stdout.trim()) as { id: number; api_token: string };
+    expect(added.api_token).to.match(/^[0-9a-f]{32}$/);
+    const me = await eventually(async () => {
+      const answer = await getMe(first.port, added.api_token);
+      return answer.status === 200 ? answer.body : null;
+    }, 1_000);
+    expect(me).to.include({ id: added.id, name: 'New Person', email: 'new@example.com' });
+
+    expect(await stop(first)).to.equal(0);
+    expect(first.logs.map((entry) => entry['message'])).to.include('stopped');
+    expect(JSON.stringify(first.logs)).not.to.contain(added.api_token).and.not.to.contain(demoToken);
+
+    const second = await serve(env);
+    try {
+      const caughtUp = second.logs.find((entry) => entry['message'] === 'projections caught up')!;
+      expect(caughtUp['eventsRead']).to.be.greaterThan(5);
+      expect(caughtUp['ms']).to.be.a('number');
+      expect(second.stdout.some((line) => line.includes('API token'))).to.equal(false);
+      expect((await getMe(second.port, added.api_token)).body).to.include({ id: added.id });
+    } finally {
+      expect(await stop(second)).to.equal(0);
+    }
+  });
+
+  it('rebuilds every projection offline and reports what it read', async () => {
+    const { stdout } = await run(process.execPath, [bin, 'rebuild-projections'], { env: { ...process.env, STORYLINE_DATA: dataDir } });
+    const reports = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(reports.map((report) => report['projection'])).to.include('resources');
+    for (const report of reports) expect(report['eventsRead']).to.be.greaterThan(5);
+  });
+
+  it('rejects unknown commands and incomplete person add with exit code 2', async () => {
+    const unknown = await run(process.execPath, [bin, 'frobnicate']).catch((error: { code: number; stderr: string }) => error);
+    expect(unknown).to.include({ code: 2 });
+    const incomplete = await run(process.execPath, [bin, 'person', 'add', '--email', 'x@example.com'], {
+      env: { ...process.env, STORYLINE_DATA: dataDir },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(incomplete).to.include({ code: 2 });
+  });
+});
