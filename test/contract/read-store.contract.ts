@@ -180,6 +180,18 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(ids(await coll.find({ project_id: { $in: [10, 20] } }))).to.deep.equal([1, 2, 4]);
       });
 
+      it('stay consistent on a nested field when its parent object is replaced or renamed', async () => {
+        await coll.ensureIndexes([{ field: 'owner.id' }]);
+        await coll.write([
+          { op: 'update', filter: { id: 3 }, update: { $set: { owner: { id: 8 } } } },
+          { op: 'update', filter: { id: 4 }, update: { $set: { 'owner.id': 7 } } },
+          { op: 'update', filter: { id: 1 }, update: { $set: { boss: { id: 7 } } } },
+          { op: 'update', filter: { id: 1 }, update: { $rename: { boss: 'owner' } } },
+        ]);
+        expect(ids(await coll.find({ 'owner.id': 7 }))).to.deep.equal([1, 4]);
+        expect(ids(await coll.find({ 'owner.id': 8 }))).to.deep.equal([3]);
+      });
+
       it('can be declared after documents exist, and twice', async () => {
         await coll.ensureIndexes([{ field: 'current_state' }, { field: 'project_id' }]);
         expect(ids(await coll.find({ current_state: 'started' }))).to.deep.equal([1, 4]);

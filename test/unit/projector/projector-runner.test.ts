@@ -256,6 +256,27 @@ describe('projector runner', function () {
     expect(await runner.collection('stories').count({ leftover: true })).to.equal(0);
   });
 
+  it('rejects waitFor instead of hanging when a projection fails, and retries on the next append', async () => {
+    let failing = true;
+    const fragile: Projection = {
+      ...resourcesProjection,
+      apply(event) {
+        if (failing && event.type === 'story_update') throw new Error('projection bug');
+        return resourcesProjection.apply(event);
+      },
+    };
+    const runner = runnerOf({ projections: [fragile] });
+    await runner.start();
+    const position = await append(events, 'project-10', [updated('story', 1, { name: 'x' })]);
+    let failure: unknown;
+    await runner.waitFor(position).catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(Error).with.property('message', 'projection bug');
+    failing = false;
+    const next = await append(events, 'project-10', [created('project', 10, { name: 'P' })]);
+    await runner.waitFor(next);
+    expect(await runner.collection('projects').findOne({ id: 10 })).to.deep.include({ version: 2 });
+  });
+
   it('refuses projections that share a collection', () => {
     expect(() => runnerOf({ projections: [resourcesProjection, { ...resourcesProjection, name: 'copy' }] })).to.throw(/declared by/);
   });
