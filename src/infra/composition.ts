@@ -95,6 +95,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       maxBodyBytes: config.maxBodyBytes,
       responseCacheEntries: config.responseCacheEntries,
       ...(config.deprecationWarning ? { deprecationWarning: config.deprecationWarning } : {}),
+      ...(config.downtime ? { downtime: config.downtime } : {}),
     },
     log,
     clock,

@@ -20,6 +20,8 @@ export interface StorylineConfig {
   demoEmail: string | null;
   demoPassword: string | null;
   deprecationWarning: string | null;
+  /** Planned maintenance window announced on every response (ISO 8601 start and finish). */
+  downtime: { start: string; finish: string } | null;
   /** Milliseconds SIGTERM waits for in-flight requests before closing the stores. */
   shutdownGraceMs: number;
 }
@@ -47,8 +49,19 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     demoEmail: env['STORYLINE_DEMO_EMAIL'] || null,
     demoPassword: env['STORYLINE_DEMO_PASSWORD'] || null,
     deprecationWarning: env['STORYLINE_DEPRECATION_WARNING'] || null,
+    downtime: downtimeWindow(env),
     shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
+}
+
+function downtimeWindow(env: Env): { start: string; finish: string } | null {
+  const start = env['STORYLINE_DOWNTIME_START'];
+  const finish = env['STORYLINE_DOWNTIME_FINISH'];
+  if (!start && !finish) return null;
+  if (!start || !finish || Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(finish))) {
+    throw new ConfigError('STORYLINE_DOWNTIME_START and STORYLINE_DOWNTIME_FINISH must both be ISO 8601 datetimes');
+  }
+  return { start, finish };
 }
 
 /** `:memory:` keeps every store in memory (tests); anything else is a directory. */

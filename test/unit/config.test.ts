@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { ConfigError, configFromEnv } from '../../src/infra/config.js';
+
+describe('operator configuration', () => {
+  it('defaults to port 3000, ./data, 200 on creates and six / twenty-five months of activity', () => {
+    const config = configFromEnv({}, '/srv');
+    expect(config).to.include({ port: 3000, dataDir: '/srv/data', createdStatus: 200, activityWindowMonths: 6, enterpriseActivityWindowMonths: 25 });
+    expect(config).to.include({ kurrentUrl: null, mongoUrl: null, downtime: null, siteUrl: 'http://localhost:3000' });
+  });
+
+  it('reads the environment', () => {
+    const config = configFromEnv(
+      { PORT: '8080', STORYLINE_DATA: 'var/lib', STORYLINE_CREATED_STATUS: '201', STORYLINE_ACTIVITY_WINDOW_MONTHS: 'unlimited',
+        STORYLINE_ENTERPRISE_ACTIVITY_WINDOW_MONTHS: '0', STORYLINE_SITE_URL: 'https://tracker.example.com/',
+        STORYLINE_DOWNTIME_START: '2026-12-01T02:00:00Z', STORYLINE_DOWNTIME_FINISH: '2026-12-01T03:00:00Z' },
+      '/srv',
+    );
+    expect(config).to.include({ port: 8080, dataDir: '/srv/var/lib', createdStatus: 201, activityWindowMonths: null, enterpriseActivityWindowMonths: null });
+    expect(config.siteUrl).to.equal('https://tracker.example.com');
+    expect(config.downtime).to.deep.equal({ start: '2026-12-01T02:00:00Z', finish: '2026-12-01T03:00:00Z' });
+  });
+
+  it('keeps :memory: as it is', () => {
+    expect(configFromEnv({ STORYLINE_DATA: ':memory:' }).dataDir).to.equal(':memory:');
+  });
+
+  it('refuses values it cannot use, naming the variable', () => {
+    expect(() => configFromEnv({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
+    expect(() => configFromEnv({ STORYLINE_MAX_BODY_BYTES: '-1' })).to.throw(ConfigError, /STORYLINE_MAX_BODY_BYTES/);
+    expect(() => configFromEnv({ STORYLINE_DOWNTIME_START: '2026-12-01T02:00:00Z' })).to.throw(ConfigError, /DOWNTIME/);
+  });
+});
