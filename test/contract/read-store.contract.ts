@@ -32,7 +32,7 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
     describe('find', () => {
       it('filters by equality, $in, ranges, $exists, $ne and array membership', async () => {
         expect(ids(await coll.find({ project_id: 10 }))).to.deep.equal([1, 2, 5]);
-        expect(ids(await coll.find({ id: { $in: [4, 2, 99] } }))).to.deep.equal([2, 4]);
+        expect(ids(await coll.find({ id: { $in: [4, 2, 99, 4] } }))).to.deep.equal([2, 4]);
         expect(ids(await coll.find({ estimate: { $gt: 1, $lt: 3 } }))).to.deep.equal([3]);
         expect(ids(await coll.find({ estimate: { $gte: 3 } }))).to.deep.equal([2, 5]);
         expect(ids(await coll.find({ estimate: { $exists: false } }))).to.deep.equal([4]);

@@ -39,7 +39,7 @@ class CollectionData {
     for (const { field, values } of keyConditions(filter)) {
       if (field === 'id') {
         if (values.length < bestSize) {
-          best = values.filter((value): value is number => typeof value === 'number');
+          best = new Set(values.filter((value): value is number => typeof value === 'number'));
           bestSize = values.length;
         }
         continue;
