@@ -149,12 +149,17 @@ async function buildFixture(path: string): Promise<void> {
   db.close();
 }
 
-/** (a) The floor: the same rows and batches, JSON.parse of data and meta, nothing else. */
+/**
+ * (a) The floor: the same rows and batches, read the fastest way better-sqlite3 offers (raw arrays, no
+ * row objects), JSON.parse of data and meta, nothing else.
+ */
 function rawReadAndParse(path: string): { events: number; ms: number } {
   const db = new Database(path, { readonly: true });
-  const select = db.prepare<[number, number], { position: number; data: string; meta: string }>(
-    'SELECT position, id, stream, version, type, data, meta FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',
-  );
+  const select = db
+    .prepare<[number, number], [number, string, string, number, string, string, string]>(
+      'SELECT position, id, stream, version, type, data, meta FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',
+    )
+    .raw(true);
   const started = performance.now();
   let events = 0;
   let after = 0;
@@ -163,12 +168,12 @@ function rawReadAndParse(path: string): { events: number; ms: number } {
     const rows = select.all(after, BATCH);
     if (rows.length === 0) break;
     for (const row of rows) {
-      const data = JSON.parse(row.data) as { changes: unknown[] };
-      const meta = JSON.parse(row.meta) as { occurred_at: number };
+      const data = JSON.parse(row[5]) as { changes: unknown[] };
+      const meta = JSON.parse(row[6]) as { occurred_at: number };
       checksum += data.changes.length + (meta.occurred_at & 1);
     }
     events += rows.length;
-    after = rows[rows.length - 1]!.position;
+    after = rows[rows.length - 1]![0];
   }
   const ms = performance.now() - started;
   db.close();

@@ -12,10 +12,10 @@
 import Database from 'better-sqlite3';
 import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
-import { decodeEvent, encodeEvent, eventId } from '../event-codec.js';
-import type { StoredEventRow } from '../event-codec.js';
+import { decodeStoredColumns, encodeEvent, eventId } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { WrongExpectedVersion } from './port.js';
+import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
 import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from './port.js';
 
 export interface SqliteEventStoreOptions {
@@ -46,6 +46,11 @@ const SCHEMA = `
 
 const COLUMNS = 'position, id, stream, version, type, data, meta';
 
+/** Batches at least this large are read ahead in a worker (replay and catch-up). */
+const READ_AHEAD_MIN_BATCH = 256;
+
+const decodeColumns = (row: EventColumns) => decodeStoredColumns(row[0], row[1], row[2], row[3], row[4], row[5], row[6]);
+
 interface PendingAppend {
   stream: string;
   expectedVersion: ExpectedVersion;
@@ -74,16 +79,17 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     insert: db.prepare<[number, string, string, number, string, string, string]>(
       `INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
-    forwards: db.prepare<[string, number, number], StoredEventRow>(
+    forwards: db.prepare<[string, number, number], EventColumns>(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND version >= ? ORDER BY version ASC LIMIT ?`,
     ),
-    backwards: db.prepare<[string, number, number], StoredEventRow>(
+    backwards: db.prepare<[string, number, number], EventColumns>(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND version <= ? ORDER BY version DESC LIMIT ?`,
     ),
-    all: db.prepare<[number, number], StoredEventRow>(
+    all: db.prepare<[number, number], EventColumns>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
   };
+  for (const reader of [statements.forwards, statements.backwards, statements.all]) reader.raw(true);
 
   const readHead = (): number => statements.head.get()?.head ?? 0;
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
@@ -137,6 +143,8 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       });
     })
     .immediate;
+
+  const readAhead = options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
 
   const appended = new Subject<number>();
   let lastAnnouncedHead = readHead();
@@ -202,12 +210,17 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
         options.direction === 'backwards'
           ? statements.backwards.all(stream, options.from ?? Number.MAX_SAFE_INTEGER, limit)
           : statements.forwards.all(stream, options.from ?? 1, limit);
-      return rows.map(decodeEvent);
+      return rows.map(decodeColumns);
     },
 
     async readAll(options: ReadAllOptions = {}) {
       assertOpen();
-      return statements.all.all(options.after ?? 0, options.limit ?? -1).map(decodeEvent);
+      const after = options.after ?? 0;
+      const limit = options.limit ?? -1;
+      if (!readAhead || limit < READ_AHEAD_MIN_BATCH) return statements.all.all(after, limit).map(decodeColumns);
+      const rows = (await readAhead.take(after, limit)) ?? statements.all.all(after, limit);
+      if (rows.length === limit) readAhead.readAhead(rows[rows.length - 1]![0], limit);
+      return rows.map(decodeColumns);
     },
 
     async streamVersion(stream) {
@@ -226,6 +239,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       closed = true;
       clearInterval(poll);
       appended.complete();
+      await readAhead?.close();
       db.close();
     },
   };
