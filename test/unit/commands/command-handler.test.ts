@@ -1,0 +1,137 @@
+// The one command handler and the id allocator, over the embedded event store: one event per command,
+// versions that follow, conflicts with another writer resolved by deciding again, a bounded retry,
+// idempotent commands, ids unique across allocators, and read-your-writes through the projections.
+import { expect } from 'chai';
+import { CommandHandler, type CommandMeta } from '../../../src/commands/command-handler.js';
+import type { Decide } from '../../../src/domain/decision.js';
+import { DomainError, invalidField } from '../../../src/domain/errors.js';
+import { streams } from '../../../src/domain/events.js';
+import type { StreamState } from '../../../src/domain/resource-state.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
+import { WrongExpectedVersion, type EventStore } from '../../../src/infra/event-store/port.js';
+import { IdAllocator } from '../../../src/infra/id-allocator.js';
+
+const STREAM = streams.project(7);
+
+/** Adds one label named `name`; refuses a name already taken (a rule that reads the state). */
+function addLabel(name: string): Decide<StreamState> {
+  return (state, context) => {
+    const taken = [...(state.docs.get('label')?.values() ?? [])].some((label) => label['name'] === name);
+    if (taken) throw invalidField('name', `${name} is taken`);
+    const id = context.nextId('label');
+    return {
+      type: 'label_create',
+      data: { changes: [{ kind: 'label', change_type: 'create', id, new_values: { id, name, created_at: context.now } }], primary_resources: [] },
+    };
+  };
+}
+
+let commandCount = 0;
+function meta(overrides: Partial<CommandMeta> = {}): CommandMeta {
+  return { commandId: `command-${++commandCount}`, actorId: 1, now: 1_700_000_000_000, ...overrides };
+}
+
+function handlerOver(eventStore: EventStore, waited: number[] = [], blockSize = 100): CommandHandler {
+  return new CommandHandler({
+    eventStore,
+    ids: new IdAllocator(eventStore, { blockSize }),
+    projections: { waitFor: async (position) => void waited.push(position) },
+  });
+}
+
+describe('command handler', () => {
+  let store: SqliteEventStore;
+  beforeEach(async () => {
+    store = await openSqliteEventStore({ path: ':memory:' });
+  });
+  afterEach(() => store.close());
+
+  it('appends one event per command, numbered by the stream version, and waits for its position', async () => {
+    const waited: number[] = [];
+    const handler = handlerOver(store, waited);
+    const first = await handler.execute(STREAM, addLabel('alpha'), meta());
+    const second = await handler.execute(STREAM, addLabel('beta'), meta());
+    expect([first.version, second.version]).to.deep.equal([1, 2]);
+    expect(waited).to.deep.equal([first.position, second.position]);
+    expect(second.event).to.include({ stream: STREAM, version: 2, type: 'label_create' });
+    expect(second.event.meta).to.include({ performed_by: 1, occurred_at: 1_700_000_000_000 });
+    expect([...second.state.docs.get('label')!.values()].map((label) => label['name'])).to.deep.equal(['alpha', 'beta']);
+    expect((await store.readStream(STREAM)).map((event) => event.version)).to.deep.equal([1, 2]);
+  });
+
+  it('leaves state and log untouched when a decision is refused', async () => {
+    const handler = handlerOver(store);
+    await handler.execute(STREAM, addLabel('alpha'), meta());
+    const refused = await handler.execute(STREAM, addLabel('alpha'), meta()).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(DomainError).and.have.property('code', 'invalid_parameter');
+    expect((await handler.load(STREAM)).version).to.equal(1);
+    expect(await store.streamVersion(STREAM)).to.equal(1);
+  });
+
+  it('decides again on the caught-up state when another writer appended first', async () => {
+    const mine = handlerOver(store);
+    const theirs = handlerOver(store);
+    await mine.execute(STREAM, addLabel('alpha'), meta());
+    await theirs.execute(STREAM, addLabel('beta'), meta()); // `mine` has not seen it yet
+    const outcome = await mine.execute(STREAM, addLabel('gamma'), meta());
+    expect(outcome.version).to.equal(3);
+    const refused = await mine.execute(STREAM, addLabel('beta'), meta()).catch((error: unknown) => error);
+    expect(refused).to.have.property('code', 'invalid_parameter');
+  });
+
+  it('serialises concurrent commands on one stream: all succeed with contiguous versions', async () => {
+    const handler = handlerOver(store);
+    const outcomes = await Promise.all(Array.from({ length: 25 }, (_, n) => handler.execute(STREAM, addLabel(`label-${n}`), meta())));
+    expect(outcomes.map((outcome) => outcome.version).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 25 }, (_, n) => n + 1));
+  });
+
+  it('gives up with deadlock after a bounded number of conflicts', async () => {
+    let appends = 0;
+    const alwaysBehind: EventStore = Object.assign(Object.create(store) as EventStore, {
+      append: async (stream: string, expected: number) => {
+        appends++;
+        throw new WrongExpectedVersion(stream, expected, expected + 1);
+      },
+    });
+    const handler = new CommandHandler({ eventStore: alwaysBehind, ids: new IdAllocator(store), projections: { waitFor: async () => {} }, maxAttempts: 4 });
+    const error = await handler.execute(STREAM, addLabel('alpha'), meta()).catch((thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(DomainError).and.have.property('code', 'deadlock');
+    expect(appends).to.equal(4);
+  });
+
+  it('does not append a command twice: the same command id returns the first result', async () => {
+    const handler = handlerOver(store);
+    const once = meta();
+    const first = await handler.execute(STREAM, addLabel('alpha'), once);
+    const again = await handlerOver(store).execute(STREAM, addLabel('alpha-renamed'), once);
+    expect(again.version).to.equal(first.version);
+    expect(again.event.data).to.deep.equal(first.event.data);
+    expect(await store.streamVersion(STREAM)).to.equal(1);
+  });
+
+  it('reserves a new block of ids when a decision uses up the current one', async () => {
+    const handler = handlerOver(store, [], 2);
+    const ids: number[] = [];
+    for (let n = 0; n < 5; n++) {
+      const outcome = await handler.execute(STREAM, addLabel(`label-${n}`), meta());
+      ids.push(outcome.event.data.changes[0]!.id);
+    }
+    expect(ids).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('id allocator', () => {
+  it('never hands out the same id from two allocators on one log (two processes)', async () => {
+    const store = await openSqliteEventStore({ path: ':memory:' });
+    try {
+      const left = new IdAllocator(store, { blockSize: 3 });
+      const right = new IdAllocator(store, { blockSize: 3 });
+      const ids = await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? left : right).next('story')));
+      expect(new Set(ids).size).to.equal(40);
+      expect(await left.next('label')).to.equal(1); // kinds are counted separately
+      expect((await store.readStream(streams.ids('story'))).length).to.be.at.least(14);
+    } finally {
+      await store.close();
+    }
+  });
+});
