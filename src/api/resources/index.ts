@@ -6,6 +6,10 @@ import { meResources } from './me.js';
 import { membershipResources } from './memberships.js';
 import { peopleResources } from './people.js';
 import { projectResources } from './projects.js';
+import { labelResources } from './labels.js';
+import { releaseResources } from './releases.js';
+import { storyResources } from './stories.js';
+import { taskResources } from './tasks.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
 export const resourceModules: readonly ResourceModuleFactory[] = [
@@ -15,4 +19,8 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   projectResources,
   membershipResources,
   activityResources,
+  storyResources,
+  labelResources,
+  taskResources,
+  releaseResources,
 ];

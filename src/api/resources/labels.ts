@@ -1,0 +1,89 @@
+// A project's labels.
+//
+//   GET    /projects/:project_id/labels             readers; by name (then id); not paginated
+//   POST   /projects/:project_id/labels             writers; body `name` (unique per project, stored lower-case)
+//   GET    /projects/:project_id/labels/:label_id   readers
+//   PUT    /projects/:project_id/labels/:label_id   writers; body `name`
+//   DELETE /projects/:project_id/labels/:label_id   writers; the label leaves every story carrying it
+//
+// `counts` (story_counts per state, kept by every story write) is returned when asked for in `fields`.
+import { LabelCommands } from '../../commands/labels.js';
+import type { CommandMeta } from '../../commands/command-handler.js';
+import type { Doc } from '../../infra/read-store/port.js';
+import { apiError } from '../error-catalogue.js';
+import { idParam } from '../project-authorization.js';
+import { requestSchema } from '../request-schema.js';
+import type { ResourceType } from '../resource-type.js';
+import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+export const labelType: ResourceType = {
+  name: 'label',
+  kind: 'label',
+  attributes: ['id', 'project_id', 'name', 'created_at', 'updated_at', 'counts'],
+  datetimes: ['created_at', 'updated_at'],
+  defaults: ['kind', 'id', 'project_id', 'name', 'created_at', 'updated_at'],
+};
+
+const checkLabelBody = requestSchema<{ name: string }>({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+
+export function labelResources(deps: ResourceDeps): ResourceModule {
+  const labels = deps.read('labels');
+  const commands = new LabelCommands({ commands: deps.commands, labels });
+  const meta = (req: ApiRequest): CommandMeta => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+
+  async function pathLabel(req: ApiRequest): Promise<Doc> {
+    const label = await labels.findOne({ id: idParam(req.params['label_id']), project_id: req.project!.id });
+    if (!label) throw apiError('unfound_resource');
+    return label;
+  }
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/projects/:project_id/labels',
+      access: 'project:read',
+      cacheable: true,
+      async handle(req) {
+        const value = await labels.find({ project_id: req.project!.id }, { sort: { name: 1 } });
+        return { kind: 'resource', type: 'label', value };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/labels',
+      access: 'project:write',
+      async handle(req) {
+        const { label, version } = await commands.create(req.project!.id, checkLabelBody(req.body).name, meta(req));
+        return { kind: 'resource', type: 'label', value: label, created: true, projectVersion: version };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/labels/:label_id',
+      access: 'project:read',
+      cacheable: true,
+      handle: async (req) => ({ kind: 'resource', type: 'label', value: await pathLabel(req) }),
+    },
+    {
+      method: 'PUT',
+      path: '/projects/:project_id/labels/:label_id',
+      access: 'project:write',
+      async handle(req) {
+        const current = await pathLabel(req);
+        const { label, version } = await commands.rename(req.project!.id, current.id, checkLabelBody(req.body).name, meta(req));
+        return { kind: 'resource', type: 'label', value: label, projectVersion: version };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id/labels/:label_id',
+      access: 'project:write',
+      async handle(req) {
+        const current = await pathLabel(req);
+        return { kind: 'empty', projectVersion: await commands.delete(req.project!.id, current.id, meta(req)) };
+      },
+    },
+  ];
+  return { routes, types: [labelType] };
+}

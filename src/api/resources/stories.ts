@@ -1,0 +1,275 @@
+// Stories, their owners and their labels.
+//
+//   GET    /projects/:project_id/stories                      readers; filters (story-list-query.ts), `filter`
+//                                                            (story-search-filter.ts); priority order; paginated
+//   POST   /projects/:project_id/stories                      writers; nested tasks, labels by name or id
+//   GET    /projects/:project_id/stories/bulk?ids=1,2         readers; at most 500 ids, unknown ids skipped
+//   GET    /projects/:project_id/stories/:story_id            readers
+//   PUT    /projects/:project_id/stories/:story_id            writers; `project_id` of another project moves it
+//   DELETE /projects/:project_id/stories/:story_id            writers
+//   GET | PUT | DELETE /stories/:story_id                     the same, the project found from the story
+//   GET    /projects/:project_id/stories/:story_id/owners     readers; array of person
+//   POST   /projects/:project_id/stories/:story_id/owners     writers; body `id` (person id); the person
+//   DELETE /projects/:project_id/stories/:story_id/owners/:person_id
+//   GET    /projects/:project_id/stories/:story_id/labels     readers; array of label
+//   POST   /projects/:project_id/stories/:story_id/labels     writers; body `id` or `name`; the label
+//   DELETE /projects/:project_id/stories/:story_id/labels/:label_id   the removed label
+//
+// A move (PUT with another `project_id`) needs write access to both projects and carries no other
+// attribute (send those in a separate PUT); see src/commands/stories.ts for its two events.
+import { invalidField } from '../../domain/errors.js';
+import { normalizedLabelName } from '../../domain/project-state.js';
+import { StoryCommands } from '../../commands/stories.js';
+import type { CommandMeta } from '../../commands/command-handler.js';
+import type { Doc } from '../../infra/read-store/port.js';
+import { apiError } from '../error-catalogue.js';
+import { idParam } from '../project-authorization.js';
+import { requestSchema } from '../request-schema.js';
+import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition } from '../route-table.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { assertFilterAlone, dateRangeFilter, pageOf, paginate, storyListQuery } from './story-list-query.js';
+import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
+import { matchesFilter, parseStoryFilter } from './story-search-filter.js';
+import { orderedStories, peopleById, storyResourceType } from './story-type.js';
+
+export const MAX_BULK_IDS = 500;
+
+const checkOwnerBody = requestSchema<{ id: number }>({ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] });
+const checkLabelBody = requestSchema<{ id?: number; name?: string }>({
+  type: 'object',
+  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+});
+
+export function storyResources(deps: ResourceDeps): ResourceModule {
+  const stories = deps.read('stories');
+  const labels = deps.read('labels');
+  const people = deps.read('people');
+  const memberships = deps.read('project_memberships');
+  const commands = new StoryCommands({ commands: deps.commands, stories });
+  const storyType = storyResourceType({
+    stories,
+    labels,
+    tasks: deps.read('tasks'),
+    comments: deps.read('comments'),
+    people,
+    memberships,
+    siteUrl: deps.settings.siteUrl,
+  });
+
+  const meta = (req: ApiRequest): CommandMeta => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+  const story = (value: Doc, projectVersion?: number, created = false): ApiResult => ({
+    kind: 'resource',
+    type: 'story',
+    value,
+    projectId: Number(value['project_id']),
+    ...(projectVersion !== undefined ? { projectVersion } : {}),
+    ...(created ? { created: true } : {}),
+  });
+
+  /** The story of a project-scoped path (the project already authorized by the route's access). */
+  async function pathStory(req: ApiRequest): Promise<Doc> {
+    const found = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
+    if (!found) throw apiError('unfound_resource');
+    return found;
+  }
+
+  /** The story of `/stories/:story_id`, after checking the caller's access to its project. */
+  async function bareStory(req: ApiRequest, level: ProjectAccessLevel): Promise<Doc> {
+    const found = await stories.findOne({ id: idParam(req.params['story_id']) });
+    if (!found) throw apiError('unfound_resource');
+    await req.authorizeProject(Number(found['project_id']), level);
+    return found;
+  }
+
+  async function list(req: ApiRequest): Promise<ApiResult> {
+    assertFilterAlone(req.query);
+    const query = storyListQuery(req.query);
+    const projectId = req.project!.id;
+    const page = pageOf(query);
+    const filter: Record<string, unknown> = { project_id: projectId, ...dateRangeFilter(query) };
+    if (query.with_state !== undefined) filter['current_state'] = query.with_state;
+    if (query.with_story_type !== undefined) filter['story_type'] = query.with_story_type;
+    if (query.with_story_priority !== undefined) filter['story_priority'] = query.with_story_priority;
+    if (query.with_label !== undefined) {
+      const label = await labels.findOne({ project_id: projectId, name: normalizedLabelName(query.with_label) });
+      filter['label_ids'] = label ? label.id : -1;
+    }
+    const rank: Record<string, string> = {};
+    for (const [param, operator] of [['after_story_id', '$gt'], ['before_story_id', '$lt']] as const) {
+      const anchorId = query[param];
+      if (anchorId === undefined) continue;
+      const anchor = await stories.findOne({ id: anchorId, project_id: projectId });
+      if (!anchor) throw invalidField(param, `Story ${anchorId} is not in this project.`);
+      rank[operator] = String(anchor['rank']);
+    }
+    if (Object.keys(rank).length > 0) filter['rank'] = rank;
+
+    if (query.filter === undefined) {
+      const total = await stories.count(filter);
+      const value = await stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
+      return { kind: 'resource', type: 'story', value, pagination: { total, ...page, returned: value.length } };
+    }
+    const terms = parseStoryFilter(query.filter);
+    const [ordered, projectLabels] = await Promise.all([orderedStories(stories, filter), labels.find({ project_id: projectId })]);
+    const labelName = new Map(projectLabels.map((label) => [label.id, String(label['name'])]));
+    const matching = ordered.filter((doc) =>
+      matchesFilter(terms, {
+        id: doc.id,
+        name: String(doc['name']),
+        ...(typeof doc['description'] === 'string' ? { description: doc['description'] } : {}),
+        current_state: String(doc['current_state']),
+        story_type: String(doc['story_type']),
+        labelNames: ((doc['label_ids'] as number[] | undefined) ?? []).map((id) => labelName.get(id) ?? ''),
+      }),
+    );
+    return { kind: 'resource', type: 'story', ...paginate(matching, page) };
+  }
+
+  async function bulk(req: ApiRequest): Promise<ApiResult> {
+    const text = req.query['ids'];
+    if (text === undefined || text.trim() === '') throw invalidField('ids', 'this endpoint requires the parameter: ids');
+    const parts = text.split(',').map((part) => part.trim());
+    if (parts.some((part) => !/^[0-9]{1,16}$/.test(part))) throw invalidField('ids', "'ids' must be story ids separated by commas");
+    const ids = [...new Set(parts.map(Number))];
+    if (ids.length > MAX_BULK_IDS) throw invalidField('ids', `'ids' can hold at most ${MAX_BULK_IDS} ids`);
+    const found = new Map((await stories.find({ id: { $in: ids }, project_id: req.project!.id })).map((doc) => [doc.id, doc]));
+    return { kind: 'resource', type: 'story', value: ids.flatMap((id) => found.get(id) ?? []) };
+  }
+
+  async function update(req: ApiRequest, current: Doc): Promise<ApiResult> {
+    const projectId = Number(current['project_id']);
+    const { input, projectId: targetId } = updateStoryInput(current.id, req.body);
+    if (targetId === undefined || targetId === projectId) {
+      const { story: updated, version } = await commands.update(projectId, input, meta(req));
+      return story(updated, version);
+    }
+    const extra = Object.keys(req.body).filter((key) => UPDATE_KEYS.includes(key));
+    if (extra.length > 0) {
+      throw invalidField('project_id', `A move to another project takes no other attribute; send ${extra.join(', ')} in a separate request.`);
+    }
+    await req.authorizeProject(targetId, 'project:write');
+    const { story: moved, version } = await commands.move(projectId, targetId, current.id, meta(req));
+    return story(moved, version);
+  }
+
+  async function remove(req: ApiRequest, current: Doc): Promise<ApiResult> {
+    const version = await commands.delete(Number(current['project_id']), current.id, meta(req));
+    return { kind: 'empty', projectVersion: version };
+  }
+
+  const routes: RouteDefinition[] = [
+    { method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', cacheable: true, handle: list },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/stories',
+      access: 'project:write',
+      async handle(req) {
+        const { story: created, version } = await commands.create(req.project!.id, createStoryInput(req.body), meta(req));
+        return story(created, version, true);
+      },
+    },
+    { method: 'GET', path: '/projects/:project_id/stories/bulk', access: 'project:read', cacheable: true, handle: bulk },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/stories/:story_id',
+      access: 'project:read',
+      cacheable: true,
+      handle: async (req) => story(await pathStory(req)),
+    },
+    {
+      method: 'PUT',
+      path: '/projects/:project_id/stories/:story_id',
+      access: 'project:write',
+      handle: async (req) => update(req, await pathStory(req)),
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id/stories/:story_id',
+      access: 'project:write',
+      handle: async (req) => remove(req, await pathStory(req)),
+    },
+    { method: 'GET', path: '/stories/:story_id', access: 'person', handle: async (req) => story(await bareStory(req, 'project:read')) },
+    { method: 'PUT', path: '/stories/:story_id', access: 'person', handle: async (req) => update(req, await bareStory(req, 'project:write')) },
+    { method: 'DELETE', path: '/stories/:story_id', access: 'person', handle: async (req) => remove(req, await bareStory(req, 'project:write')) },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/stories/:story_id/owners',
+      access: 'project:read',
+      cacheable: true,
+      async handle(req) {
+        const ownerIds = ((await pathStory(req))['owner_ids'] as number[] | undefined) ?? [];
+        const found = await peopleById({ people, memberships }, ownerIds, req);
+        return { kind: 'resource', type: 'person', value: ownerIds.flatMap((id) => found.get(id) ?? []) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/stories/:story_id/owners',
+      access: 'project:write',
+      async handle(req) {
+        const current = await pathStory(req);
+        const { id: personId } = checkOwnerBody(req.body);
+        const { version } = await commands.addOwner(req.project!.id, { story_id: current.id, person_id: personId }, meta(req));
+        const found = await peopleById({ people, memberships }, [personId], req);
+        const person = found.get(personId);
+        if (!person) throw apiError('unfound_resource');
+        return { kind: 'resource', type: 'person', value: person, created: true, projectVersion: version };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id/stories/:story_id/owners/:person_id',
+      access: 'project:write',
+      async handle(req) {
+        const current = await pathStory(req);
+        const personId = idParam(req.params['person_id']);
+        const { version } = await commands.removeOwner(req.project!.id, { story_id: current.id, person_id: personId }, meta(req));
+        return { kind: 'empty', projectVersion: version };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/stories/:story_id/labels',
+      access: 'project:read',
+      cacheable: true,
+      async handle(req) {
+        const labelIds = ((await pathStory(req))['label_ids'] as number[] | undefined) ?? [];
+        const found = new Map((await labels.find({ project_id: req.project!.id, id: { $in: labelIds } })).map((label) => [label.id, label]));
+        return { kind: 'resource', type: 'label', value: labelIds.flatMap((id) => found.get(id) ?? []) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/stories/:story_id/labels',
+      access: 'project:write',
+      async handle(req) {
+        const current = await pathStory(req);
+        const body = checkLabelBody(req.body);
+        if (body.id === undefined && body.name === undefined) {
+          throw invalidField('name', 'this endpoint requires one of the following parameters: id, name');
+        }
+        const reference = body.id !== undefined ? { id: body.id } : body.name!;
+        const { version } = await commands.addLabel(req.project!.id, { story_id: current.id, label: reference }, meta(req));
+        const label = await labels.findOne(
+          body.id !== undefined ? { id: body.id, project_id: req.project!.id } : { project_id: req.project!.id, name: normalizedLabelName(body.name!) },
+        );
+        if (!label) throw apiError('unfound_resource');
+        return { kind: 'resource', type: 'label', value: label, created: true, projectVersion: version };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id/stories/:story_id/labels/:label_id',
+      access: 'project:write',
+      async handle(req) {
+        const current = await pathStory(req);
+        const labelId = idParam(req.params['label_id']);
+        const { version } = await commands.removeLabel(req.project!.id, { story_id: current.id, label_id: labelId }, meta(req));
+        const label = await labels.findOne({ id: labelId, project_id: req.project!.id });
+        if (!label) throw apiError('unfound_resource');
+        return { kind: 'resource', type: 'label', value: label, projectVersion: version };
+      },
+    },
+  ];
+  return { routes, types: [storyType] };
+}

@@ -1,0 +1,60 @@
+// The CSV of a release's stories, with the spec's columns: State, Accepted at (<time zone>), Type,
+// Estimate, Title, ID, Labels, then one "Owned By" column per owner (at least two, as many as the
+// story with the most owners needs). Accepted times are written in the project's time zone as
+// `YYYY-MM-DD HH:MM:SS`; labels are comma-separated names; fields are quoted per RFC 4180 when needed.
+import type { Doc } from '../../infra/read-store/port.js';
+
+export interface ReleaseCsvContext {
+  /** IANA name of the project's time zone. */
+  timeZone: string;
+  labelName: ReadonlyMap<number, string>;
+  personName: ReadonlyMap<number, string>;
+}
+
+export const MIN_OWNER_COLUMNS = 2;
+
+export function releaseStoriesCsv(stories: readonly Doc[], context: ReleaseCsvContext): string {
+  const ownerColumns = Math.max(MIN_OWNER_COLUMNS, ...stories.map((story) => idsOf(story['owner_ids']).length));
+  const header = ['State', `Accepted at (${context.timeZone})`, 'Type', 'Estimate', 'Title', 'ID', 'Labels', ...Array<string>(ownerColumns).fill('Owned By')];
+  const format = localTimeFormat(context.timeZone);
+  const rows = stories.map((story) => {
+    const owners = idsOf(story['owner_ids']).map((id) => context.personName.get(id) ?? '');
+    return [
+      String(story['current_state']),
+      typeof story['accepted_at'] === 'number' ? format(story['accepted_at']) : '',
+      String(story['story_type']),
+      typeof story['estimate'] === 'number' ? String(story['estimate']) : '',
+      String(story['name']),
+      String(story.id),
+      idsOf(story['label_ids']).map((id) => context.labelName.get(id) ?? '').join(', '),
+      ...owners,
+      ...Array<string>(ownerColumns - owners.length).fill(''),
+    ];
+  });
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function idsOf(value: unknown): number[] {
+  return Array.isArray(value) ? (value as number[]) : [];
+}
+
+function localTimeFormat(timeZone: string): (ms: number) => string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  return (ms) => {
+    const get = Object.fromEntries(parts.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
+    return `${get['year']}-${get['month']}-${get['day']} ${get['hour']}:${get['minute']}:${get['second']}`;
+  };
+}

@@ -1,0 +1,121 @@
+// The bodies of story writes: JSON schemas (ajv, compiled once) and their conversion to the deciders'
+// typed inputs. Numbers, integers and booleans are coerced from strings as the real service accepted
+// them (`"estimate": "2"`, `"owned_by_id": "5"`); datetimes are ISO 8601 or integer ms. Enumerations,
+// point scales and the other model rules are the domain's (src/domain/story/story-rules.ts).
+import type { SchemaObject } from 'ajv';
+import { invalidField } from '../../domain/errors.js';
+import type { LabelReference } from '../../domain/label/label-references.js';
+import type { CreateStoryInput, NewTaskInput } from '../../domain/story/create-story.js';
+import type { StoryGroup, UpdateStoryInput } from '../../domain/story/update-story.js';
+import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
+import { requestSchema } from '../request-schema.js';
+
+const integer = { type: 'integer' } as const;
+const nullableInteger = { type: ['integer', 'null'] } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const integers = { type: 'array', items: integer } as const;
+const datetime = { type: ['integer', 'string', 'null'] } as const;
+const labelReference = {
+  anyOf: [
+    { type: 'string' },
+    { type: 'object', properties: { id: integer, name: { type: 'string' } } },
+  ],
+} as const;
+
+/** Attributes shared by create and update bodies. */
+const STORY_ATTRIBUTES = {
+  name: { type: 'string' },
+  description: nullableString,
+  story_type: { type: 'string' },
+  current_state: { type: 'string' },
+  estimate: { type: ['number', 'null'] },
+  story_priority: { type: 'string' },
+  requested_by_id: integer,
+  owner_ids: integers,
+  owned_by_id: nullableInteger,
+  follower_ids: integers,
+  label_ids: integers,
+  labels: { type: 'array', items: labelReference },
+  accepted_at: datetime,
+  deadline: datetime,
+  external_id: nullableString,
+  integration_id: nullableInteger,
+  before_id: nullableInteger,
+  after_id: nullableInteger,
+} as const;
+
+const NEW_TASK: SchemaObject = {
+  type: 'object',
+  // Nested creates must not carry ids.
+  properties: { description: { type: 'string' }, complete: { type: 'boolean' }, position: integer, id: false },
+  required: ['description'],
+};
+
+const checkCreate = requestSchema<Record<string, unknown>>({
+  type: 'object',
+  properties: { ...STORY_ATTRIBUTES, created_at: datetime, tasks: { type: 'array', items: NEW_TASK } },
+  required: ['name'],
+});
+
+const checkUpdate = requestSchema<Record<string, unknown>>({
+  type: 'object',
+  properties: {
+    ...STORY_ATTRIBUTES,
+    group: { enum: ['scheduled', 'unscheduled', 'current'] },
+    project_id: integer,
+    comment: { type: 'object', properties: { text: { type: 'string' }, file_attachments: { type: 'array' } } },
+  },
+});
+
+/** Keys of an update body that are story attributes (a move with any of them is refused). */
+export const UPDATE_KEYS: readonly string[] = [...Object.keys(STORY_ATTRIBUTES), 'group', 'comment'];
+
+export function createStoryInput(body: Record<string, unknown>): CreateStoryInput {
+  const checked = checkCreate(body);
+  const input = { ...common(checked) } as CreateStoryInput;
+  if (checked['created_at'] !== undefined && checked['created_at'] !== null) {
+    input.created_at = datetimeOf('created_at', checked['created_at'])!;
+  }
+  if (checked['tasks'] !== undefined) input.tasks = checked['tasks'] as NewTaskInput[];
+  return input;
+}
+
+/** The update body (with `project_id` taken out: the caller decides whether it is a move). */
+export function updateStoryInput(storyId: number, body: Record<string, unknown>): { input: UpdateStoryInput; projectId?: number } {
+  const checked = checkUpdate(body);
+  const input = { ...common(checked), story_id: storyId } as UpdateStoryInput;
+  if (checked['group'] !== undefined) input.group = checked['group'] as StoryGroup;
+  if (checked['comment'] !== undefined) input.comment = checked['comment'] as UpdateStoryInput['comment'];
+  const projectId = checked['project_id'] as number | undefined;
+  return projectId === undefined ? { input } : { input, projectId };
+}
+
+/** The attributes both bodies share, typed; only keys the body holds are set. */
+function common(checked: Record<string, unknown>): Partial<CreateStoryInput> {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(STORY_ATTRIBUTES)) {
+    if (!(key in checked)) continue;
+    const value = checked[key];
+    input[key] = key === 'accepted_at' || key === 'deadline' ? datetimeOf(key, value) : value;
+  }
+  return input as Partial<CreateStoryInput> & {
+    story_type?: StoryType;
+    current_state?: StoryState;
+    story_priority?: StoryPriority;
+    labels?: LabelReference[];
+  };
+}
+
+/** A datetime parameter as ms: an integer, a string of digits, or ISO 8601; null stays null. */
+export function datetimeOf(field: string, value: unknown): number | null {
+  if (value === null) return null;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string') {
+    if (/^-?[0-9]{1,16}$/.test(value)) return Number(value);
+    if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value)) {
+      const ms = Date.parse(value);
+      if (Number.isFinite(ms)) return ms;
+    }
+  }
+  throw invalidField(field, `'${field}' must be a datetime: ISO 8601 or integer milliseconds`);
+}

@@ -1,0 +1,188 @@
+// How stories (and releases, which are stories of type release) are rendered: the resource types the
+// serializer uses, with batch loaders (one read per association per response).
+//
+// People nested in stories (owners, owned_by, requested_by, followers) show their email when the caller
+// has a role in the story's project and the person is a member of it: the spec's "share a project" rule
+// restricted to this project, so the answer depends only on the caller's role and stays cacheable by
+// (project, version, role).
+import type { Doc } from '../../infra/read-store/port.js';
+import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
+import type { Association, LoadContext, ResourceType } from '../resource-type.js';
+
+export interface StoryTypeDeps {
+  stories: ReadOnlyCollection;
+  labels: ReadOnlyCollection;
+  tasks: ReadOnlyCollection;
+  comments: ReadOnlyCollection;
+  people: ReadOnlyCollection;
+  memberships: ReadOnlyCollection;
+  siteUrl: string;
+}
+
+export type PeopleReads = Pick<StoryTypeDeps, 'people' | 'memberships'>;
+
+const ACTIVE_ROLES = ['owner', 'member', 'viewer'];
+
+const STORY_DATETIMES = ['accepted_at', 'deadline', 'created_at', 'updated_at'] as const;
+
+export function storyResourceType(deps: StoryTypeDeps): ResourceType {
+  return {
+    name: 'story',
+    kind: 'story',
+    attributes: [
+      'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate', 'accepted_at', 'deadline',
+      'requested_by_id', 'owner_ids', 'follower_ids', 'label_ids', 'blocked_story_ids', 'created_at', 'updated_at',
+      'story_priority', 'external_id', 'integration_id',
+    ],
+    datetimes: STORY_DATETIMES,
+    defaults: [
+      'kind', 'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate', 'accepted_at',
+      'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'labels', 'created_at', 'updated_at', 'url',
+      'story_priority', 'external_id', 'integration_id',
+    ],
+    associations: {
+      labels: labelsAssociation(deps.labels),
+      owners: peopleAssociation(deps, 'owner_ids', (doc) => idList(doc['owner_ids'])),
+      followers: peopleAssociation(deps, 'follower_ids', (doc) => idList(doc['follower_ids'])),
+      owned_by: personAssociation(deps, 'owned_by_id', (doc) => idList(doc['owner_ids'])[0]),
+      requested_by: personAssociation(deps, 'requested_by_id', (doc) => doc['requested_by_id']),
+      tasks: {
+        type: 'task',
+        many: true,
+        ids: 'task_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await deps.tasks.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { position: 1 } });
+          return docs.map((doc) => all.filter((task) => task['story_id'] === doc.id && task['project_id'] === doc['project_id']));
+        },
+      },
+    },
+    computed: {
+      url: storyUrls(deps.siteUrl),
+      owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null),
+      comment_ids: async (docs) => {
+        const comments = await deps.comments.find({ story_id: { $in: docs.map((doc) => doc.id) } });
+        return docs.map((doc) => comments.filter((comment) => comment['story_id'] === doc.id).map((comment) => comment.id));
+      },
+      before_id: async (docs) => (await neighboursOf(deps.stories, docs)).map((pair) => pair.before_id),
+      after_id: async (docs) => (await neighboursOf(deps.stories, docs)).map((pair) => pair.after_id),
+    },
+  };
+}
+
+/** A release is a story of type release, shown with the release key set (facts §12). */
+export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUrl'>): ResourceType {
+  return {
+    name: 'release',
+    kind: 'release',
+    attributes: ['id', 'project_id', 'name', 'description', 'current_state', 'deadline', 'accepted_at', 'created_at', 'updated_at'],
+    datetimes: STORY_DATETIMES,
+    defaults: ['kind', 'id', 'created_at', 'updated_at', 'name', 'current_state', 'url', 'project_id', 'labels', 'deadline'],
+    associations: { labels: labelsAssociation(deps.labels) },
+    computed: { url: storyUrls(deps.siteUrl) },
+  };
+}
+
+function storyUrls(siteUrl: string) {
+  return async (docs: readonly Doc[]) => docs.map((doc) => `${siteUrl}/story/show/${doc.id}`);
+}
+
+/**
+ * Neighbours of each story in its project's order (`after_id` above, `before_id` below), from one
+ * ordered read per project in the batch. Memoized per batch so before_id and after_id share it.
+ */
+const neighbourMemo = new WeakMap<readonly Doc[], Promise<Array<{ before_id: number | null; after_id: number | null }>>>();
+
+function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[]) {
+  let pending = neighbourMemo.get(docs);
+  if (!pending) {
+    pending = (async () => {
+      const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+      const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
+      for (const projectId of projectIds) {
+        const ordered = await orderedStoryIds(stories, projectId);
+        positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
+      }
+      return docs.map((doc) => {
+        const order = positions.get(Number(doc['project_id']))!;
+        const at = order.index.get(doc.id);
+        if (at === undefined) return { before_id: null, after_id: null };
+        return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
+      });
+    })();
+    neighbourMemo.set(docs, pending);
+  }
+  return pending;
+}
+
+/** The ids of a project's stories in priority order. */
+export async function orderedStoryIds(stories: ReadOnlyCollection, projectId: number): Promise<number[]> {
+  return (await orderedStories(stories, { project_id: projectId })).map((doc) => doc.id);
+}
+
+/** Stories matching `filter` in priority order (rank, then id). */
+export function orderedStories(stories: ReadOnlyCollection, filter: Record<string, unknown>): Promise<Doc[]> {
+  return stories.find(filter, { sort: { rank: 1 } });
+}
+
+export function labelsAssociation(labels: ReadOnlyCollection): Association {
+  return {
+    type: 'label',
+    many: true,
+    ids: 'label_ids',
+    alternative: true,
+    async load(docs) {
+      const projectIds = [...new Set(docs.map((doc) => doc['project_id']))];
+      const found = await labels.find({ project_id: { $in: projectIds } });
+      const byId = new Map(found.map((label) => [label.id, label]));
+      return docs.map((doc) => idList(doc['label_ids']).flatMap((id) => byId.get(id) ?? []));
+    },
+  };
+}
+
+function peopleAssociation(deps: PeopleReads, ids: string, idsOf: (doc: Doc) => number[]): Association {
+  return {
+    type: 'person',
+    many: true,
+    ids,
+    async load(docs, ctx) {
+      const found = await peopleById(deps, docs.flatMap(idsOf), ctx);
+      return docs.map((doc) => idsOf(doc).flatMap((id) => found.get(id) ?? []));
+    },
+  };
+}
+
+function personAssociation(deps: PeopleReads, ids: string, idOf: (doc: Doc) => unknown): Association {
+  return {
+    type: 'person',
+    ids,
+    alternative: true,
+    async load(docs, ctx) {
+      const found = await peopleById(deps, docs.map(idOf), ctx);
+      return docs.map((doc) => found.get(Number(idOf(doc))) ?? null);
+    },
+  };
+}
+
+/** People by id, with `email` only for members of the caller's project when the caller has a role there. */
+export async function peopleById(deps: PeopleReads, ids: readonly unknown[], ctx: LoadContext): Promise<Map<number, Doc>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (wanted.length === 0) return new Map();
+  const people = await deps.people.find({ id: { $in: wanted } });
+  const project = ctx.project;
+  const members =
+    project && project.role !== null
+      ? new Set((await deps.memberships.find({ project_id: project.id, person_id: { $in: wanted }, role: { $in: ACTIVE_ROLES } })).map((m) => Number(m['person_id'])))
+      : new Set<number>();
+  return new Map(
+    people.map((person) => {
+      if (members.has(person.id)) return [person.id, person];
+      const { email: _email, ...withoutEmail } = person;
+      return [person.id, withoutEmail as Doc];
+    }),
+  );
+}
+
+function idList(value: unknown): number[] {
+  return Array.isArray(value) ? (value as number[]) : [];
+}

@@ -1,0 +1,108 @@
+// Moving a story to another project: two events, one per project stream.
+// - In the target: `story_move_into_project`, a create of the whole story (same id: ids are unique per
+//   kind across projects) and of everything inside it (tasks, comments), its labels matched by name
+//   (created in the target when missing), placed by the target's placement rules for its state (an
+//   unscheduled story at the top of the Icebox).
+// - In the source: `story_move_from_project`, the delete of the story and its contents with the label
+//   recounts, exactly as a delete.
+// The story must satisfy the target's rules as it is (an estimate outside the target's point scale is
+// rejected rather than silently dropped). The caller appends the target event first (see
+// src/commands/stories.ts for the window between the two appends).
+import type { Decision, DecisionContext } from '../decision.js';
+import { invalidField, invalidParameter } from '../errors.js';
+import type { ResourceChange, ResourceKind } from '../events.js';
+import { resolveLabels } from '../label/label-references.js';
+import { docsOfKind, findLabel, findStory, projectIdOf, projectOf, storyOf } from '../project-state.js';
+import type { StoryDoc } from '../project-state.js';
+import type { ResourceDoc, StreamState } from '../resource-state.js';
+import { decideDeleteStory } from './delete-story.js';
+import { storyRef, storyWriteChanges } from './story-changes.js';
+import { bandOf, rankInSlot, ruledSlot, slotNeighbours } from './story-order.js';
+import { storyRuleViolations } from './story-rules.js';
+
+/** Kinds of documents that live inside a story (through `story_id`) and move with it. */
+export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment'];
+
+/** What the source project knows about the story being moved. */
+export interface StoryMoveSnapshot {
+  sourceProjectId: number;
+  story: StoryDoc;
+  /** Label names in the story's order (labels are per project: the target matches them by name). */
+  labelNames: string[];
+  contents: ReadonlyArray<{ kind: ResourceKind; doc: ResourceDoc }>;
+}
+
+/** The story and its contents as the source project holds them; unfound when it holds no such story. */
+export function storyMoveSnapshot(source: StreamState, storyId: number): StoryMoveSnapshot {
+  const story = storyOf(source, storyId);
+  const contents: Array<{ kind: ResourceKind; doc: ResourceDoc }> = [];
+  for (const kind of STORY_CONTENT_KINDS) {
+    for (const doc of docsOfKind(source, kind)) if (doc.story_id === story.id) contents.push({ kind, doc });
+  }
+  return {
+    sourceProjectId: projectIdOf(source),
+    story,
+    labelNames: story.label_ids.flatMap((id) => findLabel(source, id)?.name ?? []),
+    contents,
+  };
+}
+
+/** Whether the target already holds the story (a move interrupted after its first append). */
+export function holdsStory(target: StreamState, storyId: number): boolean {
+  return findStory(target, storyId) !== undefined;
+}
+
+export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapshot, context: DecisionContext): Decision {
+  const project = projectOf(target);
+  const targetId = projectIdOf(target);
+  if (targetId === snapshot.sourceProjectId) throw invalidField('project_id', 'The story is already in this project.');
+  if (holdsStory(target, snapshot.story.id)) throw invalidField('project_id', 'The story is already in the target project.');
+
+  const labels = resolveLabels(target, [], snapshot.labelNames, context);
+  const story: StoryDoc = { ...snapshot.story, project_id: targetId, label_ids: labels.labelIds, updated_at: context.now, rank: '' };
+  const problems = storyRuleViolations(project, story, { estimateTouched: true });
+  if (problems.length > 0) throw invalidParameter(problems);
+
+  const slot = ruledSlot(target, null, story.current_state)!;
+  story.rank = rankInSlot(bandOf(story.current_state), slot);
+  const changes: ResourceChange[] = [
+    ...storyWriteChanges(target, {
+      before: null,
+      after: story,
+      createdLabels: labels.created,
+      positionBefore: { before_id: null, after_id: null },
+      positionAfter: slotNeighbours(slot),
+    }),
+    ...snapshot.contents.map(({ kind, doc }): ResourceChange => {
+      const { project_id: _p, ...values } = doc;
+      return { kind, change_type: 'create', id: doc.id, new_values: values };
+    }),
+  ];
+  return {
+    type: 'story_move_into_project',
+    data: {
+      changes,
+      primary_resources: [storyRef(story)],
+      secondary_resources: [{ kind: 'project', id: snapshot.sourceProjectId }],
+    },
+  };
+}
+
+export interface MoveStoryOutInput {
+  story_id: number;
+  target_project_id: number;
+}
+
+export function decideMoveStoryOut(source: StreamState, input: MoveStoryOutInput, context: DecisionContext): Decision {
+  if (projectIdOf(source) === input.target_project_id) {
+    throw invalidField('project_id', 'The story is already in this project.');
+  }
+  const deletion = decideDeleteStory(source, { story_id: input.story_id }, context);
+  return {
+    type: 'story_move_from_project',
+    data: {
+      ...deletion.data,
+      secondary_resources: [{ kind: 'project', id: input.target_project_id }],
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Projects for the story-family API tests, set up through the public API on a whole in-memory Storyline:
+// an owner, a project with chosen settings, and members with roles.
+//
+//   const world = await storyWorld();
+//   const project = await world.project({ name: 'Alpha' });           // owner: world.owner
+//   await world.member(project, world.people.bob, 'member');
+//   const res = await world.api('POST', `/projects/${project}/stories`, { as: world.owner, body: { name: 'x' } });
+import { expect } from 'chai';
+import { startStoryline, type StorylineWorld, type TestPerson } from './storyline-harness.js';
+import type { RequestOptions, TestResponse } from '../api/support/http-client.js';
+
+export interface StoryWorld {
+  world: StorylineWorld;
+  owner: TestPerson;
+  /** ms the request clock answers; tests move it forward. */
+  clock: { now: number };
+  /** Creates a project owned by `owner` (in one account per world); returns its id. */
+  project(settings?: Record<string, unknown>, as?: TestPerson): Promise<number>;
+  /** Adds `person` to the project with `role`. */
+  member(projectId: number, person: TestPerson, role: 'owner' | 'member' | 'viewer'): Promise<void>;
+  person(username: string): Promise<TestPerson>;
+  /** A v5 request (path without prefix) as `as`; the body and status are the test's to check. */
+  api(method: string, path: string, options?: RequestOptions & { as?: TestPerson | null }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export async function storyWorld(start = Date.UTC(2024, 0, 10, 12)): Promise<StoryWorld> {
+  const clock = { now: start };
+  const world = await startStoryline({ STORYLINE_SITE_URL: 'http://storyline.test' }, () => clock.now);
+  const owner = await world.addPerson('olivia', 'Olivia Owner');
+  let accountId: number | null = null;
+  let projects = 0;
+  const api: StoryWorld['api'] = (method, path, options = {}) => {
+    const { as, ...rest } = options;
+    const headers = { ...rest.headers, ...(as ? as.headers : {}) };
+    return world.server.request(method, `/services/v5${path}`, { ...rest, headers });
+  };
+  return {
+    world,
+    owner,
+    clock,
+    async project(settings = {}, as = owner) {
+      projects += 1;
+      const body = { name: `Project ${projects}`, ...(accountId === null ? { new_account_name: 'Stories Inc' } : { account_id: accountId }), ...settings };
+      const res = await api('POST', '/projects', { as, body });
+      expect(res.status, res.text).to.equal(200);
+      accountId ??= res.json.account_id;
+      return res.json.id as number;
+    },
+    async member(projectId, person, role) {
+      const res = await api('POST', `/projects/${projectId}/memberships`, { as: owner, body: { person_id: person.id, role } });
+      expect(res.status, res.text).to.equal(200);
+    },
+    person: (username) => world.addPerson(username),
+    api,
+    close: () => world.close(),
+  };
+}
