@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { DomainError } from '../../../src/domain/errors.js';
+import { EVENT_SCHEMA, type ResourceChange } from '../../../src/domain/events.js';
+import { findLabelByName, findStory, type StoryDoc } from '../../../src/domain/project-state.js';
+import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
+import { decideCreateStory } from '../../../src/domain/story/create-story.js';
+import { decideMoveStoryIn, decideMoveStoryOut, holdsStory, storyMoveSnapshot } from '../../../src/domain/story/move-story.js';
+import { orderedStories } from '../../../src/domain/story/story-order.js';
+import { MEMBER, OWNER, PROJECT_ID, Scenario } from './story-scenario.js';
+
+const TARGET_ID = 8;
+
+/** A second project stream, folded by hand (the Scenario holds project 7). */
+function targetProject(settings: Record<string, unknown> = {}): { state: StreamState; fold(type: string, changes: ResourceChange[]): void } {
+  const state = emptyState(`project-${TARGET_ID}`);
+  const fold = (type: string, changes: ResourceChange[]) => {
+    const version = state.version + 1;
+    evolve(state, {
+      id: `t-${version}`, stream: state.stream, version, position: version, type,
+      data: { changes, primary_resources: [] },
+      meta: { schema: EVENT_SCHEMA, occurred_at: 0, performed_by: OWNER, command_id: `t-${version}` },
+    });
+  };
+  fold('project_create', [
+    {
+      kind: 'project', change_type: 'create', id: TARGET_ID,
+      new_values: { name: 'Target', point_scale: '0,1,2,3', bugs_and_chores_are_estimatable: false, enable_tasks: true, automatic_planning: true, ...settings },
+    },
+    { kind: 'project_membership', change_type: 'create', id: 50, new_values: { person_id: OWNER, role: 'owner' } },
+  ]);
+  return { state, fold };
+}
+
+let ids = 5000;
+const context = (now = Date.UTC(2024, 1, 1)) => ({ now, actorId: OWNER, nextId: () => ids++ });
+
+describe('move story to another project', () => {
+  it('creates the story, its tasks and its labels (matched by name) in the target, at the top of its Icebox', () => {
+    const source = new Scenario({});
+    const id = source.story({ labels: ['Shared', 'only-here'], tasks: [{ description: 'pack' }, { description: 'go' }], owner_ids: [MEMBER] });
+    const target = targetProject();
+    const existing = decideCreateStory(target.state, { name: 'resident', labels: ['shared'] }, context());
+    target.fold(existing.type, existing.data.changes);
+
+    const decision = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
+    expect(decision.type).to.equal('story_move_into_project');
+    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: PROJECT_ID }]);
+    const kinds = decision.data.changes.map((change) => `${change.kind}:${change.change_type}`);
+    expect(kinds).to.deep.equal(['story:create', 'label:create', 'label:update', 'task:create', 'task:create']);
+    target.fold(decision.type, decision.data.changes);
+
+    const moved = findStory(target.state, id)!;
+    const shared = findLabelByName(target.state, 'shared')!;
+    const created = findLabelByName(target.state, 'only-here')!;
+    expect(moved).to.deep.include({ project_id: TARGET_ID, name: 'A story', owner_ids: [MEMBER], label_ids: [shared.id, created.id] });
+    expect(orderedStories(target.state).map((story) => story.id)).to.deep.equal([id, existing.data.changes[0]!.id]);
+    expect(shared.counts!.number_of_stories_by_state.unscheduled).to.equal(2);
+    expect([...target.state.docs.get('task')!.values()].map((task) => [task.description, task.position, task.story_id])).to.deep.equal([
+      ['pack', 1, id],
+      ['go', 2, id],
+    ]);
+    expect(holdsStory(target.state, id)).to.equal(true);
+  });
+
+  it('places the story by its state in the target (started: into Current)', () => {
+    const source = new Scenario({});
+    const id = source.story({ current_state: 'started', estimate: 1 });
+    const target = targetProject();
+    const waiting = decideCreateStory(target.state, { name: 'backlog', current_state: 'unstarted' }, context());
+    target.fold(waiting.type, waiting.data.changes);
+    const decision = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
+    target.fold(decision.type, decision.data.changes);
+    expect(orderedStories(target.state).map((story: StoryDoc) => story.id)).to.deep.equal([id, waiting.data.changes[0]!.id]);
+  });
+
+  it('refuses a story the target cannot hold, a story it already holds, and the same project', () => {
+    const source = new Scenario({});
+    const id = source.story({ estimate: 3 });
+    const small = targetProject({ point_scale: '0,1,2' });
+    const refused = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).to.be.instanceOf(DomainError);
+        return (error as DomainError).details.validation_errors![0]!.field;
+      }
+      throw new Error('expected a rejection');
+    };
+    expect(refused(() => decideMoveStoryIn(small.state, storyMoveSnapshot(source.state, id), context()))).to.equal('estimate');
+    expect(refused(() => decideMoveStoryIn(source.state, storyMoveSnapshot(source.state, id), context()))).to.equal('project_id');
+    const target = targetProject();
+    const first = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
+    target.fold(first.type, first.data.changes);
+    expect(refused(() => decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context()))).to.equal('project_id');
+    expect(refused(() => decideMoveStoryOut(source.state, { story_id: id, target_project_id: PROJECT_ID }, context()))).to.equal('project_id');
+  });
+
+  it('deletes the story and its contents from the source, recounting its labels', () => {
+    const source = new Scenario({});
+    const id = source.story({ labels: ['x'], tasks: [{ description: 't' }] });
+    const decision = source.when(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID });
+    expect(decision.type).to.equal('story_move_from_project');
+    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: TARGET_ID }]);
+    expect(decision.data.changes.map((change) => `${change.kind}:${change.change_type}`).sort()).to.deep.equal(['label:update', 'story:delete', 'task:delete']);
+    expect(findStory(source.state, id)).to.equal(undefined);
+    expect(findLabelByName(source.state, 'x')!.counts!.number_of_stories_by_state.unscheduled).to.equal(0);
+    expect(source.rejected(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID }).code).to.equal('unfound_resource');
+  });
+});
