@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
+import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
@@ -27,6 +28,8 @@ import type { ReadStore } from './read-store/port.js';
 
 export interface Storyline {
   app: Express;
+  /** Every route the app serves (tests walk them). */
+  routes: readonly RouteDefinition[];
   config: StorylineConfig;
   eventStore: EventStore;
   readStore: ReadStore;
@@ -84,8 +87,9 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 
   const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
+  const routes = modules.flatMap((module) => module.routes);
   const app = createApp({
-    routes: modules.flatMap((module) => module.routes),
+    routes,
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
     auth: credentialAuthenticator({ people: read('people'), secrets }),
     projects: projectAccessResolver(deps),
@@ -104,6 +108,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   let closing: Promise<void> | null = null;
   return {
     app,
+    routes,
     config,
     eventStore,
     readStore,
