@@ -1,0 +1,301 @@
+// HTTP throughput of the story family, end to end through the real server (`storyline serve` in a child
+// process, SQLite event log on disk, read models rebuilt from it at start-up), with autocannon in this
+// process so the load generator never shares the server's event loop.
+//
+// Reads (50 connections, 5 s each, after a 1 s warm-up), on a project of 5,000 stories:
+//   GET /services/v5/projects/:id/stories?limit=100   and   GET /services/v5/projects/:id/stories/:id
+// each beside (a) a bare express 5 app and (b) a plain node:http server, both in child processes,
+// answering the identical bytes and headers captured from Storyline first. Targets: ours >= 70% of (a)'s
+// requests/s, p99 < 20 ms. Our figure includes what a real request costs: token authentication, the
+// project access check and the version-keyed byte cache (the designed fast path: a response for
+// (project, version, query, role) is rendered once and then served as bytes).
+//
+// Writes (16 connections over 16 projects, 5 s each): POST story and PUT story, every 2xx a durable
+// append acknowledged after the read models applied it. Target: >= 1,000 writes/s.
+//
+// Seeding: the 5,000 story creates are decided in a loop over a locally folded project state and
+// appended in one `eventStore.append` call (the same decider the API uses, so the events are the ones
+// the API would have written).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type AutocannonResult } from 'autocannon';
+import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
+import { emptyState, evolve } from '../src/domain/resource-state.js';
+import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
+import { configFromEnv } from '../src/infra/config.js';
+import { openStoryline, type Storyline } from '../src/infra/composition.js';
+import type { CapturedResponse } from './http-bench-baseline.js';
+
+const STORIES = 5_000;
+const WRITE_PROJECTS = 16;
+const READ_CONNECTIONS = 50;
+const WRITE_CONNECTIONS = 16;
+const DURATION_S = 5;
+const WARM_UP_S = 1;
+const PREFIX = '/services/v5';
+
+interface Seeded {
+  token: string;
+  readProject: number;
+  oneStory: number;
+  writeProjects: number[];
+  writeStories: number[];
+}
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-http-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const seedStart = performance.now();
+    const seeded = await seed(dir);
+    process.stdout.write(`seeded ${STORIES} stories + ${WRITE_PROJECTS} write projects in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
+
+    const oursPort = await freePort();
+    const ours = startChild(fileURLToPath(new URL('../src/infra/cli.js', import.meta.url)), ['serve'], {
+      STORYLINE_DATA: dir,
+      PORT: String(oursPort),
+      HOST: '127.0.0.1',
+      STORYLINE_LOG_LEVEL: 'error',
+    });
+    children.push(ours);
+    const headers = { 'X-TrackerToken': seeded.token };
+    await waitUntilServing(oursPort, `${PREFIX}/me`, headers);
+
+    const listPath = `${PREFIX}/projects/${seeded.readProject}/stories?limit=100`;
+    const storyPath = `${PREFIX}/projects/${seeded.readProject}/stories/${seeded.oneStory}`;
+    const captured = [await capture(oursPort, listPath, headers), await capture(oursPort, storyPath, headers)];
+    process.stdout.write(`list page: ${captured[0]!.bodyBase64.length * 0.75 / 1024 | 0} KiB, one story: ${Buffer.from(captured[1]!.bodyBase64, 'base64').length} B\n`);
+    const capturedFile = join(dir, 'captured.json');
+    writeFileSync(capturedFile, JSON.stringify(captured));
+
+    const baselineScript = fileURLToPath(new URL('./http-bench-baseline.js', import.meta.url));
+    const expressPort = await freePort();
+    const httpPort = await freePort();
+    children.push(startChild(baselineScript, ['express', capturedFile], { PORT: String(expressPort) }));
+    children.push(startChild(baselineScript, ['http', capturedFile], { PORT: String(httpPort) }));
+    await waitUntilServing(expressPort, listPath, {});
+    await waitUntilServing(httpPort, listPath, {});
+
+    const targets = [
+      { name: 'storyline', port: oursPort },
+      { name: '(a) express', port: expressPort },
+      { name: '(b) node:http', port: httpPort },
+    ];
+    for (const [label, path] of [['GET stories?limit=100', listPath], ['GET one story', storyPath]] as const) {
+      process.stdout.write(`\n${label} (5,000-story project), ${READ_CONNECTIONS} connections, ${DURATION_S} s\n`);
+      const results = new Map<string, AutocannonResult>();
+      for (const target of targets) {
+        const url = `http://127.0.0.1:${target.port}${path}`;
+        await autocannon({ url, connections: READ_CONNECTIONS, duration: WARM_UP_S, headers });
+        const result = await autocannon({ url, connections: READ_CONNECTIONS, duration: DURATION_S, headers });
+        results.set(target.name, result);
+        process.stdout.write(`  ${target.name.padEnd(14)} ${line(result)}\n`);
+      }
+      const ours_ = results.get('storyline')!.requests.mean;
+      const a = results.get('(a) express')!.requests.mean;
+      const b = results.get('(b) node:http')!.requests.mean;
+      const p99 = results.get('storyline')!.latency.p99;
+      process.stdout.write(
+        `  ours/(a) = ${(ours_ / a).toFixed(2)} (target >= 0.70: ${ours_ / a >= 0.7 ? 'met' : 'NOT met'}), ` +
+          `ours/(b) = ${(ours_ / b).toFixed(2)}, our p99 ${p99} ms (target < 20: ${p99 < 20 ? 'met' : 'NOT met'})\n`,
+      );
+    }
+
+    process.stdout.write(`\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${DURATION_S} s (durable: acknowledged after the SQLite commit)\n`);
+    let created = 0;
+    const post = await autocannon({
+      url: `http://127.0.0.1:${oursPort}`,
+      connections: WRITE_CONNECTIONS,
+      duration: DURATION_S,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const n = created++;
+            return {
+              ...req,
+              path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
+              headers: { ...headers, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
+            };
+          },
+        },
+      ],
+    });
+    process.stdout.write(`  POST story     ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}\n`);
+    let edited = 0;
+    const put = await autocannon({
+      url: `http://127.0.0.1:${oursPort}`,
+      connections: WRITE_CONNECTIONS,
+      duration: DURATION_S,
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (req) => {
+            const n = edited++;
+            const slot = n % WRITE_PROJECTS;
+            return {
+              ...req,
+              path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
+              headers: { ...headers, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
+            };
+          },
+        },
+      ],
+    });
+    process.stdout.write(`  PUT story      ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}\n`);
+  } finally {
+    await Promise.all(children.map(stopChild));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function line(result: AutocannonResult): string {
+  const failures = result.errors + result.timeouts + result.non2xx;
+  return (
+    `${result.requests.mean.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(3)} ms  ` +
+    `p99 ${String(result.latency.p99).padStart(3)} ms${failures > 0 ? `  (${failures} failed)` : ''}`
+  );
+}
+
+function verdict(result: AutocannonResult): string {
+  return result['2xx'] / DURATION_S >= 1000 ? ' (target >= 1000: met)' : ' (target >= 1000: NOT met)';
+}
+
+/** Creates the data directory's log: a person, 17 projects, 5,000 stories in one, one story in each other. */
+async function seed(dir: string): Promise<Seeded> {
+  const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }));
+  const server = createServer(storyline.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const person = await storyline.addPerson({ email: 'bench@example.com', name: 'Bench Runner', password: 'bench-password', username: 'bench' });
+    const headers = { 'X-TrackerToken': person.api_token };
+    const call = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
+        method,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const first = await call('POST', '/projects', { name: 'Big project', new_account_name: 'Bench' });
+    const readProject = Number(first['id']);
+    const labelIds: number[] = [];
+    for (const name of ['backend', 'frontend', 'ops', 'design', 'bug bash']) {
+      labelIds.push(Number((await call('POST', `/projects/${readProject}/labels`, { name }))['id']));
+    }
+    await appendStories(storyline, readProject, person.id, labelIds);
+
+    const writeProjects: number[] = [];
+    const writeStories: number[] = [];
+    for (let i = 0; i < WRITE_PROJECTS; i++) {
+      const project = await call('POST', '/projects', { name: `Write project ${i}`, account_id: first['account_id'] });
+      writeProjects.push(Number(project['id']));
+      writeStories.push(Number((await call('POST', `/projects/${project['id']}/stories`, { name: 'Edited in place' }))['id']));
+    }
+    const one = (await fetch(`http://127.0.0.1:${port}${PREFIX}/projects/${readProject}/stories?limit=1&offset=2500&fields=id`, { headers }).then((r) => r.json())) as Array<{ id: number }>;
+    return { token: person.api_token, readProject, oneStory: one[0]!.id, writeProjects, writeStories };
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await storyline.close();
+  }
+}
+
+/** 5,000 creates decided over a locally folded state, appended as one batch to the project stream. */
+async function appendStories(storyline: Storyline, projectId: number, personId: number, labelIds: number[]): Promise<void> {
+  const stream = streams.project(projectId);
+  const state = emptyState(stream);
+  for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
+  const baseVersion = state.version;
+  const storyIds: number[] = [];
+  for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.deps.ids.next('story'));
+  const states = ['accepted', 'started', 'unstarted', 'unstarted', 'unscheduled'] as const;
+  const start = Date.UTC(2024, 0, 1);
+  const commandId = crypto.randomUUID();
+  const events: NewEvent[] = [];
+  for (let i = 0; i < STORIES; i++) {
+    const now = start + i * 1000;
+    const currentState = states[i % states.length]!;
+    const input: CreateStoryInput = {
+      name: `Story ${i}: make the thing do what it says`,
+      description: `Longer text for story ${i}, as real stories carry a description of a sentence or two.`,
+      current_state: currentState,
+      ...(currentState === 'unscheduled' ? {} : { estimate: (i % 3) + 1 }),
+      story_priority: (['p1', 'p2', 'p3'] as const)[i % 3],
+      owner_ids: i % 2 === 0 ? [personId] : [],
+      label_ids: [labelIds[i % labelIds.length]!],
+    };
+    const decision = decideCreateStory(state, input, { now, actorId: personId, nextId: () => storyIds[i]! });
+    const event: NewEvent = {
+      type: decision.type,
+      data: decision.data,
+      meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: personId, command_id: commandId },
+    };
+    events.push(event);
+    evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
+  }
+  await storyline.eventStore.append(stream, baseVersion, events);
+}
+
+function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${args[0]}] ${chunk}`));
+  return child;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Polls until the server answers 200 on `path` (the child is starting and catching up its read models). */
+async function waitUntilServing(port: number, path: string, headers: Record<string, string>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const status = await fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((res) => res.status, () => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`server on port ${port} did not answer ${path} (last status ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One response's status, headers (minus per-connection ones) and bytes. */
+function capture(port: number, url: string, headers: Record<string, string>): Promise<CapturedResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: url, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const kept: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) || value === undefined) continue;
+          kept[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode}`));
+        else resolve({ url, status: 200, headers: kept, bodyBase64: Buffer.concat(chunks).toString('base64') });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
