@@ -247,8 +247,11 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
   await storyline.eventStore.append(stream, baseVersion, events);
 }
 
+/** `HTTP_BENCH_CPU_PROFILE=<dir>` writes a V8 CPU profile of the Storyline child there. */
 function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const profileDir = args[0] === 'serve' ? process.env['HTTP_BENCH_CPU_PROFILE'] : undefined;
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...flags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${args[0]}] ${chunk}`));
   return child;
 }
