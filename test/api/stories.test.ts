@@ -339,6 +339,16 @@ describe('API: stories', () => {
       expect(defaults.json).to.include({ owned_by_id: bob.id });
       expect(defaults.json.comment_ids).to.deep.equal([]);
       expect(defaults.json.blocked_story_ids).to.deep.equal([]);
+
+      // a public project's non-members read the story but not its people's emails
+      const open = await projectWithTeam({ public: true });
+      const shared = await create(open, { name: 'public', owner_ids: [bob.id] });
+      const outsider = await w.api('GET', `/projects/${open}/stories/${shared.id}?fields=owned_by`, { as: stranger });
+      expect(outsider.status).to.equal(200);
+      expect(outsider.json.owned_by).to.deep.include({ id: bob.id, name: 'Bob' });
+      expect(outsider.json.owned_by).not.to.have.property('email');
+      const insider = await w.api('GET', `/projects/${open}/stories/${shared.id}/owners`, { as: vera });
+      expect(insider.json[0].email).to.equal(bob.email);
     });
   });
 
