@@ -2,11 +2,13 @@
 // they are measured; compare ratios within one run, never absolute numbers across machines.
 import { run as appendBench } from './append-bench.js';
 import { run as replayBench } from './replay-bench.js';
+import { run as httpBench } from './http-bench.js';
 import { run as activityBench } from './activity-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
   replay: replayBench,
+  http: httpBench,
   activity: activityBench,
 };
 

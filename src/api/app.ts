@@ -153,7 +153,8 @@ class RequestPipeline {
   private async cachedResponse(context: RenderContext): Promise<Rendered> {
     const { route, request } = context;
     const project = request.project!;
-    const version = await this.deps.projectVersion(project.id);
+    // The access check has just read the project document: its `version` is the current one.
+    const version = typeof project.project['version'] === 'number' ? project.project['version'] : await this.deps.projectVersion(project.id);
     if (version === null) return this.render(await route.handle(request), context, null);
     const key = cacheKey({
       projectId: project.id,

@@ -21,11 +21,14 @@ export interface ParsedBody {
 
 const EMPTY: ParsedBody = Object.freeze({ body: Object.freeze({}) as Record<string, unknown>, rawBody: null });
 
+const NO_BYTES = Buffer.alloc(0);
+
 /** Collects the body bytes, refusing more than `maxBytes`. */
 export async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const announced = req.headers['content-length'];
   if (announced !== undefined && Number(announced) > maxBytes) throw tooLarge(maxBytes);
-  if (announced === '0') return Buffer.alloc(0);
+  // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (most GETs).
+  if (announced === '0' || (announced === undefined && req.headers['transfer-encoding'] === undefined)) return NO_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

@@ -4,8 +4,16 @@ import { deriveApiToken, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
 import type { CredentialStore, PersonCredentials } from './port.js';
 
+/** Token digests remembered per process (every API request looks its token up). */
+const REMEMBERED_TOKENS = 50_000;
+
 export class PersonSecrets {
   private secret: Promise<Buffer> | undefined;
+  /**
+   * Digest -> person for tokens seen valid. Tokens change only through rotateToken, which forgets the
+   * person's entry; no other process rotates tokens (the CLI only adds people), so entries stay true.
+   */
+  private readonly knownTokens = new Map<string, number>();
 
   constructor(
     private readonly store: CredentialStore,
@@ -44,14 +52,21 @@ export class PersonSecrets {
     const credentials = await this.credentialsOf(personId);
     const generation = credentials.tokenGeneration + 1;
     const token = await this.tokenFor(personId, generation);
+    this.knownTokens.delete(credentials.tokenDigest);
     await this.store.put({ ...credentials, tokenGeneration: generation, tokenDigest: tokenDigest(token) });
     return token;
   }
 
   /** The person a token belongs to, or null for an unknown or revoked token. */
   async personIdForToken(token: string): Promise<number | null> {
-    const credentials = await this.store.findByTokenDigest(tokenDigest(token));
-    return credentials?.personId ?? null;
+    const digest = tokenDigest(token);
+    const known = this.knownTokens.get(digest);
+    if (known !== undefined) return known;
+    const credentials = await this.store.findByTokenDigest(digest);
+    if (!credentials) return null;
+    if (this.knownTokens.size >= REMEMBERED_TOKENS) this.knownTokens.delete(this.knownTokens.keys().next().value!);
+    this.knownTokens.set(digest, credentials.personId);
+    return credentials.personId;
   }
 
   private async credentialsOf(personId: number): Promise<PersonCredentials> {
