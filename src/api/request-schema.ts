@@ -7,7 +7,7 @@
 //   const body = checkTask(req.body); // coerced in place, or throws invalid_parameter
 //
 // Schemas check shapes and types; rules with their own messages (story states, point scales) stay in
-// the domain. (src/api/resources/body-schema.ts is the same idea for flat type maps.)
+// the domain. Flat bodies can be declared as a type map with src/api/resources/body-schema.ts.
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import { invalidParameter, type ValidationError } from '../domain/errors.js';
 
