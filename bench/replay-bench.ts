@@ -20,6 +20,7 @@ import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-stor
 import { ProjectorRunner } from '../src/infra/projector/projector-runner.js';
 import { createMemoryReadStore } from '../src/infra/read-store/memory-read-store.js';
 import { resourcesProjection } from '../src/projections/resources/resources-projection.js';
+import { seededRandom as random } from '../test/support/seeded-random.js';
 
 const EVENTS = Number(process.env.REPLAY_BENCH_EVENTS ?? 1_000_000);
 const PROJECTS = 200;
@@ -29,17 +30,6 @@ const STATES = ['unscheduled', 'unstarted', 'started', 'finished', 'delivered', 
 const TYPES = ['feature', 'bug', 'chore'] as const;
 const WORDS = ['export', 'report', 'login', 'billing', 'search', 'iteration', 'csv', 'mobile', 'sync', 'invite', 'dashboard', 'webhook'];
 
-/** Deterministic PRNG (mulberry32), so every run replays the same log. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface StoryShape {
   id: number;

@@ -4,7 +4,8 @@
 import { WrongExpectedVersion } from '../../src/infra/event-store/port.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import type { AppendAck, AppendChildOptions } from './append-crash-run.js';
-import { eventsOfAck, seededRandom } from './append-crash-run.js';
+import { seededRandom } from '../support/seeded-random.js';
+import { eventsOfAck } from './append-crash-run.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as AppendChildOptions;
 const store = await openSqliteEventStore({ path: options.path });

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { NewEvent } from '../../src/domain/events.js';
 import { storyWritesOf } from '../contract/event-store.fixtures.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 export interface AppendChildOptions {
   /** The SQLite event store file. */
@@ -25,17 +26,6 @@ export interface AppendAck {
   position: number;
 }
 
-/** A small, fast, seeded PRNG (mulberry32) returning numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The events the child appended for an acknowledgement (content is a function of the command id). */
 export function eventsOfAck(ack: Pick<AppendAck, 'commandId' | 'eventCount'>): NewEvent[] {

@@ -22,9 +22,8 @@ export interface NewTaskInput {
   complete?: boolean;
 }
 
-/** A story create request, typed (times as ms). Absent keys take the defaults. */
-export interface CreateStoryInput extends PositionRequest {
-  name: string;
+/** The attributes a request may set on a story, typed (times as ms); creates and updates share them. */
+export interface StoryAttributes extends PositionRequest {
   description?: string | null;
   story_type?: StoryType;
   current_state?: StoryState;
@@ -34,16 +33,22 @@ export interface CreateStoryInput extends PositionRequest {
   owner_ids?: number[];
   owned_by_id?: number | null;
   follower_ids?: number[];
+  /** label_ids and labels together give the story's labels (on update: replace them). */
   label_ids?: number[];
   /** Names or {id} / {name} objects; unknown names create labels. */
   labels?: LabelReference[];
-  /** Created in order, at positions 1..n. */
-  tasks?: NewTaskInput[];
   accepted_at?: number | null;
   deadline?: number | null;
-  created_at?: number;
   external_id?: string | null;
   integration_id?: number | null;
+}
+
+/** A story create request. Absent keys take the defaults. */
+export interface CreateStoryInput extends StoryAttributes {
+  name: string;
+  /** Created in order, at positions 1..n. */
+  tasks?: NewTaskInput[];
+  created_at?: number;
 }
 
 export function decideCreateStory(state: StreamState, input: CreateStoryInput, context: DecisionContext): Decision {

@@ -7,9 +7,9 @@ import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { LabelReference } from '../label/label-references.js';
 import { projectOf, storyOf } from '../project-state.js';
-import type { ProjectDoc, StoryDoc, StoryPriority, StoryState, StoryType } from '../project-state.js';
+import type { ProjectDoc, StoryDoc, StoryState } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
-import { optional } from './create-story.js';
+import { optional, type StoryAttributes } from './create-story.js';
 import { isMoveOnly, storyRef, storyWriteChanges } from './story-changes.js';
 import {
   bandOf,
@@ -21,7 +21,7 @@ import {
   slotNeighbours,
   UNMOVED,
 } from './story-order.js';
-import type { Neighbours, PositionRequest, Slot } from './story-order.js';
+import type { Neighbours, Slot } from './story-order.js';
 import { followersAfter, nonMemberProblems, requestedOwners, unique } from './story-people.js';
 import { isEstimable, storyRuleViolations, storyTimeProblem } from './story-rules.js';
 
@@ -37,26 +37,10 @@ export interface RejectionComment {
   file_attachments?: unknown[];
 }
 
-/** A story update request, typed (times as ms). Only present keys change; null clears. */
-export interface UpdateStoryInput extends PositionRequest {
+/** A story update request. Only present keys change; null clears. */
+export interface UpdateStoryInput extends StoryAttributes {
   story_id: number;
   name?: string;
-  description?: string | null;
-  story_type?: StoryType;
-  current_state?: StoryState;
-  estimate?: number | null;
-  story_priority?: StoryPriority;
-  requested_by_id?: number;
-  owner_ids?: number[];
-  owned_by_id?: number | null;
-  follower_ids?: number[];
-  /** label_ids and labels together replace the story's labels. */
-  label_ids?: number[];
-  labels?: LabelReference[];
-  accepted_at?: number | null;
-  deadline?: number | null;
-  external_id?: string | null;
-  integration_id?: number | null;
   /** Only together with before_id or after_id. */
   group?: StoryGroup;
   /** Only together with current_state rejected. */
