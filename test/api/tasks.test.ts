@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { TestPerson } from '../support/storyline-harness.js';
+import type { TestPerson } from '../support/project-fixture.js';
 import { storyWorld, type StoryWorld } from '../support/project-fixture.js';
 
 describe('API: tasks', () => {

@@ -6,11 +6,12 @@
 //   await world.member(project, world.people.bob, 'member');
 //   const res = await world.api('POST', `/projects/${project}/stories`, { as: world.owner, body: { name: 'x' } });
 import { expect } from 'chai';
-import { startStoryline, type StorylineWorld, type TestPerson } from './storyline-harness.js';
 import type { RequestOptions, TestResponse } from '../api/support/http-client.js';
+import { storylineApp, type PersonHandle } from '../api/support/storyline-app.js';
+
+export type TestPerson = PersonHandle;
 
 export interface StoryWorld {
-  world: StorylineWorld;
   owner: TestPerson;
   /** ms the request clock answers; tests move it forward. */
   clock: { now: number };
@@ -25,20 +26,17 @@ export interface StoryWorld {
 }
 
 export async function storyWorld(start = Date.UTC(2024, 0, 10, 12)): Promise<StoryWorld> {
-  const clock = { now: start };
-  const world = await startStoryline({ STORYLINE_SITE_URL: 'http://storyline.test' }, () => clock.now);
-  const owner = await world.addPerson('olivia', 'Olivia Owner');
+  const app = await storylineApp({ start });
+  const owner = await app.person('Olivia Owner');
   let accountId: number | null = null;
   let projects = 0;
   const api: StoryWorld['api'] = (method, path, options = {}) => {
     const { as, ...rest } = options;
-    const headers = { ...rest.headers, ...(as ? as.headers : {}) };
-    return world.server.request(method, `/services/v5${path}`, { ...rest, headers });
+    return app.api(method, path, as ? { ...rest, as } : rest);
   };
   return {
-    world,
     owner,
-    clock,
+    clock: app.clock,
     async project(settings = {}, as = owner) {
       projects += 1;
       const body = { name: `Project ${projects}`, ...(accountId === null ? { new_account_name: 'Stories Inc' } : { account_id: accountId }), ...settings };
@@ -51,8 +49,8 @@ export async function storyWorld(start = Date.UTC(2024, 0, 10, 12)): Promise<Sto
       const res = await api('POST', `/projects/${projectId}/memberships`, { as: owner, body: { person_id: person.id, role } });
       expect(res.status, res.text).to.equal(200);
     },
-    person: (username) => world.addPerson(username),
+    person: (username) => app.person(username.charAt(0).toUpperCase() + username.slice(1)),
     api,
-    close: () => world.close(),
+    close: () => app.close(),
   };
 }
