@@ -210,8 +210,13 @@ class RequestPipeline {
       case 'resource': {
         const status = result.created ? this.deps.config.createdStatus : 200;
         const data = await this.serializer.render(result.type, result.value, context.selection, {
-          millis: route.alwaysMillis === true || request.query.date_format === 'millis',
-          ctx: { actor: request.actor, project: request.project, now: request.now, query: request.query },
+          ctx: {
+            actor: request.actor,
+            project: request.project,
+            now: request.now,
+            query: request.query,
+            millis: route.alwaysMillis === true || request.query.date_format === 'millis',
+          },
         });
         if (result.pagination) {
           const { total, limit, offset, returned } = result.pagination;

@@ -34,6 +34,8 @@ export interface LoadContext {
   project: ProjectAccess | null;
   now: number;
   query: Readonly<Record<string, string>>;
+  /** Datetimes are rendered as integer ms (`date_format=millis`, or a route fixed to ms). */
+  millis: boolean;
 }
 
 export interface Association {
@@ -58,7 +60,10 @@ export interface Association {
   load(docs: readonly Doc[], ctx: LoadContext): Promise<ReadonlyArray<Doc | null | readonly Doc[]>>;
 }
 
-/** An attribute computed in batch only when selected; values aligned with `docs`, emitted as they are. */
+/**
+ * An attribute computed in batch only when selected; values aligned with `docs`, emitted as they are
+ * (as datetimes when the type lists the name in `datetimes`).
+ */
 export type ComputedAttribute = (docs: readonly Doc[], ctx: LoadContext) => Promise<readonly unknown[]>;
 
 export interface ResourceType {

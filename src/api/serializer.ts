@@ -11,7 +11,7 @@ import { DEFAULT_SELECTION, type FieldSelection } from './fields-selection.js';
 import type { Association, ComputedAttribute, LoadContext, ResourceType, ResourceTypeRegistry } from './resource-type.js';
 
 export interface SerializeOptions {
-  millis: boolean;
+  /** The request as loaders see it; `ctx.millis` also decides how datetimes are rendered. */
   ctx: LoadContext;
 }
 
@@ -22,7 +22,7 @@ type PlanEntry =
   | { name: string; source: 'attribute' | 'datetime' }
   | { name: string; source: 'nested'; association: Association; selection: FieldSelection }
   | { name: string; source: 'loaded_ids'; association: Association }
-  | { name: string; source: 'computed'; compute: ComputedAttribute };
+  | { name: string; source: 'computed'; compute: ComputedAttribute; datetime: boolean };
 
 export class Serializer {
   constructor(private readonly registry: ResourceTypeRegistry) {}
@@ -56,7 +56,8 @@ export class Serializer {
         switch (entry.source) {
           case 'kind': value = entry.value; break;
           case 'attribute': value = doc[entry.name]; break;
-          case 'datetime': value = renderDatetime(doc[entry.name], options.millis); break;
+          case 'datetime': value = renderDatetime(doc[entry.name], options.ctx.millis); break;
+          case 'computed': value = entry.datetime ? renderDatetime(values?.[i], options.ctx.millis) : values?.[i]; break;
           default: value = values?.[i];
         }
         if (value !== null && value !== undefined) out[entry.name] = value;
@@ -150,7 +151,7 @@ export function buildPlan(type: ResourceType, selection: FieldSelection): PlanEn
     if (association) {
       plan.push({ name, source: 'nested', association, selection: nested ?? DEFAULT_SELECTION });
     } else if (compute) {
-      plan.push({ name, source: 'computed', compute });
+      plan.push({ name, source: 'computed', compute, datetime: datetimes.has(name) });
     } else if (attributes.has(name)) {
       plan.push({ name, source: datetimes.has(name) ? 'datetime' : 'attribute' });
     } else if (byIds?.idsFromLoad) {

@@ -28,7 +28,7 @@ import { ACTIVITY_BY_PERFORMER } from '../../projections/activity/performer-acti
 import { ACTIVITY_BY_RESOURCE } from '../../projections/activity/subject-activity-projection.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
-import type { LoadContext, ResourceType } from '../resource-type.js';
+import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, ApiResult, RouteDefinition } from '../route-table.js';
 import { renderDatetime } from '../serializer.js';
 import {
@@ -217,13 +217,9 @@ export const activityType: ResourceType = {
   ],
   computed: {
     // Change values hold datetimes as ms; they follow `date_format` like every other datetime.
-    changes: async (docs, ctx) => docs.map((doc) => renderChangeDatetimes(doc['changes'], millis(ctx))),
+    changes: async (docs, ctx) => docs.map((doc) => renderChangeDatetimes(doc['changes'], ctx.millis)),
   },
 };
-
-function millis(ctx: LoadContext): boolean {
-  return ctx.query['date_format'] === 'millis';
-}
 
 /** Keys of change values that hold datetimes (ms in events). */
 function isDatetimeKey(key: string): boolean {

@@ -67,7 +67,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
     name: 'project',
     kind: 'project',
     attributes: PROJECT_ATTRIBUTES,
-    datetimes: ['created_at', 'updated_at'],
+    datetimes: ['created_at', 'updated_at', 'start_time'],
     defaults: [
       ...PROJECT_ATTRIBUTES.filter((name) => name !== 'join_as'),
       'kind', 'time_zone', 'start_time', 'current_iteration_number',
@@ -97,7 +97,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
     computed: {
       time_zone: async (docs, ctx) =>
         docs.map((doc) => timeZoneAt(String((doc['time_zone'] as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC'), ctx.now)),
-      start_time: async (docs, ctx) => docs.map((doc) => renderTime(projectStartTime(doc), ctx.query)),
+      start_time: async (docs) => docs.map((doc) => projectStartTime(doc)),
       current_iteration_number: async (docs, ctx) =>
         docs.map((doc) => currentIterationNumber(projectStartTime(doc), Number(doc['iteration_length'] ?? 1), ctx.now)),
     },
@@ -155,11 +155,6 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
     },
   ];
   return { routes, types: [projectType] };
-}
-
-/** `start_time` honours `date_format=millis` like the serializer's datetimes. */
-function renderTime(ms: number, query: Readonly<Record<string, string>>): string | number {
-  return query['date_format'] === 'millis' ? ms : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function accountIdsParam(text: string): number[] {

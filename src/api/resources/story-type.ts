@@ -165,7 +165,7 @@ function personAssociation(deps: PeopleReads, ids: string, idOf: (doc: Doc) => u
 }
 
 /** People by id, with `email` only for members of the caller's project when the caller has a role there. */
-export async function peopleById(deps: PeopleReads, ids: readonly unknown[], ctx: LoadContext): Promise<Map<number, Doc>> {
+export async function peopleById(deps: PeopleReads, ids: readonly unknown[], ctx: Pick<LoadContext, 'actor' | 'project'>): Promise<Map<number, Doc>> {
   const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
   if (wanted.length === 0) return new Map();
   const people = await deps.people.find({ id: { $in: wanted } });
