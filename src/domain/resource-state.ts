@@ -18,6 +18,8 @@ const DERIVED_KEYS: Partial<Record<ResourceKind, readonly string[]>> = {
   // label names and the neighbours in the order are shown in story changes but derived at read time
   // (from label_ids and from the ranks of the project's stories).
   story: ['labels', 'before_id', 'after_id'],
+  // a comment's nested attachments are shown in its create change but derived from its id lists.
+  comment: ['file_attachments', 'ext_attachments'],
 };
 
 /** The values of a change that belong in a stored document: derived keys and nulls dropped. */

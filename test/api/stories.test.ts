@@ -370,6 +370,30 @@ describe('API: stories', () => {
       expect(bad.json.validation_errors.map((e: { field: string }) => e.field)).to.deep.equal(['estimate', 'group']);
     });
 
+    it('rejects with a comment: one version, the comment on the story, its writer following', async () => {
+      const p = await projectWithTeam();
+      const s = await create(p, { name: 'review me', estimate: 1, current_state: 'delivered' });
+      const res = await w.api('PUT', `/projects/${p}/stories/${s.id}`, {
+        as: bob,
+        body: { current_state: 'rejected', comment: { text: 'Crashes on save' } },
+        query: { fields: 'current_state,follower_ids,comment_ids' },
+      });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.current_state).to.equal('rejected');
+      expect(res.json.follower_ids).to.deep.equal([w.owner.id, bob.id]);
+      expect(res.json.comment_ids).to.have.length(1);
+      const activity = await w.api('GET', `/projects/${p}/activity`, { as: w.owner, query: { limit: 1 } });
+      expect(activity.json[0].project_version).to.equal(Number(res.headers['x-tracker-project-version']));
+      expect(activity.json[0].changes[1]).to.deep.include({ kind: 'comment', change_type: 'create', id: res.json.comment_ids[0] });
+      expect(activity.json[0].changes[1].new_values).to.include({ text: 'Crashes on save', person_id: bob.id, story_id: s.id });
+      const attached = await w.api('PUT', `/projects/${p}/stories/${s.id}`, {
+        as: bob,
+        body: { current_state: 'rejected', comment: { text: 'see file', file_attachments: [{ id: 1 }] } },
+      });
+      expect(attached.status).to.equal(400);
+      expect(attached.json.validation_errors.map((e: { field: string }) => e.field)).to.deep.equal(['comment']);
+    });
+
     it('shows label counts per state as stories move', async () => {
       const p = await projectWithTeam();
       const s = await create(p, { name: 'counted', labels: ['metrics'], estimate: 2 });

@@ -2,6 +2,7 @@
 // people, labels and an explicit position. Sub-resource writes (a story's labels and owners) are
 // updates of the same story and go through the same decider.
 import type { Decision, DecisionContext } from '../decision.js';
+import { commentCreateChange, newStoryComment } from '../comment/comment-create.js';
 import { invalidField, invalidParameter, unfound } from '../errors.js';
 import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';
@@ -29,8 +30,9 @@ import { isEstimable, storyRuleViolations, storyTimeProblem } from './story-rule
 export type StoryGroup = 'scheduled' | 'unscheduled' | 'current';
 
 /**
- * The comment a reviewer may send with a rejection. It is validated here; the comment itself is a
- * resource of its own (comments), created by that resource's decider beside this one.
+ * The comment a reviewer may send with a rejection (spec: PUT story `comment`). Text that is not blank
+ * becomes a comment on the story, created in the same event as the rejection, and its writer starts
+ * following the story (facts §6.2). Uploads are not part of this server, so no file can be attached.
  */
 export interface RejectionComment {
   text?: string;
@@ -54,7 +56,9 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
   const problems: ValidationError[] = [];
 
   const currentState = nextState(project, before, input);
-  problems.push(...rejectionCommentProblems(input.comment, currentState));
+  problems.push(...rejectionCommentProblems(input.comment, currentState, context.actorId));
+  const commentText = rejectionCommentText(input.comment);
+  const commenter = commentText === null ? null : context.actorId;
   const storyType = input.story_type ?? before.story_type;
   const estimateTouched = 'estimate' in input || 'story_type' in input;
   const estimate =
@@ -71,6 +75,7 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
   const newcomers = [
     ...(requesterId !== before.requested_by_id ? [requesterId] : []),
     ...owners.filter((id) => !before.owner_ids.includes(id)),
+    ...(commenter === null ? [] : [commenter]),
   ];
   const followers = followersAfter(unique(input.follower_ids ?? before.follower_ids), newcomers);
   const relabelled = input.label_ids !== undefined || input.labels !== undefined;
@@ -118,6 +123,10 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
     positionBefore,
     positionAfter,
   });
+  if (commentText !== null && commenter !== null) {
+    const comment = newStoryComment({ id: context.nextId('comment'), storyId: before.id, text: commentText, personId: commenter, now });
+    changes.push(commentCreateChange(comment));
+  }
   return {
     type: isMoveOnly(changes[0]!) ? 'story_move' : 'story_update',
     data: { changes, primary_resources: [storyRef(after)] },
@@ -203,7 +212,11 @@ function acceptedAtAfter(
   return before.current_state === 'accepted' && before.accepted_at !== undefined ? before.accepted_at : now;
 }
 
-function rejectionCommentProblems(comment: RejectionComment | undefined, currentState: StoryState): ValidationError[] {
+function rejectionCommentProblems(
+  comment: RejectionComment | undefined,
+  currentState: StoryState,
+  actorId: number | null,
+): ValidationError[] {
   if (comment === undefined) return [];
   if (typeof comment !== 'object' || comment === null || Array.isArray(comment)) {
     return [{ field: 'comment', problem: 'comment must be an object with text and/or file_attachments.' }];
@@ -214,10 +227,22 @@ function rejectionCommentProblems(comment: RejectionComment | undefined, current
   if (comment.file_attachments !== undefined && !Array.isArray(comment.file_attachments)) {
     return [{ field: 'comment', problem: 'comment file_attachments must be an array.' }];
   }
+  if (comment.file_attachments !== undefined && comment.file_attachments.length > 0) {
+    return [{ field: 'comment', problem: 'comment file_attachments must name uploaded files; this server holds none.' }];
+  }
   if (currentState !== 'rejected') {
     return [{ field: 'comment', problem: 'A comment can only be sent when rejecting the story.' }];
   }
+  if (actorId === null && rejectionCommentText(comment) !== null) {
+    return [{ field: 'comment', problem: 'A comment needs a person to write it.' }];
+  }
   return [];
+}
+
+/** The text of the comment to create with a rejection, or null when there is none (absent or blank). */
+function rejectionCommentText(comment: RejectionComment | undefined): string | null {
+  const text = typeof comment === 'object' && comment !== null ? comment.text : undefined;
+  return typeof text === 'string' && text.trim() !== '' ? text : null;
 }
 
 /** Sets the story's rank for its slot; returns its neighbours after the write. */

@@ -171,19 +171,82 @@ describe('update story', () => {
   });
 
   describe('rejection comment', () => {
-    it('is accepted with a rejection and leaves no trace in this event (comments are their own resource)', () => {
+    it('creates the comment in the rejection event and makes its writer a follower', () => {
       const project = givenProject();
       const id = project.story({ estimate: 1, current_state: 'delivered' });
-      const decision = project.when(decideUpdateStory, { story_id: id, current_state: 'rejected', comment: { text: 'Not yet' } });
-      expect(decision.data.changes.map((change) => change.kind)).to.not.include('comment');
+      const before = project.doc(id);
+      const decision = project.when(decideUpdateStory, { story_id: id, current_state: 'rejected', comment: { text: 'Not yet' } }, MEMBER);
+      expect(decision.type).to.equal('story_update');
+      expect(decision.data.changes.map((change) => change.kind)).to.deep.equal(['story', 'comment']);
+      const [story, comment] = decision.data.changes;
+      expect(story!.original_values).to.deep.equal({ current_state: 'delivered', follower_ids: [OWNER], updated_at: before.updated_at });
+      expect(story!.new_values).to.deep.equal({ current_state: 'rejected', follower_ids: [OWNER, MEMBER], updated_at: project.now });
+      expect(comment).to.deep.equal({
+        kind: 'comment',
+        change_type: 'create',
+        id: comment!.id,
+        new_values: {
+          id: comment!.id,
+          story_id: id,
+          text: 'Not yet',
+          person_id: MEMBER,
+          created_at: project.now,
+          updated_at: project.now,
+          file_attachment_ids: [],
+          ext_attachment_ids: [],
+          attachment_ids: [],
+          file_attachments: [],
+          ext_attachments: [],
+        },
+      });
+      expect(project.state.docs.get('comment')?.get(comment!.id)).to.deep.equal({
+        id: comment!.id,
+        story_id: id,
+        text: 'Not yet',
+        person_id: MEMBER,
+        created_at: project.now,
+        updated_at: project.now,
+        file_attachment_ids: [],
+        ext_attachment_ids: [],
+        attachment_ids: [],
+      });
     });
 
-    it('is refused without a rejection or with the wrong shape', () => {
+    it('leaves the followers alone when the writer already follows, and creates nothing for blank text', () => {
       const project = givenProject();
       const id = project.story({ estimate: 1, current_state: 'delivered' });
-      expect(problemsOf(project.rejected(decideUpdateStory, { story_id: id, comment: { text: 'x' } }))).to.have.key('comment');
+      const commented = project.when(decideUpdateStory, { story_id: id, current_state: 'rejected', comment: { text: 'Again' } });
+      expect(commented.data.changes[0]!.new_values).to.not.have.property('follower_ids');
+      expect(commented.data.changes.map((change) => change.kind)).to.deep.equal(['story', 'comment']);
+      project.when(decideUpdateStory, { story_id: id, current_state: 'delivered' });
+      const blank = project.when(decideUpdateStory, { story_id: id, current_state: 'rejected', comment: { text: '  ', file_attachments: [] } }, MEMBER);
+      expect(blank.data.changes.map((change) => change.kind)).to.deep.equal(['story']);
+      expect(project.doc(id).follower_ids).to.deep.equal([OWNER]);
+    });
+
+    it('goes with the story when the story is deleted', () => {
+      const project = givenProject();
+      const id = project.story({ estimate: 1, current_state: 'delivered' });
+      const comment = project.when(decideUpdateStory, { story_id: id, current_state: 'rejected', comment: { text: 'No' } }).data.changes[1]!;
+      const deleted = project.when(decideDeleteStory, { story_id: id });
+      expect(deleted.data.changes.filter((change) => change.kind === 'comment').map((change) => [change.change_type, change.id])).to.deep.equal([
+        ['delete', comment.id],
+      ]);
+      expect(project.state.docs.get('comment')?.size).to.equal(0);
+    });
+
+    it('is refused without a rejection, with the wrong shape, with attachments, or without a writer', () => {
+      const project = givenProject();
+      const id = project.story({ estimate: 1, current_state: 'delivered' });
+      expect(problemsOf(project.rejected(decideUpdateStory, { story_id: id, comment: { text: 'x' } })).comment).to.equal(
+        'A comment can only be sent when rejecting the story.',
+      );
       const badShape = { story_id: id, current_state: 'rejected' as const, comment: { text: 42 as unknown as string } };
       expect(problemsOf(project.rejected(decideUpdateStory, badShape))).to.have.key('comment');
+      const attached = { story_id: id, current_state: 'rejected' as const, comment: { text: 'x', file_attachments: [{ id: 5 }] } };
+      expect(problemsOf(project.rejected(decideUpdateStory, attached)).comment).to.match(/uploaded files/);
+      const byOperator = { story_id: id, current_state: 'rejected' as const, comment: { text: 'x' } };
+      expect(problemsOf(project.rejected(decideUpdateStory, byOperator, null)).comment).to.equal('A comment needs a person to write it.');
     });
   });
 
