@@ -1,6 +1,6 @@
 // Project memberships: invite by `person_id` or by email (a person unknown by that email is created
 // first, without a password, in its own stream; the membership event follows in the project stream).
-import { addMembership, changeMembership, removeMembership } from '../domain/project/membership-decisions.js';
+import { addMembership, changeMembership, removeMembership, type MemberName } from '../domain/project/membership-decisions.js';
 import type { ProjectRole } from '../domain/project-state.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
@@ -49,7 +49,7 @@ export class MembershipCommands {
   ): Promise<MembershipOutcome> {
     const outcome = await this.deps.commands.execute(
       streams.project(projectId),
-      changeMembership({ membershipId, request, actorRole, actorId: meta.actorId }),
+      changeMembership({ membershipId, request, actorRole, actorId: meta.actorId, ...(await this.memberName(projectId, membershipId)) }),
       meta,
     );
     return { membership: await this.membershipOf(projectId, { id: membershipId }), version: outcome.version };
@@ -58,10 +58,17 @@ export class MembershipCommands {
   async removeMembership(projectId: number, membershipId: number, actorRole: ProjectRole | null, meta: CommandMeta): Promise<number> {
     const outcome = await this.deps.commands.execute(
       streams.project(projectId),
-      removeMembership({ membershipId, actorRole, actorId: meta.actorId }),
+      removeMembership({ membershipId, actorRole, actorId: meta.actorId, ...(await this.memberName(projectId, membershipId)) }),
       meta,
     );
     return outcome.version;
+  }
+
+  /** The name of a membership's person, for the activity (a membership never changes its person). */
+  private async memberName(projectId: number, membershipId: number): Promise<MemberName> {
+    const membership = await this.deps.memberships.findOne({ project_id: projectId, id: membershipId });
+    const person = membership ? await this.deps.peopleRead.findOne({ id: membership['person_id'] }) : null;
+    return typeof person?.['name'] === 'string' ? { personName: person['name'] } : {};
   }
 
   private async personFor(request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {

@@ -28,6 +28,7 @@ import {
   type UpdateStoryInput,
 } from '../domain/story/update-story.js';
 import { DomainError } from '../domain/errors.js';
+import { projectOf } from '../domain/project-state.js';
 import type { Doc } from '../infra/read-store/port.js';
 import type { CommandHandler, CommandMeta, CommandOutcome } from './command-handler.js';
 import type { ReadView } from './people.js';
@@ -94,7 +95,9 @@ export class StoryCommands {
         commandId: `${meta.commandId}:into`,
       });
     }
-    await this.execute(sourceId, (state, context) => decideMoveStoryOut(state, { story_id: storyId, target_project_id: targetId }, context), {
+    const targetName = projectOf(target).name;
+    const moveOut = { story_id: storyId, target_project_id: targetId, target_project_name: targetName };
+    await this.execute(sourceId, (state, context) => decideMoveStoryOut(state, moveOut, context), {
       ...meta,
       commandId: `${meta.commandId}:from`,
     });

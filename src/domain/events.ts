@@ -28,7 +28,7 @@ export interface ResourceChange {
   kind: ResourceKind;
   change_type: ChangeType;
   id: number;
-  /** Name of the resource at the time of the change (stories, labels, epics, projects). */
+  /** Name of the resource at the time of the change (stories, labels, epics, projects; a task's description, a membership's person). */
   name?: string;
   story_type?: string;
   story_priority?: string;

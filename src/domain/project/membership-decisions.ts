@@ -5,6 +5,8 @@
 //   owner) is rejected; a project created with `no_owner` may stay owner-less;
 // - owners may change any membership; any other member may change only their own `favorite` and
 //   `project_color` (personal display preferences); anyone may leave a project, only owners remove others.
+// Every membership change and the membership named as primary resource carry the member's name (given
+// by the command, which reads the person), so the feed reads "added Bob Brown to this project".
 import type { Decide } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
@@ -31,12 +33,14 @@ export interface NewMembership {
   projectColor?: string;
 }
 
-export interface AddMembership extends NewMembership {
-  /** For the activity's resource name. */
+/** The member's name, for the activity's change and resource names. */
+export interface MemberName {
   personName?: string;
 }
 
-export interface ChangeMembership {
+export interface AddMembership extends NewMembership, MemberName {}
+
+export interface ChangeMembership extends MemberName {
   membershipId: number;
   /** Requested `role`, `project_color`, `favorite` (others ignored). */
   request: Record<string, unknown>;
@@ -46,7 +50,7 @@ export interface ChangeMembership {
   actorId: number | null;
 }
 
-export interface RemoveMembership {
+export interface RemoveMembership extends MemberName {
   membershipId: number;
   /** The caller's role; anyone may leave a project, only owners (or operators: null actor) remove others. */
   actorRole: ProjectRole | null;
@@ -73,7 +77,7 @@ export function membershipCreateChange(
     created_at: now,
     updated_at: now,
   };
-  return { kind: 'project_membership', change_type: 'create', id: membershipId, ...(personName ? { name: personName } : {}), new_values: values };
+  return { kind: 'project_membership', change_type: 'create', id: membershipId, ...named(personName), new_values: values };
 }
 
 export function addMembership(command: AddMembership): Decide<StreamState> {
@@ -132,8 +136,10 @@ export function changeMembership(command: ChangeMembership): Decide<StreamState>
     return {
       type: 'project_membership_update',
       data: {
-        changes: [{ kind: 'project_membership', change_type: 'update', id: membership.id, original_values: original, new_values: changed }],
-        primary_resources: [membershipRef(membership.id)],
+        changes: [
+          { kind: 'project_membership', change_type: 'update', id: membership.id, ...named(command.personName), original_values: original, new_values: changed },
+        ],
+        primary_resources: [membershipRef(membership.id, command.personName)],
         secondary_resources: [projectRef(project)],
       },
     };
@@ -153,8 +159,16 @@ export function removeMembership(command: RemoveMembership): Decide<StreamState>
     return {
       type: 'project_membership_delete',
       data: {
-        changes: [{ kind: 'project_membership', change_type: 'delete', id: membership.id, original_values: { person_id: membership.person_id, role: membership.role } }],
-        primary_resources: [membershipRef(membership.id)],
+        changes: [
+          {
+            kind: 'project_membership',
+            change_type: 'delete',
+            id: membership.id,
+            ...named(command.personName),
+            original_values: { person_id: membership.person_id, role: membership.role },
+          },
+        ],
+        primary_resources: [membershipRef(membership.id, command.personName)],
         secondary_resources: [projectRef(project)],
       },
     };
@@ -173,7 +187,11 @@ function colorProblems(color: unknown): ValidationError[] {
 }
 
 function membershipRef(id: number, name?: string) {
-  return { kind: 'project_membership', id, ...(name ? { name } : {}) };
+  return { kind: 'project_membership', id, ...named(name) };
+}
+
+function named(name: string | undefined): { name?: string } {
+  return name ? { name } : {};
 }
 
 function projectRef(project: ResourceDoc) {

@@ -7,7 +7,8 @@
 //   recounts, exactly as a delete.
 // The story must satisfy the target's rules as it is (an estimate outside the target's point scale is
 // rejected rather than silently dropped). The caller appends the target event first (see
-// src/commands/stories.ts for the window between the two appends).
+// src/commands/stories.ts for the window between the two appends). Each event names the other project,
+// with its name, as secondary resource, so both feeds say where the story went or came from.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
 import type { ResourceChange, ResourceKind } from '../events.js';
@@ -26,6 +27,7 @@ export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment'];
 /** What the source project knows about the story being moved. */
 export interface StoryMoveSnapshot {
   sourceProjectId: number;
+  sourceProjectName: string;
   story: StoryDoc;
   /** Label names in the story's order (labels are per project: the target matches them by name). */
   labelNames: string[];
@@ -41,6 +43,7 @@ export function storyMoveSnapshot(source: StreamState, storyId: number): StoryMo
   }
   return {
     sourceProjectId: projectIdOf(source),
+    sourceProjectName: projectOf(source).name,
     story,
     labelNames: story.label_ids.flatMap((id) => findLabel(source, id)?.name ?? []),
     contents,
@@ -83,7 +86,7 @@ export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapsh
     data: {
       changes,
       primary_resources: [storyRef(story)],
-      secondary_resources: [{ kind: 'project', id: snapshot.sourceProjectId }],
+      secondary_resources: [{ kind: 'project', id: snapshot.sourceProjectId, name: snapshot.sourceProjectName }],
     },
   };
 }
@@ -91,6 +94,8 @@ export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapsh
 export interface MoveStoryOutInput {
   story_id: number;
   target_project_id: number;
+  /** The target's name, for the activity. */
+  target_project_name: string;
 }
 
 export function decideMoveStoryOut(source: StreamState, input: MoveStoryOutInput, context: DecisionContext): Decision {
@@ -102,7 +107,7 @@ export function decideMoveStoryOut(source: StreamState, input: MoveStoryOutInput
     type: 'story_move_from_project',
     data: {
       ...deletion.data,
-      secondary_resources: [{ kind: 'project', id: input.target_project_id }],
+      secondary_resources: [{ kind: 'project', id: input.target_project_id, name: input.target_project_name }],
     },
   };
 }

@@ -2,7 +2,8 @@
 // task shifts the tasks in between, and the event records each shifted position. Every task write
 // also touches the story's updated_at, as the real activity feed showed. Creating and editing tasks
 // needs the project's enable_tasks; deleting them does not, so a project can clean up after turning
-// tasks off.
+// tasks off. Every task change carries the task's description (after the write) as its `name`, so the
+// feed can quote the task even when the description did not change ("completed task: \"...\"").
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange } from '../events.js';
 import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
@@ -78,13 +79,7 @@ export function decideUpdateTask(state: StreamState, input: UpdateTaskInput, con
   }
   original.updated_at = task.updated_at;
   next.updated_at = after.updated_at;
-  const change: ResourceChange = {
-    kind: 'task',
-    change_type: 'update',
-    id: task.id,
-    original_values: original,
-    new_values: next,
-  };
+  const change: ResourceChange = { ...taskHead(after), change_type: 'update', original_values: original, new_values: next };
   return taskDecision('task_update', story, context, [change, ...shiftsForMove(tasks, task, position)]);
 }
 
@@ -92,19 +87,19 @@ export function decideDeleteTask(state: StreamState, input: DeleteTaskInput, con
   const story = storyOf(state, input.story_id);
   const task = taskOf(state, story.id, input.task_id);
   const tasks = tasksOfStory(state, story.id);
-  const change: ResourceChange = {
-    kind: 'task',
-    change_type: 'delete',
-    id: task.id,
-    original_values: { ...task },
-  };
+  const change: ResourceChange = { ...taskHead(task), change_type: 'delete', original_values: { ...task } };
   const shifted = tasks.filter((other) => other.position > task.position).map((other) => shift(other, -1));
   return taskDecision('task_delete', story, context, [change, ...shifted]);
 }
 
 /** The create change of a new task. */
 export function taskCreateChange(task: TaskDoc): ResourceChange {
-  return { kind: 'task', change_type: 'create', id: task.id, new_values: { ...task } };
+  return { ...taskHead(task), change_type: 'create', new_values: { ...task } };
+}
+
+/** What every change of a task starts with: its kind, id and description as name. */
+function taskHead(task: TaskDoc): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
+  return { kind: 'task', id: task.id, name: task.description };
 }
 
 /** The story touch every task write records: only updated_at moves. */
@@ -143,9 +138,8 @@ function shiftsForMove(tasks: readonly TaskDoc[], task: TaskDoc, position: numbe
 
 function shift(task: TaskDoc, by: 1 | -1): ResourceChange {
   return {
-    kind: 'task',
+    ...taskHead(task),
     change_type: 'update',
-    id: task.id,
     original_values: { position: task.position },
     new_values: { position: task.position + by },
   };

@@ -85,6 +85,21 @@ describe('project membership decisions', () => {
     scenario.rejects(removeMembership({ membershipId: id, actorRole: 'owner', actorId: OWNER }), 'unfound_resource');
   });
 
+  it('names the member on each membership change and on the membership it names as primary resource', () => {
+    const scenario = withProject();
+    const added = scenario.when(addMembership({ personId: 50, role: 'viewer', personName: 'Bob Brown' }));
+    const id = membershipOf(scenario, 50).id;
+    const changed = scenario.when(
+      changeMembership({ membershipId: id, request: { role: 'member' }, actorRole: 'owner', actorId: OWNER, personName: 'Bob Brown' }),
+    );
+    const removed = scenario.when(removeMembership({ membershipId: id, actorRole: 'owner', actorId: OWNER, personName: 'Bob Brown' }));
+    for (const decision of [added, changed, removed]) {
+      expect(decision.data.changes.map((change) => [change.kind, change.id, change.name])).to.deep.equal([['project_membership', id, 'Bob Brown']]);
+      expect(decision.data.primary_resources).to.deep.equal([{ kind: 'project_membership', id, name: 'Bob Brown' }]);
+    }
+    expect(membershipOf(scenario, 50)).to.equal(undefined);
+  });
+
   it('lets a member leave but not remove someone else', () => {
     const scenario = withProject().given(addMembership({ personId: 50, role: 'member' })).given(addMembership({ personId: 51, role: 'viewer' }));
     scenario.rejects(removeMembership({ membershipId: membershipOf(scenario, 51).id, actorRole: 'member', actorId: 50 }), 'unauthorized_operation');

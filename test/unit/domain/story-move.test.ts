@@ -44,7 +44,7 @@ describe('move story to another project', () => {
 
     const decision = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
     expect(decision.type).to.equal('story_move_into_project');
-    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: PROJECT_ID }]);
+    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: PROJECT_ID, name: 'Storyline' }]);
     const kinds = decision.data.changes.map((change) => `${change.kind}:${change.change_type}`);
     expect(kinds).to.deep.equal(['story:create', 'label:create', 'label:update', 'task:create', 'task:create']);
     target.fold(decision.type, decision.data.changes);
@@ -92,18 +92,18 @@ describe('move story to another project', () => {
     const first = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
     target.fold(first.type, first.data.changes);
     expect(refused(() => decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context()))).to.equal('project_id');
-    expect(refused(() => decideMoveStoryOut(source.state, { story_id: id, target_project_id: PROJECT_ID }, context()))).to.equal('project_id');
+    expect(refused(() => decideMoveStoryOut(source.state, { story_id: id, target_project_id: PROJECT_ID, target_project_name: 'Storyline' }, context()))).to.equal('project_id');
   });
 
   it('deletes the story and its contents from the source, recounting its labels', () => {
     const source = new Scenario({});
     const id = source.story({ labels: ['x'], tasks: [{ description: 't' }] });
-    const decision = source.when(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID });
+    const decision = source.when(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID, target_project_name: 'Target' });
     expect(decision.type).to.equal('story_move_from_project');
-    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: TARGET_ID }]);
+    expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: TARGET_ID, name: 'Target' }]);
     expect(decision.data.changes.map((change) => `${change.kind}:${change.change_type}`).sort()).to.deep.equal(['label:update', 'story:delete', 'task:delete']);
     expect(findStory(source.state, id)).to.equal(undefined);
     expect(findLabelByName(source.state, 'x')!.counts!.number_of_stories_by_state.unscheduled).to.equal(0);
-    expect(source.rejected(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID }).code).to.equal('unfound_resource');
+    expect(source.rejected(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID, target_project_name: 'Target' }).code).to.equal('unfound_resource');
   });
 });

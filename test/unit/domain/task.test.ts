@@ -1,8 +1,13 @@
 import { expect } from 'chai';
 import { decideCreateTask, decideDeleteTask, decideUpdateTask } from '../../../src/domain/task/task-decisions.js';
 import { tasksOfStory } from '../../../src/domain/project-state.js';
+import type { Decision } from '../../../src/domain/decision.js';
 import { givenProject, problemsOf } from './story-scenario.js';
 import type { Scenario } from './story-scenario.js';
+
+function taskNames(decision: Decision): Array<[number, string | undefined]> {
+  return decision.data.changes.filter((change) => change.kind === 'task').map((change) => [change.id, change.name]);
+}
 
 function descriptions(project: Scenario, storyId: number): string[] {
   return tasksOfStory(project.state, storyId).map((task) => `${task.position}:${task.description}`);
@@ -86,6 +91,20 @@ describe('tasks', () => {
     expect(descriptions(project, story)).to.deep.equal(['1:a', '2:d', '3:b', '4:c']);
     project.when(decideUpdateTask, { story_id: story, task_id: a!.id, position: 4 });
     expect(descriptions(project, story)).to.deep.equal(['1:d', '2:b', '3:c', '4:a']);
+  });
+
+  it('names every task change by the task description after the write', () => {
+    const project = givenProject();
+    const story = project.story({ tasks: [{ description: 'a' }] });
+    const created = project.when(decideCreateTask, { story_id: story, description: 'b', position: 1 });
+    const [b, a] = tasksOfStory(project.state, story);
+    expect(taskNames(created)).to.deep.equal([[b!.id, 'b'], [a!.id, 'a']]);
+    const completed = project.when(decideUpdateTask, { story_id: story, task_id: b!.id, complete: true });
+    expect(taskNames(completed)).to.deep.equal([[b!.id, 'b']]);
+    const rewritten = project.when(decideUpdateTask, { story_id: story, task_id: b!.id, description: 'B', position: 2 });
+    expect(taskNames(rewritten)).to.deep.equal([[b!.id, 'B'], [a!.id, 'a']]);
+    const deleted = project.when(decideDeleteTask, { story_id: story, task_id: a!.id });
+    expect(taskNames(deleted)).to.deep.equal([[a!.id, 'a'], [b!.id, 'B']]);
   });
 
   it('deletes a task and closes the gap', () => {
