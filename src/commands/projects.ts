@@ -16,6 +16,8 @@ export interface ProjectDeps {
   commands: CommandHandler;
   ids: Pick<IdAllocator, 'next'>;
   projects: ReadView;
+  /** The creator's name goes on their owner membership (for the activity). */
+  people: ReadView;
   accountMemberships: ReadView;
   accounts: AccountCommands;
 }
@@ -31,7 +33,7 @@ export class ProjectCommands {
     const settings = settingsOf(request);
     const noOwner = request['no_owner'];
     if (noOwner !== undefined && typeof noOwner !== 'boolean') throw invalidField('no_owner', "'no_owner' must be a boolean value");
-    const owner = noOwner === true ? null : { personId: actorId };
+    const owner = noOwner === true ? null : { personId: actorId, ...(await this.personName(actorId)) };
 
     let accountId: number;
     let takenNames: string[];
@@ -60,6 +62,11 @@ export class ProjectCommands {
       { ...meta, commandId: `${meta.commandId}:project` },
     );
     return this.project(projectId);
+  }
+
+  private async personName(personId: number): Promise<{ name?: string }> {
+    const person = await this.deps.people.findOne({ id: personId });
+    return typeof person?.['name'] === 'string' ? { name: person['name'] } : {};
   }
 
   async updateProject(projectId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<{ project: Doc; version: number }> {

@@ -51,6 +51,7 @@ export function projectCommands(deps: ResourceDeps): ProjectCommands {
     commands: deps.commands,
     ids: deps.ids,
     projects: deps.read('projects'),
+    people: deps.read('people'),
     accountMemberships: deps.read('account_memberships'),
     accounts: accountCommands(deps),
   });
