@@ -25,6 +25,8 @@ export interface StorylineApp {
 
 export interface StorylineAppOptions {
   start?: number;
+  /** Operator settings, as the environment variables the CLI reads (`STORYLINE_ACTIVITY_WINDOW_MONTHS`, ...). */
+  env?: Readonly<Record<string, string>>;
   /** Routes served beside the real ones (probes for access levels no module of this area declares). */
   extraRoutes?: readonly RouteDefinition[];
 }
@@ -32,7 +34,7 @@ export interface StorylineAppOptions {
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
   const start = options.start ?? Date.UTC(2024, 0, 10, 12);
   const clock = { now: start };
-  const config = { ...configFromEnv({ STORYLINE_DATA: ':memory:' }), siteUrl: 'http://storyline.test' };
+  const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: ':memory:' }), siteUrl: 'http://storyline.test' };
   const extraRoutes = options.extraRoutes ?? [];
   const storyline = await openStoryline(config, undefined, {
     clock: () => clock.now,
