@@ -90,6 +90,29 @@ function storyHead(story: Story): Json {
   return { kind: 'story', id: story.id, name: story.name, story_type: story.type, story_priority: 'p3' };
 }
 
+interface StoryStored {
+  projectId: number;
+  state: State;
+  requester: Person;
+  labelIds: number[];
+  createdAt: number;
+  updatedAt?: number;
+}
+
+/** The stored values of a story with no estimate, description or owners; its requester follows it. */
+function storyValues(t: Time, story: Story, stored: StoryStored): Json {
+  return {
+    id: story.id, project_id: stored.projectId, name: story.name, story_type: story.type, current_state: stored.state, story_priority: 'p3',
+    requested_by_id: stored.requester.id, owner_ids: [], follower_ids: [stored.requester.id], label_ids: stored.labelIds, blocked_story_ids: [],
+    created_at: t(stored.createdAt), updated_at: t(stored.updatedAt ?? stored.createdAt),
+  };
+}
+
+/** A story create change: the stored values, the neighbours it was placed between and its label names. */
+function storyCreate(story: Story, values: Json, neighbours: { after_id: number | null; before_id: number | null }, labels: string[]): Json {
+  return { ...storyHead(story), change_type: 'create', new_values: { ...values, ...neighbours, labels } };
+}
+
 function storyUpdate(story: Story, original: Json, next: Json): Json {
   return { ...storyHead(story), change_type: 'update', original_values: original, new_values: next };
 }
@@ -233,14 +256,7 @@ describe('activity feeds over HTTP', function () {
       message: 'Bob Brown added this feature',
       highlight: 'added',
       changes: (t) => [
-        {
-          ...storyHead(orbit), change_type: 'create',
-          new_values: {
-            id: orbit.id, project_id: moon, name: 'Orbit', story_type: 'feature', current_state: 'unscheduled', story_priority: 'p3',
-            requested_by_id: bob.id, owner_ids: [], follower_ids: [bob.id], label_ids: [], blocked_story_ids: [],
-            created_at: t(orbitCreated.at), updated_at: t(orbitCreated.at), after_id: null, before_id: null, labels: [],
-          },
-        },
+        storyCreate(orbit, storyValues(t, orbit, { projectId: moon, state: 'unscheduled', requester: bob, labelIds: [], createdAt: orbitCreated.at }), { after_id: null, before_id: null }, []),
       ],
       primary: [storyResource(orbit)],
     });
@@ -264,14 +280,12 @@ describe('activity feeds over HTTP', function () {
       message: 'Alice Adams added this feature',
       highlight: 'added',
       changes: (t) => [
-        {
-          ...storyHead(launch), change_type: 'create',
-          new_values: {
-            id: launch.id, project_id: rocket, name: 'Launch', story_type: 'feature', current_state: 'unscheduled', story_priority: 'p3',
-            requested_by_id: alice.id, owner_ids: [], follower_ids: [alice.id], label_ids: [rocketLabel.id], blocked_story_ids: [],
-            created_at: t(launchCreated.at), updated_at: t(launchCreated.at), after_id: null, before_id: null, labels: ['rocket'],
-          },
-        },
+        storyCreate(
+          launch,
+          storyValues(t, launch, { projectId: rocket, state: 'unscheduled', requester: alice, labelIds: [rocketLabel.id], createdAt: launchCreated.at }),
+          { after_id: null, before_id: null },
+          ['rocket'],
+        ),
         {
           kind: 'label', change_type: 'create', id: rocketLabel.id, name: 'rocket',
           new_values: {
@@ -291,7 +305,7 @@ describe('activity feeds over HTTP', function () {
     const launchUpdate = async (
       by: Person,
       body: Json,
-      expected: { message: string; highlight: string; values: (t: Time, json: Json) => [Json, Json]; then: (t: Time, json: Json, at: number) => Json[] },
+      expected: { message: string; highlight: string; values: (t: Time, json: Json, at: number) => [Json, Json]; then: (t: Time, json: Json, at: number) => Json[] },
       query?: Record<string, string>,
     ) => {
       const before = launchUpdatedAt;
@@ -302,7 +316,7 @@ describe('activity feeds over HTTP', function () {
         message: expected.message,
         highlight: expected.highlight,
         changes: (t) => {
-          const [original, next] = expected.values(t, done.json);
+          const [original, next] = expected.values(t, done.json, done.at);
           return [
             storyUpdate(launch, { ...original, updated_at: t(before) }, { ...next, updated_at: t(done.at) }),
             ...expected.then(t, done.json, done.at),
@@ -339,7 +353,7 @@ describe('activity feeds over HTTP', function () {
     });
     const accepted = await launchUpdate(alice, { current_state: 'accepted' }, {
       message: 'Alice Adams accepted this feature', highlight: 'accepted',
-      values: (t, json) => [{ current_state: 'delivered', accepted_at: null }, { current_state: 'accepted', accepted_at: t(Date.parse(String(json['accepted_at']))) }],
+      values: (t, _json, at) => [{ current_state: 'delivered', accepted_at: null }, { current_state: 'accepted', accepted_at: t(at) }],
       then: recount('delivered', 'accepted'),
     });
     expect(Date.parse(accepted.json.accepted_at)).to.equal(accepted.at, 'accepted_at is the time of the accept');
@@ -407,17 +421,14 @@ describe('activity feeds over HTTP', function () {
     // ---- a second story: created, reordered ----
     const docsCreated = await write(alice, 'POST', `/projects/${rocket}/stories`, { name: 'Docs', story_type: 'bug', current_state: 'unstarted' });
     docs = { id: docsCreated.json.id, name: 'Docs', type: 'bug' };
-    const docsValues = (t: Time, projectId: number, updatedAt: number): Json => ({
-      id: docs.id, project_id: projectId, name: 'Docs', story_type: 'bug', current_state: 'unstarted', story_priority: 'p3',
-      requested_by_id: alice.id, owner_ids: [], follower_ids: [alice.id], label_ids: [], blocked_story_ids: [],
-      created_at: t(docsCreated.at), updated_at: t(updatedAt),
-    });
+    const docsValues = (t: Time, projectId: number, updatedAt: number): Json =>
+      storyValues(t, docs, { projectId, state: 'unstarted', requester: alice, labelIds: [], createdAt: docsCreated.at, updatedAt });
     inRocket(docsCreated.version, docsCreated.at, alice, {
       kind: 'story_create_activity',
       message: 'Alice Adams added this bug',
       highlight: 'added',
       // a new unstarted story goes to the bottom of the Backlog: below Launch, above the (empty) Icebox
-      changes: (t) => [{ ...storyHead(docs), change_type: 'create', new_values: { ...docsValues(t, rocket, docsCreated.at), after_id: launch.id, before_id: null, labels: [] } }],
+      changes: (t) => [storyCreate(docs, docsValues(t, rocket, docsCreated.at), { after_id: launch.id, before_id: null }, [])],
       primary: [storyResource(docs)],
     });
     const reordered = await write(alice, 'PUT', `/projects/${rocket}/stories/${docs.id}`, { before_id: launch.id });
@@ -434,64 +445,51 @@ describe('activity feeds over HTTP', function () {
     });
 
     // ---- tasks of Launch ----
-    const taskCreated = await write(bob, 'POST', `/projects/${rocket}/stories/${launch.id}/tasks`, { description: 'Write changelog' });
+    /** A task write by Bob: the task's change, then Launch's updated_at touched. */
+    const taskWrite = async (method: string, path: string, body: Json | undefined, said: { kind: string; message: string; highlight: string; change: (t: Time, at: number) => Json }) => {
+      const touched = launchUpdatedAt;
+      const done = await write(bob, method, `/projects/${rocket}/stories/${launch.id}/tasks${path}`, body);
+      launchUpdatedAt = done.at;
+      inRocket(done.version, done.at, bob, {
+        kind: said.kind,
+        message: said.message,
+        highlight: said.highlight,
+        changes: (t) => [said.change(t, done.at), storyUpdate(launch, { updated_at: t(touched) }, { updated_at: t(done.at) })],
+        primary: [storyResource(launch)],
+      });
+      return done;
+    };
+    const taskCreated = await taskWrite('POST', '', { description: 'Write changelog' }, {
+      kind: 'task_create_activity', message: 'Bob Brown added task: "Write changelog"', highlight: 'added task:',
+      change: (t, at) => ({
+        kind: 'task', change_type: 'create', id: task, name: 'Write changelog',
+        new_values: { id: task, story_id: launch.id, description: 'Write changelog', complete: false, position: 1, created_at: t(at), updated_at: t(at) },
+      }),
+    });
     const task = taskCreated.json.id as number;
-    const touch = (t: Time, from: number, to: number) => storyUpdate(launch, { updated_at: t(from) }, { updated_at: t(to) });
-    inRocket(taskCreated.version, taskCreated.at, bob, {
-      kind: 'task_create_activity',
-      message: 'Bob Brown added task: "Write changelog"',
-      highlight: 'added task:',
-      changes: (t) => [
-        {
-          kind: 'task', change_type: 'create', id: task, name: 'Write changelog',
-          new_values: { id: task, story_id: launch.id, description: 'Write changelog', complete: false, position: 1, created_at: t(taskCreated.at), updated_at: t(taskCreated.at) },
-        },
-        touch(t, relabelled.at, taskCreated.at),
-      ],
-      primary: [storyResource(launch)],
+    const completed = await taskWrite('PUT', `/${task}`, { complete: true }, {
+      kind: 'task_update_activity', message: 'Bob Brown completed task: "Write changelog"', highlight: 'completed task:',
+      change: (t, at) => ({
+        kind: 'task', change_type: 'update', id: task, name: 'Write changelog',
+        original_values: { complete: false, updated_at: t(taskCreated.at) }, new_values: { complete: true, updated_at: t(at) },
+      }),
     });
-    const completed = await write(bob, 'PUT', `/projects/${rocket}/stories/${launch.id}/tasks/${task}`, { complete: true });
-    inRocket(completed.version, completed.at, bob, {
-      kind: 'task_update_activity',
-      message: 'Bob Brown completed task: "Write changelog"',
-      highlight: 'completed task:',
-      changes: (t) => [
-        {
-          kind: 'task', change_type: 'update', id: task, name: 'Write changelog',
-          original_values: { complete: false, updated_at: t(taskCreated.at) }, new_values: { complete: true, updated_at: t(completed.at) },
-        },
-        touch(t, taskCreated.at, completed.at),
-      ],
-      primary: [storyResource(launch)],
+    const rewritten = await taskWrite('PUT', `/${task}`, { description: 'Write the changelog' }, {
+      kind: 'task_update_activity', message: 'Bob Brown rewrote task: "Write the changelog"', highlight: 'rewrote task:',
+      change: (t, at) => ({
+        kind: 'task', change_type: 'update', id: task, name: 'Write the changelog',
+        original_values: { description: 'Write changelog', updated_at: t(completed.at) }, new_values: { description: 'Write the changelog', updated_at: t(at) },
+      }),
     });
-    const rewritten = await write(bob, 'PUT', `/projects/${rocket}/stories/${launch.id}/tasks/${task}`, { description: 'Write the changelog' });
-    inRocket(rewritten.version, rewritten.at, bob, {
-      kind: 'task_update_activity',
-      message: 'Bob Brown rewrote task: "Write the changelog"',
-      highlight: 'rewrote task:',
-      changes: (t) => [
-        {
-          kind: 'task', change_type: 'update', id: task, name: 'Write the changelog',
-          original_values: { description: 'Write changelog', updated_at: t(completed.at) },
-          new_values: { description: 'Write the changelog', updated_at: t(rewritten.at) },
+    await taskWrite('DELETE', `/${task}`, undefined, {
+      kind: 'task_delete_activity', message: 'Bob Brown deleted task: "Write the changelog"', highlight: 'deleted task:',
+      change: (t) => ({
+        kind: 'task', change_type: 'delete', id: task, name: 'Write the changelog',
+        original_values: {
+          id: task, story_id: launch.id, description: 'Write the changelog', complete: true, position: 1,
+          created_at: t(taskCreated.at), updated_at: t(rewritten.at),
         },
-        touch(t, completed.at, rewritten.at),
-      ],
-      primary: [storyResource(launch)],
-    });
-    const taskDeleted = await write(bob, 'DELETE', `/projects/${rocket}/stories/${launch.id}/tasks/${task}`);
-    inRocket(taskDeleted.version, taskDeleted.at, bob, {
-      kind: 'task_delete_activity',
-      message: 'Bob Brown deleted task: "Write the changelog"',
-      highlight: 'deleted task:',
-      changes: (t) => [
-        {
-          kind: 'task', change_type: 'delete', id: task, name: 'Write the changelog',
-          original_values: { id: task, story_id: launch.id, description: 'Write the changelog', complete: true, position: 1, created_at: t(taskCreated.at), updated_at: t(rewritten.at) },
-        },
-        touch(t, rewritten.at, taskDeleted.at),
-      ],
-      primary: [storyResource(launch)],
+      }),
     });
 
     // ---- Docs moves to Moon: one event in each project ----
@@ -510,7 +508,7 @@ describe('activity feeds over HTTP', function () {
       message: 'Alice Adams moved this bug into this project from project "Rocket"',
       highlight: 'moved',
       // an unstarted story lands at the bottom of Moon's (empty) Backlog, above Orbit in the Icebox
-      changes: (t) => [{ ...storyHead(docs), change_type: 'create', new_values: { ...docsValues(t, moon, moved.at), after_id: null, before_id: orbit.id, labels: [] } }],
+      changes: (t) => [storyCreate(docs, docsValues(t, moon, moved.at), { after_id: null, before_id: orbit.id }, [])],
       primary: [storyResource(docs)],
       secondary: [rocketRef()],
     });
@@ -542,18 +540,15 @@ describe('activity feeds over HTTP', function () {
     // ---- a labelled story created and deleted ----
     const scratchCreated = await write(alice, 'POST', `/projects/${rocket}/stories`, { name: 'Scratch', story_type: 'chore', labels: ['rocket'] });
     scratch = { id: scratchCreated.json.id, name: 'Scratch', type: 'chore' };
-    const scratchValues = (t: Time): Json => ({
-      id: scratch.id, project_id: rocket, name: 'Scratch', story_type: 'chore', current_state: 'unscheduled', story_priority: 'p3',
-      requested_by_id: alice.id, owner_ids: [], follower_ids: [alice.id], label_ids: [rocketLabel.id], blocked_story_ids: [],
-      created_at: t(scratchCreated.at), updated_at: t(scratchCreated.at),
-    });
+    const scratchValues = (t: Time): Json =>
+      storyValues(t, scratch, { projectId: rocket, state: 'unscheduled', requester: alice, labelIds: [rocketLabel.id], createdAt: scratchCreated.at });
     inRocket(scratchCreated.version, scratchCreated.at, alice, {
       kind: 'story_create_activity',
       message: 'Alice Adams added this chore',
       highlight: 'added',
       // the top of the Icebox: below Launch, the last scheduled story
       changes: (t) => [
-        { ...storyHead(scratch), change_type: 'create', new_values: { ...scratchValues(t), after_id: launch.id, before_id: null, labels: ['rocket'] } },
+        storyCreate(scratch, scratchValues(t), { after_id: launch.id, before_id: null }, ['rocket']),
         labelCounts(rocketLabel, counts({}), counts({ unscheduled: [1, 0] })),
       ],
       primary: [storyResource(scratch)],
