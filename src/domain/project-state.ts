@@ -187,6 +187,18 @@ export function ownerCount(state: StreamState): number {
   return membershipsOf(state).filter((membership) => membership.role === 'owner').length;
 }
 
+/** Kinds of documents that live inside a story (through `story_id`): deleted and moved with it. */
+export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment'];
+
+/** The documents that live inside a story, by kind. */
+export function storyContents(state: StreamState, storyId: number): Array<{ kind: ResourceKind; doc: ResourceDoc }> {
+  const contents: Array<{ kind: ResourceKind; doc: ResourceDoc }> = [];
+  for (const kind of STORY_CONTENT_KINDS) {
+    for (const doc of docsOfKind(state, kind)) if (doc.story_id === storyId) contents.push({ kind, doc });
+  }
+  return contents;
+}
+
 export function isMember(state: StreamState, personId: number): boolean {
   return membershipOf(state, personId) !== undefined;
 }

@@ -1,8 +1,8 @@
 // Deleting a story: the story goes, and with it what lives inside it (its tasks and comments), so the
 // project's state keeps no orphans. Its labels are recounted.
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange, ResourceKind } from '../events.js';
-import { docsOfKind, storyOf } from '../project-state.js';
+import type { ResourceChange } from '../events.js';
+import { storyContents, storyOf } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { UNMOVED } from './story-order.js';
@@ -10,9 +10,6 @@ import { UNMOVED } from './story-order.js';
 export interface DeleteStoryInput {
   story_id: number;
 }
-
-/** Kinds of documents that belong to a story through their `story_id`. */
-const STORY_CONTENTS: readonly ResourceKind[] = ['task', 'comment'];
 
 export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
@@ -23,10 +20,8 @@ export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _
     positionBefore: UNMOVED,
     positionAfter: UNMOVED,
   });
-  for (const kind of STORY_CONTENTS) {
-    for (const doc of docsOfKind(state, kind)) {
-      if (doc.story_id === story.id) changes.push({ kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
-    }
+  for (const { kind, doc } of storyContents(state, story.id)) {
+    changes.push({ kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
   }
   return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] } };
 }

@@ -13,16 +13,13 @@ import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
 import type { ResourceChange, ResourceKind } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
-import { docsOfKind, findLabel, findStory, projectIdOf, projectOf, storyOf } from '../project-state.js';
+import { storyContents, findLabel, findStory, projectIdOf, projectOf, storyOf } from '../project-state.js';
 import type { StoryDoc } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { decideDeleteStory } from './delete-story.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { bandOf, rankInSlot, ruledSlot, slotNeighbours } from './story-order.js';
 import { storyRuleViolations } from './story-rules.js';
-
-/** Kinds of documents that live inside a story (through `story_id`) and move with it. */
-export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment'];
 
 /** What the source project knows about the story being moved. */
 export interface StoryMoveSnapshot {
@@ -37,10 +34,7 @@ export interface StoryMoveSnapshot {
 /** The story and its contents as the source project holds them; unfound when it holds no such story. */
 export function storyMoveSnapshot(source: StreamState, storyId: number): StoryMoveSnapshot {
   const story = storyOf(source, storyId);
-  const contents: Array<{ kind: ResourceKind; doc: ResourceDoc }> = [];
-  for (const kind of STORY_CONTENT_KINDS) {
-    for (const doc of docsOfKind(source, kind)) if (doc.story_id === story.id) contents.push({ kind, doc });
-  }
+  const contents = storyContents(source, story.id);
   return {
     sourceProjectId: projectIdOf(source),
     sourceProjectName: projectOf(source).name,
