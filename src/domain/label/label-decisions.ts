@@ -6,7 +6,7 @@ import type { ResourceChange, ResourceRef } from '../events.js';
 import { docsOfKind, findLabelByName, labelOf, normalizedLabelName, projectOf } from '../project-state.js';
 import type { LabelDoc, StoryDoc } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
-import { labelNames } from '../story/story-changes.js';
+import { labelNames, storyUpdateChange } from '../story/story-changes.js';
 import { emptyStoryCounts } from './label-counts.js';
 import { labelCreateChange, labelNameProblem, newLabel } from './label-references.js';
 
@@ -73,16 +73,13 @@ export function decideDeleteLabel(state: StreamState, input: DeleteLabelInput, c
   for (const story of docsOfKind<StoryDoc>(state, 'story')) {
     if (!story.label_ids.includes(label.id)) continue;
     const remaining = story.label_ids.filter((id) => id !== label.id);
-    changes.push({
-      kind: 'story',
-      change_type: 'update',
-      id: story.id,
-      name: story.name,
-      story_type: story.story_type,
-      story_priority: story.story_priority,
-      original_values: { label_ids: story.label_ids, labels: labelNames(state, story.label_ids), updated_at: story.updated_at },
-      new_values: { label_ids: remaining, labels: labelNames(state, remaining), updated_at: context.now },
-    });
+    changes.push(
+      storyUpdateChange(
+        story,
+        { label_ids: story.label_ids, labels: labelNames(state, story.label_ids), updated_at: story.updated_at },
+        { label_ids: remaining, labels: labelNames(state, remaining), updated_at: context.now },
+      ),
+    );
   }
   return { type: 'label_delete', data: { changes, primary_resources: [labelRef(label)] } };
 }

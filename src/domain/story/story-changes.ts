@@ -35,6 +35,16 @@ export function storyRef(story: StoryDoc): ResourceRef {
   };
 }
 
+/** The fields every change of a story starts with (activity: kind, id, name, story_type, story_priority). */
+function storyChangeHead(story: StoryDoc): Pick<ResourceChange, 'kind' | 'id' | 'name' | 'story_type' | 'story_priority'> {
+  return { kind: 'story', id: story.id, name: story.name, story_type: story.story_type, story_priority: story.story_priority };
+}
+
+/** An update of some of a story's values, as another resource's write records it (a touch, a relabel). */
+export function storyUpdateChange(story: StoryDoc, originalValues: Values, newValues: Values): ResourceChange {
+  return { ...storyChangeHead(story), change_type: 'update', original_values: originalValues, new_values: newValues };
+}
+
 /** The stored attributes of a story as change values (the internal rank left out). */
 export function storyValues(story: StoryDoc): Values {
   const { rank: _rank, ...values } = story;
@@ -66,14 +76,7 @@ export function isMoveOnly(change: ResourceChange): boolean {
 
 function storyChange(state: StreamState, write: StoryWrite): ResourceChange {
   const { before, after } = write;
-  const story = (after ?? before)!;
-  const head = {
-    kind: 'story' as const,
-    id: story.id,
-    name: story.name,
-    story_type: story.story_type,
-    story_priority: story.story_priority,
-  };
+  const head = storyChangeHead((after ?? before)!);
   if (!before) {
     return {
       ...head,

@@ -9,7 +9,7 @@ import type { ResourceChange } from '../events.js';
 import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
 import type { StoryDoc, TaskDoc } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
-import { storyRef } from '../story/story-changes.js';
+import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import { assertTaskDescription, assertTaskPosition, assertTasksEnabled } from './task-rules.js';
 
 export interface CreateTaskInput {
@@ -104,16 +104,7 @@ function taskHead(task: TaskDoc): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
 
 /** The story touch every task write records: only updated_at moves. */
 export function storyTouchChange(story: StoryDoc, now: number): ResourceChange {
-  return {
-    kind: 'story',
-    change_type: 'update',
-    id: story.id,
-    name: story.name,
-    story_type: story.story_type,
-    story_priority: story.story_priority,
-    original_values: { updated_at: story.updated_at },
-    new_values: { updated_at: now },
-  };
+  return storyUpdateChange(story, { updated_at: story.updated_at }, { updated_at: now });
 }
 
 function taskDecision(type: string, story: StoryDoc, context: DecisionContext, changes: ResourceChange[]): Decision {
