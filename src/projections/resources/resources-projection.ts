@@ -75,7 +75,7 @@ interface Pending {
 }
 
 function createdDoc(change: ResourceChange, projectId: number | null): Doc {
-  const doc: Doc = { id: change.id, ...storedValues(change.kind, change.new_values).set };
+  const doc = storedValues(change.kind, change.new_values).set as Doc; // a fresh object: completed in place
   doc.id = change.id;
   if (change.rank !== undefined) doc.rank = change.rank;
   if (projectId !== null) doc.project_id = projectId;
