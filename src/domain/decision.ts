@@ -1,19 +1,10 @@
 // What a decision receives and returns. Deciders are pure: time, ids and the acting person arrive in
 // the context; they return the one event a write request appends (or throw a DomainError).
-import type { EventData } from './events.js';
+import type { EventData, ResourceKind } from './events.js';
 
-/** Kinds of integer ids, each unique across all projects. */
+/** Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere. */
 export type IdKind =
-  | 'project'
-  | 'project_membership'
-  | 'story'
-  | 'label'
-  | 'task'
-  | 'comment'
-  | 'epic'
-  | 'person'
-  | 'account'
-  | 'account_membership'
+  | Exclude<ResourceKind, 'id_block' | 'iteration_override'>
   | 'file_attachment'
   | 'saved_search'
   | 'notification';

@@ -1,28 +1,13 @@
 // The shape of one activity as the feed renders it (spec "Events", facts §9.1). An activity is not
 // stored anywhere: it is one project event, rendered at read time by render-activity.ts.
-import type { ChangeType, Values } from '../events.js';
+import type { ResourceChange, ResourceRef } from '../events.js';
 
 /** A change as the feed shows it: the event's change without its internal `rank`, values copied. */
-export interface ActivityChange {
-  kind: string;
-  change_type: ChangeType;
-  id: number;
-  name?: string;
-  story_type?: string;
-  story_priority?: string;
-  /** Present on update and delete changes; nulls are written explicitly. */
-  original_values?: Values;
-  new_values?: Values;
-}
+export type ActivityChange = Omit<ResourceChange, 'rank'>;
 
 /** A primary or secondary resource: kind, id, name, and for stories story_type, url, story_priority. */
-export interface ActivityResource {
-  kind: string;
-  id: number;
-  name?: string;
-  story_type?: string;
+export interface ActivityResource extends ResourceRef {
   url?: string;
-  story_priority?: string;
 }
 
 export interface ActivityPerformer {
