@@ -40,6 +40,7 @@ import {
   type PageRequest,
 } from './activity-feed.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { epicUrl, storyUrl } from './web-addresses.js';
 
 export const DEFAULT_ACTIVITY_LIMIT = 100;
 export const MAX_ACTIVITY_LIMIT = 500;
@@ -101,8 +102,8 @@ export function activityResources(deps: ActivityDeps): ResourceModule {
       projectId,
       projectName: projectNames.get(projectId) ?? '',
       performer: performedBy === null ? null : (performers.get(performedBy) ?? null),
-      storyUrl: (id) => `${siteUrl}/story/show/${id}`,
-      epicUrl: (id) => `${siteUrl}/epic/show/${id}`,
+      storyUrl: (id) => storyUrl(siteUrl, id),
+      epicUrl: (id) => epicUrl(siteUrl, id),
     };
   }
 

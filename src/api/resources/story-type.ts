@@ -7,6 +7,7 @@
 // (project, version, role).
 import type { Doc } from '../../infra/read-store/port.js';
 import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
+import { storyUrl } from './web-addresses.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 
 export interface StoryTypeDeps {
@@ -84,7 +85,7 @@ export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUr
 }
 
 function storyUrls(siteUrl: string) {
-  return async (docs: readonly Doc[]) => docs.map((doc) => `${siteUrl}/story/show/${doc.id}`);
+  return async (docs: readonly Doc[]) => docs.map((doc) => storyUrl(siteUrl, doc.id));
 }
 
 /**
