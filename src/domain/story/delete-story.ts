@@ -1,9 +1,11 @@
 // Deleting a story: the story goes, and with it what lives inside it (its tasks and comments), so the
-// project's state keeps no orphans. Its labels are recounted.
+// project's state keeps no orphans; a task's change is named by its description, as when it goes alone.
+// Its labels are recounted.
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange } from '../events.js';
-import { storyContents, storyOf } from '../project-state.js';
+import { storyContents, storyOf, type TaskDoc } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
+import { taskDeleteChange } from '../task/task-decisions.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { UNMOVED } from './story-order.js';
 
@@ -21,7 +23,7 @@ export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _
     positionAfter: UNMOVED,
   });
   for (const { kind, doc } of storyContents(state, story.id)) {
-    changes.push({ kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
+    changes.push(kind === 'task' ? taskDeleteChange(doc as TaskDoc) : { kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
   }
   return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] } };
 }

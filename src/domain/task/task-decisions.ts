@@ -87,9 +87,14 @@ export function decideDeleteTask(state: StreamState, input: DeleteTaskInput, con
   const story = storyOf(state, input.story_id);
   const task = taskOf(state, story.id, input.task_id);
   const tasks = tasksOfStory(state, story.id);
-  const change: ResourceChange = { ...taskHead(task), change_type: 'delete', original_values: { ...task } };
+  const change = taskDeleteChange(task);
   const shifted = tasks.filter((other) => other.position > task.position).map((other) => shift(other, -1));
   return taskDecision('task_delete', story, context, [change, ...shifted]);
+}
+
+/** The delete change of a task, whether the task goes alone or with its story. */
+export function taskDeleteChange(task: TaskDoc): ResourceChange {
+  return { ...taskHead(task), change_type: 'delete', original_values: { ...task } };
 }
 
 /** The create change of a new task. */
