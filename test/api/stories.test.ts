@@ -1,27 +1,21 @@
 import { expect } from 'chai';
-import type { TestPerson } from '../support/project-fixture.js';
-import { storyWorld, type StoryWorld } from '../support/project-fixture.js';
+import { storyTeam, type StoryTeam, type StoryWorld, type TestPerson } from '../support/project-fixture.js';
 
 describe('API: stories', () => {
   let w: StoryWorld;
   let bob: TestPerson;
   let vera: TestPerson;
   let stranger: TestPerson;
+  let team: StoryTeam;
 
   before(async () => {
-    w = await storyWorld();
-    bob = await w.person('bob');
-    vera = await w.person('vera');
+    team = await storyTeam();
+    ({ w, bob, vera } = team);
     stranger = await w.person('stranger');
   });
   after(() => w.close());
 
-  async function projectWithTeam(settings: Record<string, unknown> = {}): Promise<number> {
-    const id = await w.project(settings);
-    await w.member(id, bob, 'member');
-    await w.member(id, vera, 'viewer');
-    return id;
-  }
+  const projectWithTeam = (settings: Record<string, unknown> = {}) => team.project(settings);
 
   async function create(projectId: number, body: Record<string, unknown>, as: TestPerson = w.owner) {
     const res = await w.api('POST', `/projects/${projectId}/stories`, { as, body });

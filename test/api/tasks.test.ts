@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { TestPerson } from '../support/project-fixture.js';
-import { storyWorld, type StoryWorld } from '../support/project-fixture.js';
+import { storyTeam, type StoryWorld, type TestPerson } from '../support/project-fixture.js';
 
 describe('API: tasks', () => {
   let w: StoryWorld;
@@ -9,12 +8,9 @@ describe('API: tasks', () => {
   let p: number;
 
   before(async () => {
-    w = await storyWorld();
-    bob = await w.person('bob');
-    vera = await w.person('vera');
-    p = await w.project();
-    await w.member(p, bob, 'member');
-    await w.member(p, vera, 'viewer');
+    const team = await storyTeam();
+    ({ w, bob, vera } = team);
+    p = await team.project();
   });
   after(() => w.close());
 

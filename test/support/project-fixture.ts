@@ -54,3 +54,29 @@ export async function storyWorld(start = Date.UTC(2024, 0, 10, 12)): Promise<Sto
     close: () => app.close(),
   };
 }
+
+/** A story world with a member (bob) and a viewer (vera), and projects created with both on them. */
+export interface StoryTeam {
+  w: StoryWorld;
+  bob: TestPerson;
+  vera: TestPerson;
+  /** A project owned by `w.owner`, with bob as member and vera as viewer. */
+  project(settings?: Record<string, unknown>): Promise<number>;
+}
+
+export async function storyTeam(): Promise<StoryTeam> {
+  const w = await storyWorld();
+  const bob = await w.person('bob');
+  const vera = await w.person('vera');
+  return {
+    w,
+    bob,
+    vera,
+    async project(settings = {}) {
+      const id = await w.project(settings);
+      await w.member(id, bob, 'member');
+      await w.member(id, vera, 'viewer');
+      return id;
+    },
+  };
+}

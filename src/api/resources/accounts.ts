@@ -56,6 +56,13 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
   };
 
   /** The account, when the caller owns or administers it; 404 when it does not exist, else 403. */
+  /** The accounts whose membership of the caller passes `keep`, in id order. */
+  async function callerAccounts(req: ApiRequest, keep: (membership: Doc) => boolean): Promise<Doc[]> {
+    const own = await accountMemberships.find({ person_id: req.actor!.id });
+    const ids = own.filter(keep).map((membership) => membership['account_id']);
+    return ids.length ? accounts.find({ id: { $in: ids } }, { sort: { id: 1 } }) : [];
+  }
+
   async function managedAccount(req: ApiRequest): Promise<Doc> {
     const accountId = idParam(req.params['account_id']);
     const account = await accounts.findOne({ id: accountId });
@@ -81,9 +88,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       path: '/accounts',
       access: 'person',
       async handle(req) {
-        const own = await accountMemberships.find({ person_id: req.actor!.id });
-        const managed = own.filter((m) => m['owner'] === true || m['admin'] === true).map((m) => m['account_id']);
-        const value = managed.length ? await accounts.find({ id: { $in: managed } }, { sort: { id: 1 } }) : [];
+        const value = await callerAccounts(req, (m) => m['owner'] === true || m['admin'] === true);
         return { kind: 'resource', type: 'account', value };
       },
     },
@@ -96,9 +101,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
         if (permission !== undefined && !(PERMISSIONS as readonly string[]).includes(permission)) {
           throw invalidField('with_permission', `with_permission must be one of: ${PERMISSIONS.join(', ')}`);
         }
-        const own = await accountMemberships.find({ person_id: req.actor!.id });
-        const ids = own.filter((m) => permission === undefined || mayCreateProjects(m)).map((m) => m['account_id']);
-        const value = ids.length ? await accounts.find({ id: { $in: ids } }, { sort: { id: 1 } }) : [];
+        const value = await callerAccounts(req, (m) => permission === undefined || mayCreateProjects(m));
         return { kind: 'resource', type: 'account_summary', value };
       },
     },
