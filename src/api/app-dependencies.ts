@@ -1,6 +1,6 @@
 // What the HTTP app needs from the rest of the system, as interfaces the composition root implements.
 
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { ResourceTypeRegistry } from './resource-type.js';
 import type { Actor, ProjectRole, RouteDefinition } from './route-table.js';
 

@@ -25,7 +25,7 @@
 //     computed: { projected_completion: (stories, ctx) => projectedCompletion(stories, ctx) },
 //   };
 
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { Actor, ProjectAccess } from './route-table.js';
 
 /** What loaders may need to know about the request (email visibility, today's iterations...). */

@@ -23,7 +23,7 @@
 //       } },
 //   ];
 
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 
 /**
  * Who may call a route. Checked centrally before the handler runs:

@@ -6,7 +6,7 @@
 // - Associations are loaded in batch: one loader call per association per nesting path per response.
 // - Names a type does not know are ignored (clients may ask for attributes other versions have).
 
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import { DEFAULT_SELECTION, type FieldSelection } from './fields-selection.js';
 import type { Association, ComputedAttribute, LoadContext, ResourceType, ResourceTypeRegistry } from './resource-type.js';
 

@@ -5,7 +5,7 @@ import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
 import type { IdAllocator } from '../infra/id-allocator.js';
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta } from './command-handler.js';
 import type { PeopleCommands, ReadView } from './people.js';
 

@@ -7,7 +7,7 @@ import type { Actor } from '../api/route-table.js';
 import { API_TOKEN_PATTERN } from '../infra/credentials/api-token.js';
 import { hashPassword } from '../infra/credentials/password-hash.js';
 import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { ReadView } from './people.js';
 
 export interface AuthenticatorDeps {

@@ -6,7 +6,7 @@ import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/event
 import type { Decide, DecisionContext, IdKind } from '../domain/decision.js';
 import { emptyState, evolve, type StreamState } from '../domain/resource-state.js';
 import { eventId } from '../infra/event-codec.js';
-import { WrongExpectedVersion, type EventStore } from '../infra/event-store/port.js';
+import { WrongExpectedVersion, type EventStore } from '../ports/event-store.js';
 
 /** Who asks, when, and under which id: the same command id never appends twice. */
 export interface CommandMeta {

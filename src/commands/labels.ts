@@ -5,7 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../domain/label/label-decisions.js';
 import type { StreamState } from '../domain/resource-state.js';
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta, CommandOutcome } from './command-handler.js';
 import type { ReadView } from './people.js';
 

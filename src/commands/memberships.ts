@@ -4,7 +4,7 @@ import { addMembership, changeMembership, removeMembership, type MemberName } fr
 import type { ProjectRole } from '../domain/project-state.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta } from './command-handler.js';
 import type { PeopleCommands, ReadView } from './people.js';
 

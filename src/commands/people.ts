@@ -12,7 +12,7 @@ import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
 import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
 import type { IdAllocator } from '../infra/id-allocator.js';
-import type { Doc, ReadCollection } from '../infra/read-store/port.js';
+import type { Doc, ReadCollection } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta } from './command-handler.js';
 
 export type ReadView = Pick<ReadCollection, 'find' | 'findOne'>;

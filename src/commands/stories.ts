@@ -29,7 +29,7 @@ import {
 } from '../domain/story/update-story.js';
 import { DomainError } from '../domain/errors.js';
 import { projectOf } from '../domain/project-state.js';
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta, CommandOutcome } from './command-handler.js';
 import type { ReadView } from './people.js';
 

@@ -11,7 +11,7 @@ import {
   type CreateTaskInput,
   type UpdateTaskInput,
 } from '../domain/task/task-decisions.js';
-import type { Doc } from '../infra/read-store/port.js';
+import type { Doc } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta, CommandOutcome } from './command-handler.js';
 import type { ReadView } from './people.js';
 

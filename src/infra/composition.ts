@@ -16,15 +16,15 @@ import { PeopleCommands } from '../commands/people.js';
 import { projections } from '../projections/registry.js';
 import type { StorylineConfig } from './config.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
-import type { CredentialStore } from './credentials/port.js';
+import type { CredentialStore } from '../ports/credentials.js';
 import { SqliteCredentialStore } from './credentials/sqlite-credential-store.js';
-import type { EventStore } from './event-store/port.js';
+import type { EventStore } from '../ports/event-store.js';
 import { openSqliteEventStore } from './event-store/sqlite-event-store.js';
 import { IdAllocator } from './id-allocator.js';
 import { silentLog, type Log } from './log.js';
 import { ProjectorRunner, type CatchUpReport, type RebuildReport } from './projector/projector-runner.js';
 import { createMemoryReadStore } from './read-store/memory-read-store.js';
-import type { ReadStore } from './read-store/port.js';
+import type { ReadStore } from '../ports/read-store.js';
 
 export interface Storyline {
   app: Express;

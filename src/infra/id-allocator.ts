@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../domain/events.js';
 import type { IdKind } from '../domain/decision.js';
-import { WrongExpectedVersion, type EventStore } from './event-store/port.js';
+import { WrongExpectedVersion, type EventStore } from '../ports/event-store.js';
 
 interface Block {
   next: number;

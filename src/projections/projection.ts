@@ -1,7 +1,7 @@
 // What a read projection is: a pure mapping from one recorded event to writes on its collections,
 // written as Mongo filter/update documents so that every read store runs the same projection.
 import type { RecordedEvent } from '../domain/events.js';
-import type { IndexSpec, WriteOp } from '../infra/read-store/port.js';
+import type { IndexSpec, WriteOp } from '../ports/read-store.js';
 
 export interface ProjectionCollection {
   /** Logical name; the runner maps it to a physical, generation-suffixed collection. */

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import { eventId } from '../../src/infra/event-codec.js';
-import { WrongExpectedVersion } from '../../src/infra/event-store/port.js';
-import type { AppendResult, EventStore } from '../../src/infra/event-store/port.js';
+import { WrongExpectedVersion } from '../../src/ports/event-store.js';
+import type { AppendResult, EventStore } from '../../src/ports/event-store.js';
 import { appendOf, storyUpdateEvent } from './event-store.fixtures.js';
 
 export function eventStoreContract(name: string, open: () => Promise<EventStore>): void {

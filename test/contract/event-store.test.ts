@@ -13,7 +13,7 @@ import { openKurrentEventStore, toStreamState, toVersion } from '../../src/infra
 import { KurrentPositionIndex, compareLogPositions } from '../../src/infra/event-store/kurrent-position-index.js';
 import type { LogPosition } from '../../src/infra/event-store/kurrent-position-index.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
-import { WrongExpectedVersion } from '../../src/infra/event-store/port.js';
+import { WrongExpectedVersion } from '../../src/ports/event-store.js';
 import { eventStoreContract } from './event-store.contract.js';
 import { appendOf, storyUpdateEvent } from './event-store.fixtures.js';
 

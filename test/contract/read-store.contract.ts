@@ -1,6 +1,6 @@
 // The read store contract: every adapter of src/infra/read-store/port.ts passes this suite.
 import { expect } from 'chai';
-import type { Doc, ReadCollection, ReadStore } from '../../src/infra/read-store/port.js';
+import type { Doc, ReadCollection, ReadStore } from '../../src/ports/read-store.js';
 
 export type OpenReadStore = () => Promise<{ store: ReadStore; dispose(): Promise<void> }>;
 

@@ -1,7 +1,7 @@
 // Child process of the crash test: appends under concurrent load (several writers over several
 // streams, with version conflicts and retries) to the SQLite event store at the given path, and prints
 // one JSON line per ACKNOWLEDGED append until it is killed. Started by append-crash-run.ts.
-import { WrongExpectedVersion } from '../../src/infra/event-store/port.js';
+import { WrongExpectedVersion } from '../../src/ports/event-store.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import type { AppendAck, AppendChildOptions } from './append-crash-run.js';
 import { seededRandom } from '../support/seeded-random.js';

@@ -9,9 +9,9 @@ import { expect } from 'chai';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { ProjectorRunner } from '../../src/infra/projector/projector-runner.js';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
-import type { Doc } from '../../src/infra/read-store/port.js';
+import type { Doc } from '../../src/ports/read-store.js';
 import { projections } from '../../src/projections/registry.js';
-import type { EventStore } from '../../src/infra/event-store/port.js';
+import type { EventStore } from '../../src/ports/event-store.js';
 import { runAppendChildUntilKilled } from './append-crash-run.js';
 
 async function readModels(runner: ProjectorRunner): Promise<Record<string, Doc[]>> {

@@ -6,7 +6,7 @@ import { API_TOKEN_PATTERN, deriveApiToken, tokenDigest } from '../../src/infra/
 import { MemoryCredentialStore } from '../../src/infra/credentials/memory-credential-store.js';
 import { hashPassword, verifyPassword } from '../../src/infra/credentials/password-hash.js';
 import { PersonSecrets } from '../../src/infra/credentials/person-secrets.js';
-import type { CredentialStore } from '../../src/infra/credentials/port.js';
+import type { CredentialStore } from '../../src/ports/credentials.js';
 import { SqliteCredentialStore } from '../../src/infra/credentials/sqlite-credential-store.js';
 
 const CHEAP = { N: 1024, r: 8, p: 1 };

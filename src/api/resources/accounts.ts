@@ -10,7 +10,7 @@
 import { DomainError, invalidField, unauthorized } from '../../domain/errors.js';
 import { AccountCommands } from '../../commands/accounts.js';
 import { mayCreateProjects } from '../../commands/projects.js';
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';

@@ -9,8 +9,8 @@
 //   the page's (project, version) pairs newest first; each event is then read by its version.
 import type { RecordedEvent } from '../../domain/events.js';
 import { streams } from '../../domain/events.js';
-import type { EventStore } from '../../infra/event-store/port.js';
-import type { Filter, ReadCollection } from '../../infra/read-store/port.js';
+import type { EventStore } from '../../ports/event-store.js';
+import type { Filter, ReadCollection } from '../../ports/read-store.js';
 
 /** Which events a feed shows. Time bounds are ms since the epoch. */
 export interface FeedFilter {

@@ -23,7 +23,7 @@ import { renderActivity } from '../../domain/activity/render-activity.js';
 import { invalidParameter, type ValidationError } from '../../domain/errors.js';
 import type { RecordedEvent, Values } from '../../domain/events.js';
 import { projectIdOfStream } from '../../domain/events.js';
-import type { Doc, Filter } from '../../infra/read-store/port.js';
+import type { Doc, Filter } from '../../ports/read-store.js';
 import { ACTIVITY_BY_PERFORMER } from '../../projections/activity/performer-activity-projection.js';
 import { ACTIVITY_BY_RESOURCE } from '../../projections/activity/subject-activity-projection.js';
 import { apiError } from '../error-catalogue.js';

@@ -9,7 +9,7 @@
 // `counts` (story_counts per state, kept by every story write) is returned when asked for in `fields`.
 import { LabelCommands } from '../../commands/labels.js';
 import type { CommandMeta } from '../../commands/command-handler.js';
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';

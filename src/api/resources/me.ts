@@ -1,7 +1,7 @@
 // GET /me: the caller's profile with their API token (the way to obtain it: HTTP Basic is accepted here),
 // the accounts they belong to (account_summary) and their project memberships (membership_summary).
 // A person without a stored time zone is shown in UTC.
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';

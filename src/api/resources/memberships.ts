@@ -12,7 +12,7 @@
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { MembershipCommands } from '../../commands/memberships.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';

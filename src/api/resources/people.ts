@@ -10,7 +10,7 @@
 // Email visibility (spec rule 6; our rule): a person's email is shown to the person themself and to people
 // who share a project or an account with them; everyone else gets the person without `email`.
 import { invalidField } from '../../domain/errors.js';
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { Actor, RouteDefinition } from '../route-table.js';
 import { idParam } from '../project-authorization.js';

@@ -6,7 +6,7 @@
 //   GET /projects/:project_id/releases/:release_id/stories  readers; the stories between the previous
 //                                                           release marker (or the top) and this one
 //   GET /projects/:project_id/releases/:release_id/stories.csv   the same as CSV (release-csv.ts)
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';

@@ -8,7 +8,7 @@
 import type { CommandHandler } from '../../commands/command-handler.js';
 import type { PeopleCommands } from '../../commands/people.js';
 import type { PersonSecrets } from '../../infra/credentials/person-secrets.js';
-import type { EventStore } from '../../infra/event-store/port.js';
+import type { EventStore } from '../../ports/event-store.js';
 import type { IdAllocator } from '../../infra/id-allocator.js';
 import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
 import type { ResourceType } from '../resource-type.js';

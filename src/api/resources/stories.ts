@@ -21,7 +21,7 @@ import { invalidField } from '../../domain/errors.js';
 import { normalizedLabelName } from '../../domain/project-state.js';
 import { StoryCommands } from '../../commands/stories.js';
 import type { CommandMeta } from '../../commands/command-handler.js';
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';

@@ -2,7 +2,7 @@
 // Estimate, Title, ID, Labels, then one "Owned By" column per owner (at least two, as many as the
 // story with the most owners needs). Accepted times are written in the project's time zone as
 // `YYYY-MM-DD HH:MM:SS`; labels are comma-separated names; fields are quoted per RFC 4180 when needed.
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 
 export interface ReleaseCsvContext {
   /** IANA name of the project's time zone. */

@@ -5,7 +5,7 @@
 // has a role in the story's project and the person is a member of it: the spec's "share a project" rule
 // restricted to this project, so the answer depends only on the caller's role and stays cacheable by
 // (project, version, role).
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
 import { storyUrl } from './web-addresses.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';

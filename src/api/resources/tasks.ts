@@ -9,7 +9,7 @@
 // `complete` and `position` are accepted as strings too (`"false"`, `"1"`), as the service accepted them.
 import { TaskCommands } from '../../commands/tasks.js';
 import type { CommandMeta } from '../../commands/command-handler.js';
-import type { Doc } from '../../infra/read-store/port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';

@@ -1,6 +1,6 @@
 // An in-memory credential store, for tests and throw-away servers.
 import { randomBytes } from 'node:crypto';
-import type { CredentialStore, PersonCredentials } from './port.js';
+import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
 
 export class MemoryCredentialStore implements CredentialStore {
   private readonly byPerson = new Map<number, PersonCredentials>();

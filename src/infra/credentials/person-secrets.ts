@@ -2,7 +2,7 @@
 // issue, look up and rotate API tokens. Tokens and passwords pass through here and are never logged.
 import { deriveApiToken, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
-import type { CredentialStore, PersonCredentials } from './port.js';
+import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
 
 /** Token digests remembered per process (every API request looks its token up). */
 const REMEMBERED_TOKENS = 50_000;

@@ -3,7 +3,7 @@
 // SHA-256 digest; the server secret is created on first use.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { CredentialStore, PersonCredentials } from './port.js';
+import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS person_credentials (

@@ -1,7 +1,7 @@
 // What every event store adapter checks before it tries an append: these are programming errors in the
 // caller (the command handler), not conflicts, so they throw plain Errors before anything is written.
 import type { NewEvent } from '../../domain/events.js';
-import type { ExpectedVersion } from './port.js';
+import type { ExpectedVersion } from '../../ports/event-store.js';
 
 export function assertValidAppend(stream: string, expectedVersion: ExpectedVersion, events: NewEvent[]): void {
   if (stream.length === 0) throw new Error('an append needs a stream name');

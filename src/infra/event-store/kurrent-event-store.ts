@@ -41,8 +41,8 @@ import { decodeParsedEvent, eventId } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { KurrentPositionIndex } from './kurrent-position-index.js';
 import type { LogPosition } from './kurrent-position-index.js';
-import { WrongExpectedVersion } from './port.js';
-import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from './port.js';
+import { WrongExpectedVersion } from '../../ports/event-store.js';
+import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
 export interface KurrentEventStoreOptions {
   /** A KurrentDB connection string, e.g. `kurrentdb://localhost:2113?tls=false`. */

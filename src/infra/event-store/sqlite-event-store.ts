@@ -14,9 +14,9 @@ import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
 import { decodeStoredColumns, encodeEvent, eventId } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
-import { WrongExpectedVersion } from './port.js';
+import { WrongExpectedVersion } from '../../ports/event-store.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
-import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from './port.js';
+import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
 export interface SqliteEventStoreOptions {
   /** File path, or ':memory:' (tests). */

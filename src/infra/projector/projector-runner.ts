@@ -17,10 +17,10 @@
 import type { Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
-import type { EventStore } from '../event-store/port.js';
+import type { EventStore } from '../../ports/event-store.js';
 import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
-import type { Doc, ReadCollection, ReadStore, WriteOp } from '../read-store/port.js';
+import type { Doc, ReadCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { guardOp } from './replay-guard.js';
 
 export interface ProjectorRunnerOptions {

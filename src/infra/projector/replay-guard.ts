@@ -3,7 +3,7 @@
 // than its position. Applying an event twice (at-least-once delivery, a resumed catch-up) therefore
 // changes nothing the second time: its filters no longer match, and its inserts / upserts find the id
 // taken and are skipped by the read store.
-import type { Doc, Filter, Update, WriteOp } from '../read-store/port.js';
+import type { Doc, Filter, Update, WriteOp } from '../../ports/read-store.js';
 
 /** The field every projected document carries (written literally below, for speed). */
 export const POSITION_FIELD = '_pos';

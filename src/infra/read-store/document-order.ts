@@ -1,7 +1,7 @@
 // Sort order of documents as MongoDB defines it (BSON comparison order), so that the memory and the
 // MongoDB read stores return the same order: missing/null < numbers < strings < objects < arrays <
 // booleans. Ties are broken by `id`, which every adapter appends to every sort.
-import type { Doc, SortSpec } from './port.js';
+import type { Doc, SortSpec } from '../../ports/read-store.js';
 import { valueAtPath } from './json-copy.js';
 
 function typeRank(value: unknown): number {

@@ -4,7 +4,7 @@
 // A direct test that meets an array or object value hands that document to mingo, so array semantics
 // (`label_ids: 5` matching `[3, 5]`) stay exactly mingo's.
 import { Query } from 'mingo';
-import type { Doc, Filter } from './port.js';
+import type { Doc, Filter } from '../../ports/read-store.js';
 
 export type DocPredicate = (doc: Doc) => boolean;
 

@@ -2,7 +2,7 @@
 // scalars are indexed under each element (as MongoDB's multikey indexes); documents whose value is an
 // object or an array holding objects cannot be keyed and are always candidates ("unkeyed"). A missing
 // field is indexed under null, as `{field: null}` matches it.
-import type { Doc } from './port.js';
+import type { Doc } from '../../ports/read-store.js';
 import { valueAtPath } from './json-copy.js';
 
 export class DuplicateKeyError extends Error {

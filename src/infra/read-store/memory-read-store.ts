@@ -3,7 +3,7 @@
 // memory-filter.ts and memory-update.ts). Declared indexes are hash indexes; a filter with a top-level
 // equality or `$in` on `id` or an indexed field takes its candidates from the index instead of scanning.
 // Documents go in and come out as copies: nobody outside holds a reference to a stored document.
-import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from './port.js';
+import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
 import { copyJson } from './json-copy.js';
 import { documentComparator } from './document-order.js';
 import { compileFilter, equalityFields, keyConditions, matchesFilter, type DocPredicate } from './memory-filter.js';

@@ -2,7 +2,7 @@
 // of `$set` / `$unset` / `$inc` (and `$setOnInsert`) on plain keys are applied directly; anything else
 // (dotted paths, $push, $addToSet, ...) is applied by mingo's updater.
 import { update as mingoUpdate } from 'mingo/updater';
-import type { Doc, Update } from './port.js';
+import type { Doc, Update } from '../../ports/read-store.js';
 import { copyJson } from './json-copy.js';
 
 export class InvalidUpdateError extends Error {

@@ -4,7 +4,7 @@
 // the port requires (the projector's replay guard relies on it).
 import { MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
-import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, WriteOp } from './port.js';
+import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { withIdTieBreaker } from './document-order.js';
 
 export interface MongoReadStoreOptions {

@@ -14,7 +14,7 @@
 import type { RecordedEvent, ResourceChange, ResourceKind, Values } from '../../domain/events.js';
 import { projectIdOfStream } from '../../domain/events.js';
 import { storedValues } from '../../domain/resource-state.js';
-import type { Doc, IndexSpec, WriteOp } from '../../infra/read-store/port.js';
+import type { Doc, IndexSpec, WriteOp } from '../../ports/read-store.js';
 import type { ProjectedWrite, Projection, ProjectionCollection } from '../projection.js';
 
 type ProjectedKind = Exclude<ResourceKind, 'id_block'>;

@@ -7,7 +7,7 @@ import { defaultApiConfig, type ApiConfig, type AppDependencies } from '../../..
 import { resourceTypeRegistry, type ResourceType } from '../../../src/api/resource-type.js';
 import type { Actor, ProjectRole, RouteDefinition } from '../../../src/api/route-table.js';
 import { DomainError, invalidParameter, unfound } from '../../../src/domain/errors.js';
-import type { Doc } from '../../../src/infra/read-store/port.js';
+import type { Doc } from '../../../src/ports/read-store.js';
 
 export const T0 = Date.UTC(2017, 4, 3, 23, 29, 39, 512);
 

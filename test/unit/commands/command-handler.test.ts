@@ -8,7 +8,7 @@ import { DomainError, invalidField } from '../../../src/domain/errors.js';
 import { streams } from '../../../src/domain/events.js';
 import type { StreamState } from '../../../src/domain/resource-state.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
-import { WrongExpectedVersion, type EventStore } from '../../../src/infra/event-store/port.js';
+import { WrongExpectedVersion, type EventStore } from '../../../src/ports/event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
 
 const STREAM = streams.project(7);

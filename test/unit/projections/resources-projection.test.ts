@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/domain/events.js';
 import { guardOp } from '../../../src/infra/projector/replay-guard.js';
 import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read-store.js';
-import type { Doc, ReadStore } from '../../../src/infra/read-store/port.js';
+import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
 import { created, deleted, logOf, updated } from './resource-events.js';
 

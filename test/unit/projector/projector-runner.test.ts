@@ -3,10 +3,10 @@
 import { expect } from 'chai';
 import type { ResourceChange } from '../../../src/domain/events.js';
 import { openSqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
-import type { EventStore, ReadAllOptions } from '../../../src/infra/event-store/port.js';
+import type { EventStore, ReadAllOptions } from '../../../src/ports/event-store.js';
 import { CHECKPOINTS, ProjectorRunner, ProjectorStopped, checkpointId, physicalName } from '../../../src/infra/projector/projector-runner.js';
 import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read-store.js';
-import type { Doc, ReadStore } from '../../../src/infra/read-store/port.js';
+import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import type { Projection } from '../../../src/projections/projection.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
 import { created, deleted, eventOf, updated } from '../projections/resource-events.js';

@@ -1,5 +1,5 @@
 // The read store port: collections of JSON documents with integer `id`s, queried and updated with Mongo
-// filter and update documents. Adapters: memory-read-store.ts (embedded default, evaluated by mingo),
+// filter and update documents. Adapters (infra/read-store/): memory-read-store.ts (embedded default, evaluated by mingo),
 // mongo-read-store.ts (MongoDB). Every adapter passes test/contract/read-store.contract.ts.
 
 export type Doc = Record<string, unknown> & { id: number };

@@ -1,7 +1,9 @@
-// The event store port. Adapters: sqlite-event-store.ts (embedded default), kurrent-event-store.ts
+// The ports: what the domain-free layers (commands, queries, projections, reactions, api) need from
+// storage, in one place. Adapters live under src/infra/ and are chosen only by infra/composition.ts.
+// The event store port. Adapters: infra/event-store/sqlite-event-store.ts (embedded default), kurrent-event-store.ts
 // (KurrentDB / EventStoreDB). Every adapter passes test/contract/event-store.contract.ts.
 import type { Observable } from 'rxjs';
-import type { NewEvent, RecordedEvent } from '../../domain/events.js';
+import type { NewEvent, RecordedEvent } from '../domain/events.js';
 
 /** `expectedVersion`: the stream's current version (0 = the stream must not exist yet), or 'any'. */
 export type ExpectedVersion = number | 'any';
