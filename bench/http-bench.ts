@@ -56,7 +56,7 @@ export async function run(): Promise<void> {
     process.stdout.write(`seeded ${STORIES} stories + ${WRITE_PROJECTS} write projects in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
     const oursPort = await freePort();
-    const ours = startChild(fileURLToPath(new URL('../src/infra/cli.js', import.meta.url)), ['serve'], {
+    const ours = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
       STORYLINE_DATA: dir,
       PORT: String(oursPort),
       HOST: '127.0.0.1',

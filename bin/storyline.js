@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/src/infra/cli.js';
+import '../dist/src/infra/cli/main.js';
