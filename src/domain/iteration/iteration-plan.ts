@@ -101,5 +101,7 @@ export function planIterations(request: PlanRequest): PlannedIteration[] {
     points += cost;
   }
   if (target !== current && target.stories.length === 0) planned.pop();
+  const acceptedCount = request.acceptedInCurrent.length;
+  current.stories = [...current.stories.slice(0, acceptedCount), ...current.stories.slice(acceptedCount).sort(byPriority)];
   return planned;
 }

@@ -58,9 +58,9 @@ describe('planning', () => {
     expect(numbers(planned)).to.deep.equal([[1, 2, 3], [4, 5], [6, 7]]);
   });
 
-  it('pulls started, finished, delivered, rejected and planned stories into Current wherever they sit', () => {
+  it('pulls started, finished, delivered, rejected and planned stories into Current wherever they sit, and shows Current in priority order', () => {
     const open = [story('unstarted', 3), story('unstarted', 3), story('started', 3), story('rejected', 1), story('planned', 1)];
-    expect(numbers(plan(open, 8))).to.deep.equal([[3, 4, 5, 1], [2]]);
+    expect(numbers(plan(open, 8))).to.deep.equal([[1, 3, 4, 5], [2]]);
   });
 
   it('lets unestimated stories flow while the iteration is not over, and gives an oversized story its own iteration', () => {
