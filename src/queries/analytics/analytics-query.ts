@@ -77,7 +77,7 @@ async function analysedIteration(
     const [done] = await doneIterations(reads, timeline, request.number, request.number);
     return { projectId: request.projectId, span, stories: [...done!.stories].sort(byAcceptance) };
   }
-  const [current] = await planOf(reads, timeline);
+  const [current] = (await planOf(reads, timeline)).plan;
   return { projectId: request.projectId, span, stories: current!.stories };
 }
 

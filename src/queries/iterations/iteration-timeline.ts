@@ -131,19 +131,44 @@ export function donePoints(iteration: { span: IterationSpan; stories: readonly P
   return { accepted_points: totalPoints(iteration.stories), length: iteration.span.length, team_strength: iteration.span.team_strength };
 }
 
-/**
- * The velocity in force during each iteration first..last (velocity after the done iterations before
- * it); reads the done iterations it needs once.
- */
-export async function velocitiesOf(reads: IterationReads, timeline: IterationTimeline, first: number, last: number): Promise<number[]> {
+/** Done iterations read once: those of a range of iterations and the velocity window before it. */
+export interface DoneHistory {
+  /** Number of the first done iteration read. */
+  first: number;
+  /** Number of the last done iteration read (first - 1 when none). */
+  last: number;
+  iterations: Array<{ span: IterationSpan; stories: PlanStory[] }>;
+}
+
+function doneRange(timeline: IterationTimeline, from: number, to: number): [number, number] {
   const window = timeline.velocitySettings.velocity_averaged_over;
-  const lastDone = Math.min(last - 1, timeline.currentNumber - 1);
-  const firstDone = Math.max(1, Math.min(first, timeline.currentNumber) - window);
-  const done = (await doneIterations(reads, timeline, firstDone, lastDone)).map(donePoints);
-  const velocities: number[] = [];
-  for (let number = first; number <= last; number++) {
-    const upTo = Math.min(number, timeline.currentNumber) - firstDone; // done iterations before `number`
-    velocities.push(velocityAfter(done.slice(Math.max(0, upTo - window), Math.max(0, upTo)), timeline.velocitySettings));
-  }
-  return velocities;
+  return [Math.max(1, Math.min(from, timeline.currentNumber) - window), Math.min(to, timeline.currentNumber - 1)];
+}
+
+/** The done iterations among from..to, and those the velocity of each of them averages. */
+export async function doneHistory(reads: IterationReads, timeline: IterationTimeline, from: number, to: number): Promise<DoneHistory> {
+  const [first, last] = doneRange(timeline, from, to);
+  return { first, last: Math.max(last, first - 1), iterations: await doneIterations(reads, timeline, first, last) };
+}
+
+/** Whether `history` holds everything iterations from..to need. */
+export function historyCovers(history: DoneHistory, timeline: IterationTimeline, from: number, to: number): boolean {
+  const [first, last] = doneRange(timeline, from, to);
+  return history.first <= first && history.last >= last;
+}
+
+/** The done iteration `number` of the history. */
+export function doneIteration(history: DoneHistory, number: number): { span: IterationSpan; stories: PlanStory[] } {
+  const iteration = history.iterations[number - history.first];
+  if (!iteration) throw new Error(`iteration ${number} is not in the done history ${history.first}..${history.last}`);
+  return iteration;
+}
+
+/** The velocity in force during iteration `number`: after the done iterations before it (at most the current one's). */
+export function velocityDuring(history: DoneHistory, timeline: IterationTimeline, number: number): number {
+  const window = timeline.velocitySettings.velocity_averaged_over;
+  const before = Math.min(number, timeline.currentNumber) - 1;
+  const recent: DoneIterationPoints[] = [];
+  for (let done = Math.max(1, before - window + 1); done <= before; done++) recent.push(donePoints(doneIteration(history, done)));
+  return velocityAfter(recent, timeline.velocitySettings);
 }

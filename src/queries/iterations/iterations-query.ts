@@ -4,11 +4,21 @@
 // embedded `stories` as `stories` read-model documents), plus the project's derived planning facts.
 import { invalidField, unfound } from '../../domain/errors.js';
 import { iterationSpan, type IterationSpan } from '../../domain/iteration/iteration-calendar.js';
-import { byAcceptance, planIterations, pointsOf, totalPoints, type PlanStory, type PlannedIteration } from '../../domain/iteration/iteration-plan.js';
+import { byAcceptance, planIterations, totalPoints, type PlanStory, type PlannedIteration } from '../../domain/iteration/iteration-plan.js';
 import { effectivePoints } from '../../domain/iteration/velocity.js';
 import type { Doc } from '../../ports/read-store.js';
 import { openPlanKey, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
-import { acceptedBetween, doneIterations, loadTimeline, velocitiesOf, type IterationReads, type IterationTimeline } from './iteration-timeline.js';
+import {
+  acceptedBetween,
+  doneHistory,
+  doneIteration,
+  historyCovers,
+  loadTimeline,
+  velocityDuring,
+  type DoneHistory,
+  type IterationReads,
+  type IterationTimeline,
+} from './iteration-timeline.js';
 
 export const ITERATION_SCOPES = ['done', 'current', 'backlog', 'current_backlog', 'done_current'] as const;
 export type IterationScope = (typeof ITERATION_SCOPES)[number];
@@ -95,30 +105,36 @@ function integerParam(key: string, value: unknown): number {
 export async function listIterations(reads: IterationReads, request: IterationListRequest): Promise<IterationPage> {
   const timeline = await loadTimeline(reads, request.projectId, request.now);
   const current = timeline.currentNumber;
-  const plan = request.scope === 'done' ? [] : await planOf(reads, timeline);
+  const planned = request.scope === 'done' ? null : await planOf(reads, timeline);
+  const plan = planned?.plan ?? [];
   const lastPlanned = current + Math.max(plan.length, 1) - 1;
   const [first, last] = scopeRange(request.scope, current, lastPlanned);
   const total = Math.max(0, last - first + 1);
   const skip = request.offset < 0 ? Math.max(0, total + request.offset) : request.offset;
   const from = first + skip;
   const to = Math.min(last, from + request.limit - 1);
-  const iterations = from <= to ? await iterationDocs(reads, timeline, plan, from, to) : [];
+  const iterations = from <= to ? await iterationDocs(reads, timeline, plan, from, to, planned?.history) : [];
   return { iterations, total, offset: request.offset, limit: request.limit, returned: iterations.length };
 }
 
 /** One iteration; unfound beyond the last planned one. */
 export async function getIteration(reads: IterationReads, request: { projectId: number; number: number; now: number }): Promise<IterationDoc> {
   const timeline = await loadTimeline(reads, request.projectId, request.now);
-  const plan = request.number >= timeline.currentNumber ? await planOf(reads, timeline) : [];
+  const planned = request.number >= timeline.currentNumber ? await planOf(reads, timeline) : null;
+  const plan = planned?.plan ?? [];
   if (request.number >= timeline.currentNumber + Math.max(plan.length, 1)) throw unfound();
-  const [iteration] = await iterationDocs(reads, timeline, plan, request.number, request.number);
+  const [iteration] = await iterationDocs(reads, timeline, plan, request.number, request.number, planned?.history);
   return iteration!;
 }
 
 export async function projectIterationFacts(reads: IterationReads, projectId: number, now: number): Promise<ProjectIterationFacts> {
   const timeline = await loadTimeline(reads, projectId, now);
-  const [velocity] = await velocitiesOf(reads, timeline, timeline.currentNumber, timeline.currentNumber);
-  return { start_time: timeline.startTime, current_iteration_number: timeline.currentNumber, current_velocity: velocity! };
+  const history = await doneHistory(reads, timeline, timeline.currentNumber, timeline.currentNumber);
+  return {
+    start_time: timeline.startTime,
+    current_iteration_number: timeline.currentNumber,
+    current_velocity: velocityDuring(history, timeline, timeline.currentNumber),
+  };
 }
 
 /** First and last iteration numbers of a scope. */
@@ -139,22 +155,23 @@ function scopeRange(scope: IterationScope | undefined, current: number, lastPlan
   }
 }
 
-/** Current and the Backlog iterations, planned now. */
-export async function planOf(reads: IterationReads, timeline: IterationTimeline): Promise<PlannedIteration[]> {
+/** Current and the Backlog iterations, planned now, with the done history the velocity came from. */
+export async function planOf(reads: IterationReads, timeline: IterationTimeline): Promise<{ plan: PlannedIteration[]; history: DoneHistory }> {
   const currentSpan = iterationSpan(timeline.calendar, timeline.currentNumber);
-  const [open, acceptedInCurrent, [velocity]] = await Promise.all([
+  const [open, acceptedInCurrent, history] = await Promise.all([
     reads.iterationStories.find({ plan_key: openPlanKey(timeline.projectId) }),
     acceptedBetween(reads, timeline.projectId, currentSpan.start, currentSpan.finish),
-    velocitiesOf(reads, timeline, timeline.currentNumber, timeline.currentNumber),
+    doneHistory(reads, timeline, timeline.currentNumber, timeline.currentNumber),
   ]);
-  return planIterations({
+  const plan = planIterations({
     calendar: timeline.calendar,
     currentNumber: timeline.currentNumber,
-    velocity: velocity!,
+    velocity: velocityDuring(history, timeline, timeline.currentNumber),
     automaticPlanning: timeline.project['automatic_planning'] !== false,
     open: open as IterationStoryDoc[] as PlanStory[],
     acceptedInCurrent,
   });
+  return { plan, history };
 }
 
 /** Iterations from..to as documents: done ones from their accepted stories, the others from `plan`. */
@@ -164,22 +181,21 @@ async function iterationDocs(
   plan: readonly PlannedIteration[],
   from: number,
   to: number,
+  known?: DoneHistory,
 ): Promise<IterationDoc[]> {
   const current = timeline.currentNumber;
-  const [done, velocities] = await Promise.all([
-    doneIterations(reads, timeline, from, Math.min(to, current - 1)),
-    velocitiesOf(reads, timeline, from, to),
-  ]);
-  const members: Array<{ span: IterationSpan; stories: PlanStory[] }> = done.map(({ span, stories }) => ({
-    span,
-    stories: [...stories].sort(byAcceptance),
-  }));
+  const history = known && historyCovers(known, timeline, from, to) ? known : await doneHistory(reads, timeline, from, to);
+  const members: Array<{ span: IterationSpan; stories: PlanStory[] }> = [];
+  for (let number = from; number <= Math.min(to, current - 1); number++) {
+    const { span, stories } = doneIteration(history, number);
+    members.push({ span, stories: [...stories].sort(byAcceptance) });
+  }
   for (let number = Math.max(from, current); number <= to; number++) {
     members.push({ span: iterationSpan(timeline.calendar, number), stories: plan[number - current]?.stories ?? [] });
   }
   const ids = members.flatMap((member) => member.stories.map((story) => story.id));
   const docs = new Map((await reads.stories.find({ id: { $in: ids }, project_id: timeline.projectId })).map((doc) => [doc.id, doc]));
-  return members.map(({ span, stories }, index) => {
+  return members.map(({ span, stories }) => {
     const present = stories.filter((story) => docs.has(story.id));
     const points = totalPoints(present);
     return {
@@ -192,9 +208,9 @@ async function iterationDocs(
       finish: span.finish,
       stories: present.map((story) => docs.get(story.id)!),
       story_ids: present.map((story) => story.id),
-      velocity: velocities[index]!,
+      velocity: velocityDuring(history, timeline, span.number),
       points,
-      accepted_points: present.filter((story) => story.current_state === 'accepted').reduce((sum, story) => sum + pointsOf(story), 0),
+      accepted_points: totalPoints(present.filter((story) => story.current_state === 'accepted')),
       effective_points: effectivePoints(points, span.length, span.team_strength, timeline.calendar.defaultLength),
     };
   });
