@@ -70,6 +70,24 @@ export function decideSetIterationOverride(command: SetIterationOverride, state:
   return { type: 'iteration_update', data: { changes: [change], primary_resources: [{ kind: 'project', id: project.id, name: String(project['name']) }] } };
 }
 
+/** Settings that move every iteration boundary: changing them resets the overrides (facts §7.1). */
+export const OVERRIDE_RESETTING_SETTINGS = ['start_date', 'week_start_day'] as const;
+
+/**
+ * The changes a project settings update makes to the overrides: when it changes the start date or the
+ * week start day, every override still holding a value goes back to default, in the same event.
+ */
+export function overrideResets(state: StreamState, changedSettings: Readonly<Values>): ResourceChange[] {
+  if (!OVERRIDE_RESETTING_SETTINGS.some((key) => key in changedSettings)) return [];
+  const resets: ResourceChange[] = [];
+  for (const doc of docsOfKind<ResourceDoc>(state, 'iteration_override')) {
+    const held = OVERRIDE_KEYS.filter((key) => doc[key] !== undefined && doc[key] !== null);
+    if (held.length === 0) continue;
+    resets.push(updateChange(doc, Object.fromEntries(held.map((key) => [key, null]))));
+  }
+  return resets;
+}
+
 /** The override the API shows after the event: stored values, or the project's defaults. */
 export function iterationOverrideView(project: Readonly<Record<string, unknown>> & { id: number }, override: IterationOverride): IterationOverrideView {
   return {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import type { Decide } from '../../../src/domain/decision.js';
 import { decideSetIterationOverride, iterationOverrideView, overridesOf, type SetIterationOverride } from '../../../src/domain/iteration/iteration-override.js';
-import { createProject } from '../../../src/domain/project/project-decisions.js';
+import { createProject, updateProject } from '../../../src/domain/project/project-decisions.js';
 import type { StreamState } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from '../domain/decider-scenario.js';
 
@@ -57,6 +57,21 @@ describe('iteration override decider', () => {
     // Iteration 1 stretched to 3 weeks: in week 3 the project is still in iteration 1.
     scenario.given(override({ number: 1, request: { length: 3 } }), { now: T0 });
     scenario.rejects(override({ number: 2, request: { length: 2 } }), 'invalid_parameter', 'number', inWeek3);
+  });
+
+  it('goes back to default, in the same event, when the start date or week start day changes', () => {
+    const scenario = givenProject();
+    scenario.given(override({ number: 2, request: { length: 2, team_strength: 0.5 } }), inWeek3);
+    const renamed = scenario.when(updateProject({ request: { name: 'Renamed' }, takenNames: [] }), inWeek3);
+    expect(renamed.data.changes.map((change) => change.kind)).to.deep.equal(['project']);
+    const moved = scenario.when(updateProject({ request: { start_date: '2024-01-01' }, takenNames: [] }), inWeek3);
+    expect(moved.data.changes[1]).to.deep.equal({
+      kind: 'iteration_override', change_type: 'update', id: 101,
+      original_values: { length: 2, team_strength: 0.5 }, new_values: { number: 2, length: null, team_strength: null },
+    });
+    expect(overridesOf(scenario.state)).to.deep.equal([{ number: 2 }]);
+    const again = scenario.when(updateProject({ request: { start_date: '2024-01-08' }, takenNames: [] }), inWeek3);
+    expect(again.data.changes).to.have.length(1);
   });
 
   it('is unfound on a project that does not exist', () => {
