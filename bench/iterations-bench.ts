@@ -115,6 +115,7 @@ export async function run(): Promise<void> {
     stories: store.collection('stories'),
     iterationOverrides: store.collection('iteration_overrides'),
     iterationStories: store.collection('iteration_stories'),
+    labels: store.collection('labels'),
   };
   const current = await listIterations(reads, { projectId: PROJECT_ID, scope: 'current', offset: 0, limit: 10, now: NOW });
   const backlog = await listIterations(reads, { projectId: PROJECT_ID, scope: 'backlog', offset: 0, limit: 1, now: NOW });

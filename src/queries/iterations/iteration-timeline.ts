@@ -30,6 +30,8 @@ export interface IterationReads {
   iterationOverrides: QueryCollection;
   /** iterations: `iteration_stories` */
   iterationStories: QueryCollection;
+  /** resources: `labels` (the list's `label` parameter) */
+  labels: QueryCollection;
 }
 
 export interface IterationTimeline {

@@ -6,6 +6,7 @@ import { invalidField, unfound } from '../../domain/errors.js';
 import { iterationSpan, type IterationSpan } from '../../domain/iteration/iteration-calendar.js';
 import { byAcceptance, planIterations, totalPoints, type PlanStory, type PlannedIteration } from '../../domain/iteration/iteration-plan.js';
 import { effectivePoints } from '../../domain/iteration/velocity.js';
+import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc } from '../../ports/read-store.js';
 import { openPlanKey, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
 import {
@@ -54,6 +55,8 @@ export interface IterationListRequest {
   offset: number;
   limit: number;
   now: number;
+  /** A label name: the embedded stories are those carrying it (facts §2.2); the iterations stay whole. */
+  label?: string;
 }
 
 /** A page and what the pagination headers say. */
@@ -113,7 +116,8 @@ export async function listIterations(reads: IterationReads, request: IterationLi
   const skip = request.offset < 0 ? Math.max(0, total + request.offset) : request.offset;
   const from = first + skip;
   const to = Math.min(last, from + request.limit - 1);
-  const iterations = from <= to ? await iterationDocs(reads, timeline, plan, from, to, planned?.history) : [];
+  const all = from <= to ? await iterationDocs(reads, timeline, plan, from, to, planned?.history) : [];
+  const iterations = request.label === undefined ? all : withLabel(all, await labelIdNamed(reads, request.projectId, request.label));
   return { iterations, total, offset: request.offset, limit: request.limit, returned: iterations.length };
 }
 
@@ -135,6 +139,39 @@ export async function projectIterationFacts(reads: IterationReads, projectId: nu
     current_iteration_number: timeline.currentNumber,
     current_velocity: velocityDuring(history, timeline, timeline.currentNumber),
   };
+}
+
+/** Where a story is planned (facts §12 story fields): its Current or Backlog iteration and that iteration's finish. */
+export interface StoryPlanning {
+  planned_iteration_number: number;
+  /** ms */
+  projected_completion: number;
+}
+
+/** The planning of the project's stories in Current and the Backlog, by story id (others have none). */
+export async function storyPlanning(reads: IterationReads, projectId: number, now: number): Promise<Map<number, StoryPlanning>> {
+  const timeline = await loadTimeline(reads, projectId, now);
+  const { plan } = await planOf(reads, timeline);
+  const planning = new Map<number, StoryPlanning>();
+  for (const iteration of plan) {
+    const finish = iterationSpan(timeline.calendar, iteration.number).finish;
+    for (const story of iteration.stories) {
+      if (story.current_state !== 'accepted') planning.set(story.id, { planned_iteration_number: iteration.number, projected_completion: finish });
+    }
+  }
+  return planning;
+}
+
+async function labelIdNamed(reads: IterationReads, projectId: number, name: string): Promise<number | null> {
+  const label = await reads.labels.findOne({ project_id: projectId, name: normalizedLabelName(name) });
+  return label?.id ?? null;
+}
+
+function withLabel(iterations: IterationDoc[], labelId: number | null): IterationDoc[] {
+  return iterations.map((iteration) => {
+    const stories = iteration.stories.filter((story) => labelId !== null && Array.isArray(story['label_ids']) && story['label_ids'].includes(labelId));
+    return { ...iteration, stories, story_ids: stories.map((story) => story.id) };
+  });
 }
 
 /** First and last iteration numbers of a scope. */

@@ -20,6 +20,7 @@ import {
   iterationNumberParam,
   listIterations,
   projectIterationFacts,
+  storyPlanning,
   type IterationScope,
 } from '../../../src/queries/iterations/iterations-query.js';
 import { seededRandom } from '../../support/seeded-random.js';
@@ -41,7 +42,7 @@ function plannedProject(): { history: ProjectHistory; s: Record<number, number> 
   const estimates = [8, 5, 3, undefined, 8, 2, 1, 3, 5, 2];
   estimates.forEach((estimate, index) => {
     s[index + 1] = history.story(
-      { name: `s${index + 1}`, current_state: 'unstarted', ...(estimate === undefined ? { story_type: 'bug' } : { estimate }) },
+      { name: `s${index + 1}`, current_state: 'unstarted', ...(estimate === undefined ? { story_type: 'bug' } : { estimate }), ...(index === 7 ? { labels: ['ops'] } : {}) },
       at(1, 0, 10) + index * 1000,
     );
   });
@@ -94,6 +95,7 @@ describe('iterations, analytics and transitions queries', function () {
       iterationOverrides: source.collection('iteration_overrides'),
       iterationStories: source.collection('iteration_stories'),
       storyTransitions: source.collection('story_transitions'),
+      labels: source.collection('labels'),
     };
   }
 
@@ -165,6 +167,20 @@ describe('iterations, analytics and transitions queries', function () {
     expect(await numbers('done', -4, 2)).to.deep.equal({ numbers: [2, 3], total: 5 });
     expect(await numbers(undefined, 6)).to.deep.equal({ numbers: [7, 8], total: 8 });
     expect(await numbers(undefined, 20)).to.deep.equal({ numbers: [], total: 8 });
+  });
+
+  it('restricts the embedded stories to a label, keeping the iterations whole', async () => {
+    const stories = async (label: string) =>
+      (await listIterations(reads, { projectId: 1, scope: 'backlog', offset: 0, limit: 10, now: NOW, label })).iterations.map((i) => [i.number, i.story_ids, i.points]);
+    expect(await stories('OPS')).to.deep.equal([[7, [s[8]], 3], [8, [], 5]]);
+    expect(await stories('none')).to.deep.equal([[7, [], 3], [8, [], 5]]);
+  });
+
+  it('tells where each open story is planned and when its iteration ends', async () => {
+    const planning = await storyPlanning(reads, 1, NOW);
+    expect(planning.get(s[10]!)).to.deep.equal({ planned_iteration_number: 6, projected_completion: Date.parse('2024-02-12T08:00:00Z') });
+    expect(planning.get(s[9]!)).to.deep.equal({ planned_iteration_number: 8, projected_completion: Date.parse('2024-02-26T08:00:00Z') });
+    expect(planning.has(s[1]!)).to.equal(false);
   });
 
   it('answers one iteration, and refuses numbers out of range or not numbers', async () => {
