@@ -4,6 +4,9 @@
 // functions the HTTP routes call (no HTTP, no serialization): `scope=current`, the last done page
 // (`scope=done&offset=-10`) and one iteration by number; p50 / p99 one at a time, then p99 with 10
 // queries in flight. Target (issue 15): p99 < 50 ms.
+// Then the offline rebuild of the iteration and analytics projections over the replay benchmark's log
+// (REPLAY_BENCH_EVENTS events, default 1,000,000), against the raw read + JSON.parse rate of the
+// same log measured in the same run. Target (issue 15): >= 50% of raw.
 import { EVENT_SCHEMA, type RecordedEvent, type ResourceChange } from '../src/domain/events.js';
 import { guardOp } from '../src/infra/projector/replay-guard.js';
 import { createMemoryReadStore } from '../src/infra/read-store/memory-read-store.js';
@@ -12,7 +15,12 @@ import { resourcesProjection } from '../src/projections/resources/resources-proj
 import { iterationStoriesProjection } from '../src/projections/iterations/iteration-stories-projection.js';
 import { listIterations, getIteration } from '../src/queries/iterations/iterations-query.js';
 import type { IterationReads } from '../src/queries/iterations/iteration-timeline.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { storyTransitionsProjection } from '../src/projections/analytics/story-transitions-projection.js';
 import { seededRandom } from '../test/support/seeded-random.js';
+import { buildFixture, rawReadAndParse, replayProjections } from './replay-bench.js';
 
 const PROJECT_ID = 1;
 const WEEKS = 260;
@@ -127,4 +135,31 @@ export async function run(): Promise<void> {
   await measure('scope=done&offset=-10 (10 done)', () => listIterations(reads, { projectId: PROJECT_ID, scope: 'done', offset: -10, limit: 10, now: NOW }));
   await measure('iterations/{n} (a done one)', () => getIteration(reads, { projectId: PROJECT_ID, number: 130, now: NOW }));
   await measure('scope=current_backlog (limit 10)', () => listIterations(reads, { projectId: PROJECT_ID, scope: 'current_backlog', offset: 0, limit: 10, now: NOW }));
+  await rebuildRate();
+}
+
+/** The analytics and iteration projections rebuilt from a log, as a share of the raw read rate. */
+async function rebuildRate(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-iterations-'));
+  try {
+    const path = join(dir, 'events.sqlite');
+    await buildFixture(path);
+    rawReadAndParse(path); // warm the page cache and the JIT
+    const raw = rawReadAndParse(path);
+    const rate = (events: number, ms: number) => Math.round((events * 1000) / ms);
+    const rawRate = rate(raw.events, raw.ms);
+    process.stdout.write(`raw read + JSON.parse          ${rawRate.toLocaleString('en').padStart(9)} events/s (${raw.events} events)\n`);
+    for (const [name, projection, collection] of [
+      ['analytics (story_transitions)', storyTransitionsProjection, 'story_transitions'],
+      ['iterations (iteration_stories)', iterationStoriesProjection, 'iteration_stories'],
+    ] as const) {
+      const rebuilt = await replayProjections(path, [projection], collection);
+      const rebuiltRate = rate(rebuilt.events, rebuilt.ms);
+      process.stdout.write(
+        `rebuild ${name.padEnd(30)} ${rebuiltRate.toLocaleString('en').padStart(9)} events/s = ${((100 * rebuiltRate) / rawRate).toFixed(0)}% of raw (${rebuilt.documents} documents)\n`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
