@@ -58,6 +58,7 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-function idsOf(value: unknown): number[] {
-  return Array.isArray(value) ? (value as number[]) : [];
+/** The integer ids of a stored id list (`label_ids`, `owner_ids`). */
+export function idsOf(value: unknown): number[] {
+  return Array.isArray(value) ? value.filter((id): id is number => typeof id === 'number') : [];
 }

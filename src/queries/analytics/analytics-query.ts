@@ -8,6 +8,7 @@ import { iterationSpan, type IterationSpan } from '../../domain/iteration/iterat
 import { byAcceptance, type PlanStory } from '../../domain/iteration/iteration-plan.js';
 import { cycleTimeDetails, iterationAnalytics, type CycleTimeDetails, type IterationAnalytics, type StateEntry } from '../../domain/iteration/cycle-time.js';
 import type { Doc } from '../../ports/read-store.js';
+import { cycleTimeDetailsCsv, idsOf } from './analytics-csv.js';
 import { transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
 import { doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
@@ -58,6 +59,21 @@ export async function getCycleTimeDetails(reads: AnalyticsReads, request: Analyt
   return stories
     .filter((story) => byId.has(story.id))
     .map((story) => ({ story: byId.get(story.id)!, details: cycleTimeDetails(story.id, entries.get(story.id) ?? [], request.now) }));
+}
+
+/** The CSV of the iteration's cycle time details, with label and owner names (`people`: resources `people`). */
+export async function getCycleTimeDetailsCsv(reads: AnalyticsReads & { people: QueryCollection }, request: AnalyticsRequest): Promise<string> {
+  const rows = await getCycleTimeDetails(reads, request);
+  const labelIds = [...new Set(rows.flatMap(({ story }) => idsOf(story['label_ids'])))];
+  const personIds = [...new Set(rows.flatMap(({ story }) => idsOf(story['owner_ids'])))];
+  const [labels, people] = await Promise.all([
+    reads.labels.find({ id: { $in: labelIds }, project_id: request.projectId }),
+    reads.people.find({ id: { $in: personIds } }),
+  ]);
+  return cycleTimeDetailsCsv(rows, {
+    labelName: new Map(labels.map((label) => [label.id, String(label['name'])])),
+    personName: new Map(people.map((person) => [person.id, String(person['name'])])),
+  });
 }
 
 /** The iteration's span and stories; invalid_parameter outside done-or-current within six months. */

@@ -141,6 +141,12 @@ export async function projectIterationFacts(reads: IterationReads, projectId: nu
   };
 }
 
+/** The current iteration's number and span (search's "this iteration"). */
+export async function currentIteration(reads: IterationReads, projectId: number, now: number): Promise<IterationSpan> {
+  const timeline = await loadTimeline(reads, projectId, now);
+  return iterationSpan(timeline.calendar, timeline.currentNumber);
+}
+
 /** Where a story is planned (facts §12 story fields): its Current or Backlog iteration and that iteration's finish. */
 export interface StoryPlanning {
   planned_iteration_number: number;

@@ -12,13 +12,14 @@ import { iterationStoriesProjection } from '../../../src/projections/iterations/
 import { storyTransitionsProjection } from '../../../src/projections/analytics/story-transitions-projection.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
 import { analyticsCsv, cycleTimeDetailsCsv } from '../../../src/queries/analytics/analytics-csv.js';
-import { getCycleTimeDetails, getIterationAnalytics, type AnalyticsReads } from '../../../src/queries/analytics/analytics-query.js';
+import { getCycleTimeDetails, getCycleTimeDetailsCsv, getIterationAnalytics, type AnalyticsReads } from '../../../src/queries/analytics/analytics-query.js';
 import { listStoryTransitions } from '../../../src/queries/analytics/transitions-query.js';
 import {
   getIteration,
   iterationListParams,
   iterationNumberParam,
   listIterations,
+  currentIteration,
   projectIterationFacts,
   storyPlanning,
   type IterationScope,
@@ -42,7 +43,7 @@ function plannedProject(): { history: ProjectHistory; s: Record<number, number> 
   const estimates = [8, 5, 3, undefined, 8, 2, 1, 3, 5, 2];
   estimates.forEach((estimate, index) => {
     s[index + 1] = history.story(
-      { name: `s${index + 1}`, current_state: 'unstarted', ...(estimate === undefined ? { story_type: 'bug' } : { estimate }), ...(index === 7 ? { labels: ['ops'] } : {}) },
+      { name: `s${index + 1}`, current_state: 'unstarted', ...(estimate === undefined ? { story_type: 'bug' } : { estimate }), ...(index === 7 || index === 6 ? { labels: ['ops'] } : {}) },
       at(1, 0, 10) + index * 1000,
     );
   });
@@ -84,7 +85,7 @@ describe('iterations, analytics and transitions queries', function () {
   let events: EventStore;
   let runner: ProjectorRunner;
   let s: Record<number, number>;
-  let reads: AnalyticsReads & Parameters<typeof listStoryTransitions>[0];
+  let reads: AnalyticsReads & Parameters<typeof listStoryTransitions>[0] & Parameters<typeof getCycleTimeDetailsCsv>[0];
   let head = 0;
 
   const projections = [resourcesProjection, iterationStoriesProjection, storyTransitionsProjection];
@@ -96,6 +97,7 @@ describe('iterations, analytics and transitions queries', function () {
       iterationStories: source.collection('iteration_stories'),
       storyTransitions: source.collection('story_transitions'),
       labels: source.collection('labels'),
+      people: source.collection('people'),
     };
   }
 
@@ -216,6 +218,19 @@ describe('iterations, analytics and transitions queries', function () {
     const csv = cycleTimeDetailsCsv([row!], { labelName: new Map(), personName: new Map() }).split('\r\n');
     expect(csv[0]).to.equal('State,Type,Estimate,Title,ID,Labels,Total Cycle Time (Seconds),Started Time (Seconds),Started Count,Finished Time (Seconds),Finished Count,Delivered Time (Seconds),Delivered Count,Rejected Time (Seconds),Rejected Count,Owned By,Owned By');
     expect(csv[1]).to.equal(`accepted,feature,5,s2,${s[2]},,${7 * 86_400},${5 * 86_400},2,0,0,86400,1,86400,1,,`);
+  });
+
+  it('renders the cycle time CSV of an iteration with its label names', async () => {
+    const lines = (await getCycleTimeDetailsCsv(reads, { projectId: 1, number: 6, now: NOW })).split('\r\n');
+    expect(lines).to.have.length(6);
+    expect(lines[1]).to.equal(`started,feature,2,s10,${s[10]},,86400,86400,1,0,0,0,0,0,0,,`);
+    expect(lines[4]).to.equal(`unstarted,feature,1,s7,${s[7]},ops,,0,0,0,0,0,0,0,0,,`);
+  });
+
+  it('tells the current iteration and its span', async () => {
+    expect(await currentIteration(reads, 1, NOW)).to.deep.equal({
+      number: 6, start: Date.parse('2024-02-05T08:00:00Z'), finish: Date.parse('2024-02-12T08:00:00Z'), length: 1, team_strength: 1,
+    });
   });
 
   it('refuses analytics of iterations that have not started or began more than six months ago', async () => {
