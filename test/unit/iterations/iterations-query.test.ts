@@ -227,6 +227,15 @@ describe('iterations, analytics and transitions queries', function () {
     expect(lines[4]).to.equal(`unstarted,feature,1,s7,${s[7]},ops,,0,0,0,0,0,0,0,0,,`);
   });
 
+  it('answers the same anywhere within one iteration (the date matters only through the current iteration)', async () => {
+    const lateInIteration = Date.parse('2024-02-12T07:59:59Z');
+    for (const scope of [undefined, 'done', 'current_backlog'] as const) {
+      expect(JSON.stringify(await list(scope, 0, 10, 1, lateInIteration))).to.equal(JSON.stringify(await list(scope, 0, 10, 1, NOW)));
+    }
+    expect(await projectIterationFacts(reads, 1, lateInIteration)).to.deep.equal(await projectIterationFacts(reads, 1, NOW));
+    expect((await projectIterationFacts(reads, 1, lateInIteration + 1000)).current_iteration_number).to.equal(7);
+  });
+
   it('tells the current iteration and its span', async () => {
     expect(await currentIteration(reads, 1, NOW)).to.deep.equal({
       number: 6, start: Date.parse('2024-02-05T08:00:00Z'), finish: Date.parse('2024-02-12T08:00:00Z'), length: 1, team_strength: 1,
