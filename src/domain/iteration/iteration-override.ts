@@ -101,6 +101,9 @@ export function iterationOverrideView(project: Readonly<Record<string, unknown>>
 
 /** The values the request sets (null = back to default); every other key is refused. */
 function requestedValues(request: Record<string, unknown>, project: Readonly<Record<string, unknown>>): Values {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw new DomainError('invalid_parameter', { general_problem: 'The body must be an object with length and / or team_strength.' });
+  }
   const problems: ValidationError[] = [];
   for (const key of Object.keys(request)) {
     if (!(OVERRIDE_KEYS as readonly string[]).includes(key)) problems.push({ field: key, problem: `'${key}' is not an attribute of an iteration override.` });

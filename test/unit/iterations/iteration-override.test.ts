@@ -50,6 +50,7 @@ describe('iteration override decider', () => {
     scenario.rejects(override({ number: 2, request: { team_strength: 'full' } }), 'invalid_parameter', 'team_strength', inWeek3);
     scenario.rejects(override({ number: 2, request: { length: 2, velocity: 8 } }), 'invalid_parameter', 'velocity', inWeek3);
     scenario.rejects(override({ number: 2, request: {} }), 'invalid_parameter', undefined, inWeek3);
+    scenario.rejects(override({ number: 2, request: [2] as unknown as Record<string, unknown> }), 'invalid_parameter', undefined, inWeek3);
   });
 
   it('counts the current iteration with the overrides already set', () => {
