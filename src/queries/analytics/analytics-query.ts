@@ -8,7 +8,8 @@ import { iterationSpan, type IterationSpan } from '../../domain/iteration/iterat
 import { byAcceptance, type PlanStory } from '../../domain/iteration/iteration-plan.js';
 import { cycleTimeDetails, iterationAnalytics, type CycleTimeDetails, type IterationAnalytics, type StateEntry } from '../../domain/iteration/cycle-time.js';
 import type { Doc } from '../../ports/read-store.js';
-import { cycleTimeDetailsCsv, idsOf } from './analytics-csv.js';
+import { idsOf } from '../csv-table.js';
+import { cycleTimeDetailsCsv } from './analytics-csv.js';
 import { transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
 import { doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
