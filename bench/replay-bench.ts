@@ -19,6 +19,7 @@ import { encodeEvent, eventId } from '../src/infra/event-codec.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { ProjectorRunner } from '../src/infra/projector/projector-runner.js';
 import { createMemoryReadStore } from '../src/infra/read-store/memory-read-store.js';
+import type { Projection } from '../src/projections/projection.js';
 import { resourcesProjection } from '../src/projections/resources/resources-projection.js';
 import { seededRandom as random } from '../test/support/seeded-random.js';
 
@@ -123,7 +124,7 @@ function* fixtureEvents(count: number): Generator<{ stream: string; version: num
   }
 }
 
-async function buildFixture(path: string): Promise<void> {
+export async function buildFixture(path: string): Promise<void> {
   await (await openSqliteEventStore({ path })).close(); // creates the schema exactly as the adapter does
   const db = new Database(path);
   db.pragma('synchronous = OFF');
@@ -143,7 +144,7 @@ async function buildFixture(path: string): Promise<void> {
  * (a) The floor: the same rows and batches, read the fastest way better-sqlite3 offers (raw arrays, no
  * row objects), JSON.parse of data and meta, nothing else.
  */
-function rawReadAndParse(path: string): { events: number; ms: number } {
+export function rawReadAndParse(path: string): { events: number; ms: number } {
   const db = new Database(path, { readonly: true });
   const select = db
     .prepare<[number, number], [number, string, string, number, string, string, string]>(
@@ -173,16 +174,22 @@ function rawReadAndParse(path: string): { events: number; ms: number } {
 
 /** (b) Rebuilding the read models from the log through the projector runner. */
 async function replay(path: string): Promise<{ events: number; ms: number; stories: number }> {
+  const replayed = await replayProjections(path, [resourcesProjection], 'stories');
+  return { events: replayed.events, ms: replayed.ms, stories: replayed.documents };
+}
+
+/** Catching `projections` up from position 0 into an empty memory read store; counts `collection`. */
+export async function replayProjections(path: string, projections: Projection[], collection: string): Promise<{ events: number; ms: number; documents: number }> {
   const eventStore = await openSqliteEventStore({ path });
   const readStore = createMemoryReadStore();
-  const runner = new ProjectorRunner({ eventStore, readStore, projections: [resourcesProjection], batchSize: BATCH });
+  const runner = new ProjectorRunner({ eventStore, readStore, projections, batchSize: BATCH });
   const started = performance.now();
   const report = await runner.start();
   const ms = performance.now() - started;
-  const stories = await runner.collection('stories').count({});
+  const documents = await runner.collection(collection).count({});
   await runner.stop();
   await eventStore.close();
-  return { events: report.eventsRead, ms, stories };
+  return { events: report.eventsRead, ms, documents };
 }
 
 const rate = (events: number, ms: number) => Math.round((events * 1000) / ms);

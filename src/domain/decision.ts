@@ -2,9 +2,13 @@
 // the context; they return the one event a write request appends (or throw a DomainError).
 import type { EventData, ResourceKind } from './events.js';
 
-/** Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere. */
+/**
+ * Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere.
+ * An iteration override is addressed by its iteration number, but its document needs an id unique in
+ * its collection like every other resource.
+ */
 export type IdKind =
-  | Exclude<ResourceKind, 'id_block' | 'iteration_override'>
+  | Exclude<ResourceKind, 'id_block'>
   | 'file_attachment'
   | 'saved_search'
   | 'notification';

@@ -4,5 +4,13 @@ import type { Projection } from './projection.js';
 import { resourcesProjection } from './resources/resources-projection.js';
 import { performerActivityProjection } from './activity/performer-activity-projection.js';
 import { subjectActivityProjection } from './activity/subject-activity-projection.js';
+import { iterationStoriesProjection } from './iterations/iteration-stories-projection.js';
+import { storyTransitionsProjection } from './analytics/story-transitions-projection.js';
 
-export const projections: Projection[] = [resourcesProjection, performerActivityProjection, subjectActivityProjection];
+export const projections: Projection[] = [
+  resourcesProjection,
+  performerActivityProjection,
+  subjectActivityProjection,
+  iterationStoriesProjection,
+  storyTransitionsProjection,
+];

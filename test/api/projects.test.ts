@@ -64,12 +64,12 @@ describe('API: projects', () => {
       },
     });
     expect(res.status).to.equal(200);
-    expect(res.json).to.deep.include({ iteration_length: 2, public: true, project_type: 'public', start_date: '2024-01-07', start_time: '2024-01-07T00:00:00Z' });
+    expect(res.json).to.deep.include({ iteration_length: 2, public: true, project_type: 'public', start_date: '2024-01-07', start_time: '2024-01-07T08:00:00Z' });
     expect(res.json.time_zone).to.deep.equal({ kind: 'time_zone', olson_name: 'America/Los_Angeles', offset: '-08:00' });
     const withJoin = await app.api('GET', `/projects/${res.json.id}`, { as: ada, query: { fields: ':default,join_as' } });
     expect(withJoin.json.join_as).to.equal('viewer');
     const millis = await app.api('GET', `/projects/${res.json.id}`, { as: ada, query: { date_format: 'millis', fields: 'start_time,created_at' } });
-    expect(millis.json).to.deep.equal({ id: res.json.id, start_time: Date.UTC(2024, 0, 7), created_at: Date.UTC(2024, 0, 10, 12) });
+    expect(millis.json).to.deep.equal({ id: res.json.id, start_time: Date.UTC(2024, 0, 7, 8), created_at: Date.UTC(2024, 0, 10, 12) });
   });
 
   for (const [body, field, text] of [

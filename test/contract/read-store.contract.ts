@@ -46,6 +46,15 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(await coll.find({ project_id: 99 })).to.deep.equal([]);
       });
 
+      it('answers long $in lists (many ids, array members, missing values) as short ones', async () => {
+        const many = (values: unknown[]) => [...values, ...Array.from({ length: 20 }, (_, i) => 1000 + i)];
+        expect(ids(await coll.find({ id: { $in: many([4, 2]) } }))).to.deep.equal([2, 4]);
+        expect(ids(await coll.find({ estimate: { $in: many([3]) } }))).to.deep.equal([2, 5]);
+        expect(ids(await coll.find({ label_ids: { $in: many([6, 7]) } }))).to.deep.equal([1, 4]);
+        expect(ids(await coll.find({ estimate: { $in: many([null]) } }))).to.deep.equal([4]);
+        expect(ids(await coll.find({ current_state: { $nin: many(['started']) } }))).to.deep.equal([2, 3, 5]);
+      });
+
       it('treats a null equality as "null or missing"', async () => {
         expect(ids(await coll.find({ current_state: null }))).to.deep.equal([3]);
       });

@@ -7,6 +7,7 @@ import type { StreamState } from '../resource-state.js';
 import { membershipCreateChange, type NewMembership } from './membership-decisions.js';
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
 import { projectOf, membershipsOf } from '../project-state.js';
+import { overrideResets } from '../iteration/iteration-override.js';
 
 export interface CreateProject {
   /** Allocated by the caller: it names the stream. */
@@ -84,7 +85,7 @@ export function updateProject(command: UpdateProject): Decide<StreamState> {
     original['updated_at'] = project['updated_at'] ?? null;
     changed['updated_at'] = context.now;
     const name = String(changed['name'] ?? project['name']);
-    return projectEvent('project_update', {
+    const event = projectEvent('project_update', {
       kind: 'project',
       change_type: 'update',
       id: project.id,
@@ -92,6 +93,8 @@ export function updateProject(command: UpdateProject): Decide<StreamState> {
       original_values: original,
       new_values: changed,
     });
+    event.data.changes.push(...overrideResets(state, changed));
+    return event;
   };
 }
 

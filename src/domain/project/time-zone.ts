@@ -43,3 +43,93 @@ export function requestedTimeZoneName(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+// ---- local calendar days (iteration boundaries are local midnights) ----
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockFormatter(olsonName: string): Intl.DateTimeFormat {
+  let formatter = wallClockFormatters.get(olsonName);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: olsonName,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClockFormatters.set(olsonName, formatter);
+  }
+  return formatter;
+}
+
+/** The zone's offset from UTC at `at`, in ms (positive east of Greenwich). */
+export function utcOffsetMs(olsonName: string, at: number): number {
+  const wholeSecond = Math.floor(at / 1000) * 1000;
+  const fields: Record<string, number> = {};
+  for (const part of wallClockFormatter(olsonName).formatToParts(new Date(wholeSecond))) {
+    if (part.type !== 'literal') fields[part.type] = Number(part.value);
+  }
+  const wallClock = Date.UTC(fields['year']!, fields['month']! - 1, fields['day']!, fields['hour']!, fields['minute']!, fields['second']!);
+  return wallClock - wholeSecond;
+}
+
+/** The local calendar day at `at`, counted in days since 1970-01-01. */
+export function localDayNumber(olsonName: string, at: number): number {
+  return Math.floor((at + utcOffsetMs(olsonName, at)) / DAY_MS);
+}
+
+/** The day number of a calendar date `YYYY-MM-DD`. */
+export function dayNumberOfDate(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+/** 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday). */
+export function weekdayOfDayNumber(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+const dayStarts = new Map<string, number>();
+const DAY_START_MEMO_LIMIT = 50_000;
+
+/**
+ * The first instant (ms) of local day `day` in the zone: its local midnight, DST-exact. Where a
+ * daylight-saving change skips midnight (some zones change clocks at 00:00), the day starts when the
+ * clocks jump, the first instant whose local date is that day. Memoized (a pure function of its inputs).
+ */
+export function startOfLocalDay(olsonName: string, day: number): number {
+  const key = `${olsonName}|${day}`;
+  const known = dayStarts.get(key);
+  if (known !== undefined) return known;
+  if (dayStarts.size >= DAY_START_MEMO_LIMIT) dayStarts.clear();
+  const start = computeStartOfLocalDay(olsonName, day);
+  dayStarts.set(key, start);
+  return start;
+}
+
+function computeStartOfLocalDay(olsonName: string, day: number): number {
+  const wallMidnight = day * DAY_MS;
+  const offsetBefore = utcOffsetMs(olsonName, wallMidnight - DAY_MS);
+  const offsetAfter = utcOffsetMs(olsonName, wallMidnight + DAY_MS);
+  let earliest = Infinity;
+  for (const offset of new Set([offsetBefore, offsetAfter, utcOffsetMs(olsonName, wallMidnight)])) {
+    const candidate = wallMidnight - offset;
+    if (candidate + utcOffsetMs(olsonName, candidate) === wallMidnight) earliest = Math.min(earliest, candidate);
+  }
+  if (earliest !== Infinity) return earliest;
+  // Midnight falls in a gap: the first second whose wall clock is at or past midnight.
+  let low = wallMidnight - Math.max(offsetBefore, offsetAfter) - HOUR_MS;
+  let high = wallMidnight - Math.min(offsetBefore, offsetAfter) + HOUR_MS;
+  while (high - low > 1000) {
+    const middle = Math.floor((low + high) / 2000) * 1000;
+    if (middle + utcOffsetMs(olsonName, middle) >= wallMidnight) high = middle;
+    else low = middle;
+  }
+  return high;
+}

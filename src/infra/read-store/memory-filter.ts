@@ -35,10 +35,28 @@ function negated(outcome: Outcome): Outcome {
   return outcome === UNDECIDED ? UNDECIDED : !outcome;
 }
 
+/** Lists longer than this are tested through a Set built once per list (a query's `$in` of many ids). */
+const SHORT_LIST = 8;
+/** The scalars of a long `$in` list as a set, or null when it holds a non-scalar (left to mingo). */
+const listSets = new WeakMap<unknown[], Set<unknown> | null>();
+
+function setOf(list: unknown[]): Set<unknown> | null {
+  let set = listSets.get(list);
+  if (set === undefined) {
+    set = list.every(isScalar) ? new Set(list) : null;
+    listSets.set(list, set);
+  }
+  return set;
+}
+
 function isIn(value: unknown, list: unknown): Outcome {
   if (!Array.isArray(list)) return UNDECIDED;
   if (value === undefined) value = null;
   if (isComposite(value)) return UNDECIDED;
+  if (list.length > SHORT_LIST) {
+    const set = setOf(list);
+    return set === null ? UNDECIDED : set.has(value);
+  }
   for (const item of list) {
     if (!isScalar(item)) return UNDECIDED;
     if (item === value) return true;

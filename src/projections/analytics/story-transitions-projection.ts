@@ -1,0 +1,77 @@
+// The state transitions of stories (facts §12 story_transition), the source of analytics and cycle
+// time: one document per story entering a state, from the story's creation (its first state, marked
+// `created`) and from every update that changes `current_state`. Moving a story between projects does
+// not change its state, so the move records none: a story's transitions follow it by `story_id`.
+//
+// `id` = event position × 1000 + the change's index in the event (an event lists far fewer than 1000
+// changes), so a replay inserts the same ids and the read store skips them.
+// `week_key` = `<project>:<UTC week of occurred_at>` (indexed): analytics of an iteration read the
+// transitions of the weeks its span covers, never the project's whole history.
+import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
+import type { Doc, WriteOp } from '../../ports/read-store.js';
+import { utcWeekOf } from '../iterations/iteration-stories-projection.js';
+import type { ProjectedWrite, Projection } from '../projection.js';
+
+export const STORY_TRANSITIONS = 'story_transitions';
+
+/** Changes per event a transition id has room for. */
+export const CHANGES_PER_EVENT = 1000;
+
+export interface StoryTransitionDoc extends Doc {
+  story_id: number;
+  project_id: number;
+  state: string;
+  project_version: number;
+  occurred_at: number;
+  performed_by_id?: number;
+  /** The story's type when it was created (creations only: bugs_created counts them). */
+  story_type?: string;
+  created?: true;
+  week_key: string;
+}
+
+export function transitionWeekKey(projectId: number, week: number): string {
+  return `${projectId}:${week}`;
+}
+
+/** The week keys of the transitions that may have occurred in [from, to). */
+export function transitionWeekKeys(projectId: number, from: number, to: number): string[] {
+  const keys: string[] = [];
+  for (let week = utcWeekOf(from); week <= utcWeekOf(to - 1); week++) keys.push(transitionWeekKey(projectId, week));
+  return keys;
+}
+
+function apply(event: RecordedEvent): ProjectedWrite[] {
+  const projectId = projectIdOfStream(event.stream);
+  if (projectId === null || event.type.startsWith('story_move')) return [];
+  const ops: WriteOp[] = [];
+  event.data.changes.forEach((change, index) => {
+    if (change.kind !== 'story' || change.change_type === 'delete') return;
+    const state = change.new_values?.['current_state'];
+    if (typeof state !== 'string') return;
+    if (index >= CHANGES_PER_EVENT) throw new Error(`event ${event.position} lists more than ${CHANGES_PER_EVENT} changes`);
+    const doc: StoryTransitionDoc = {
+      id: event.position * CHANGES_PER_EVENT + index,
+      story_id: change.id,
+      project_id: projectId,
+      state,
+      project_version: event.version,
+      occurred_at: event.meta.occurred_at,
+      week_key: transitionWeekKey(projectId, utcWeekOf(event.meta.occurred_at)),
+    };
+    if (event.meta.performed_by !== null) doc.performed_by_id = event.meta.performed_by;
+    if (change.change_type === 'create') {
+      doc.created = true;
+      if (typeof change.new_values?.['story_type'] === 'string') doc.story_type = change.new_values['story_type'];
+    }
+    ops.push({ op: 'insert', doc });
+  });
+  return ops.length > 0 ? [{ collection: STORY_TRANSITIONS, ops }] : [];
+}
+
+export const storyTransitionsProjection: Projection = {
+  name: 'analytics',
+  version: 1,
+  collections: [{ name: STORY_TRANSITIONS, indexes: [{ field: 'story_id' }, { field: 'week_key' }] }],
+  apply,
+};

@@ -1,0 +1,123 @@
+// GET /projects/{id}/iterations/{n}/analytics and .../analytics/cycle_time_details (spec "Iterations",
+// facts §8): computed from the story transitions model and the iteration's stories. Only iterations
+// lying within the last six months are analysed (spec "Limits"): the iteration must have started no
+// earlier than six calendar months before `now`, and no later than now (done or current).
+import { monthsBefore } from '../../domain/activity/activity-window.js';
+import { invalidField } from '../../domain/errors.js';
+import { iterationSpan, type IterationSpan } from '../../domain/iteration/iteration-calendar.js';
+import { byAcceptance, type PlanStory } from '../../domain/iteration/iteration-plan.js';
+import { cycleTimeDetails, iterationAnalytics, type CycleTimeDetails, type IterationAnalytics, type StateEntry } from '../../domain/iteration/cycle-time.js';
+import type { Doc } from '../../ports/read-store.js';
+import { idsOf } from '../csv-table.js';
+import { cycleTimeDetailsCsv } from './analytics-csv.js';
+import { transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
+import { doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
+import { planOf } from '../iterations/iterations-query.js';
+
+export const ANALYTICS_WINDOW_MONTHS = 6;
+
+export interface AnalyticsReads extends IterationReads {
+  /** analytics: `story_transitions` */
+  storyTransitions: QueryCollection;
+}
+
+export interface AnalyticsRequest {
+  projectId: number;
+  number: number;
+  now: number;
+}
+
+/** A story of the iteration with its cycle time (the CSV shows both). */
+export interface CycleTimeRow {
+  story: Doc;
+  details: CycleTimeDetails;
+}
+
+export async function getIterationAnalytics(reads: AnalyticsReads, request: AnalyticsRequest): Promise<IterationAnalytics> {
+  const { projectId, span, stories } = await analysedIteration(reads, request);
+  const accepted = stories.filter((story) => typeof story.accepted_at === 'number' && story.accepted_at >= span.start && story.accepted_at < span.finish);
+  const [entries, during] = await Promise.all([
+    stateEntriesOf(reads, accepted.map((story) => story.id)),
+    transitionsDuring(reads, projectId, span, request.now),
+  ]);
+  return iterationAnalytics({
+    acceptedCycleTimes: accepted.map((story) => cycleTimeDetails(story.id, entries.get(story.id) ?? [], request.now)),
+    bugsCreated: during.filter((transition) => transition.created === true && transition.story_type === 'bug').length,
+    acceptances: during.filter((transition) => transition.state === 'accepted').length,
+    rejections: during.filter((transition) => transition.state === 'rejected').length,
+  });
+}
+
+/** One row per story of the iteration, in the iteration's order. */
+export async function getCycleTimeDetails(reads: AnalyticsReads, request: AnalyticsRequest): Promise<CycleTimeRow[]> {
+  const { projectId, stories } = await analysedIteration(reads, request);
+  const ids = stories.map((story) => story.id);
+  const [entries, docs] = await Promise.all([
+    stateEntriesOf(reads, ids),
+    reads.stories.find({ id: { $in: ids }, project_id: projectId }),
+  ]);
+  const byId = new Map(docs.map((doc) => [doc.id, doc]));
+  return stories
+    .filter((story) => byId.has(story.id))
+    .map((story) => ({ story: byId.get(story.id)!, details: cycleTimeDetails(story.id, entries.get(story.id) ?? [], request.now) }));
+}
+
+/** The CSV of the iteration's cycle time details, with label and owner names (`people`: resources `people`). */
+export async function getCycleTimeDetailsCsv(reads: AnalyticsReads & { people: QueryCollection }, request: AnalyticsRequest): Promise<string> {
+  const rows = await getCycleTimeDetails(reads, request);
+  const labelIds = [...new Set(rows.flatMap(({ story }) => idsOf(story['label_ids'])))];
+  const personIds = [...new Set(rows.flatMap(({ story }) => idsOf(story['owner_ids'])))];
+  const [labels, people] = await Promise.all([
+    reads.labels.find({ id: { $in: labelIds }, project_id: request.projectId }),
+    reads.people.find({ id: { $in: personIds } }),
+  ]);
+  return cycleTimeDetailsCsv(rows, {
+    labelName: new Map(labels.map((label) => [label.id, String(label['name'])])),
+    personName: new Map(people.map((person) => [person.id, String(person['name'])])),
+  });
+}
+
+/** The iteration's span and stories; invalid_parameter outside done-or-current within six months. */
+async function analysedIteration(
+  reads: AnalyticsReads,
+  request: AnalyticsRequest,
+): Promise<{ projectId: number; span: IterationSpan; stories: PlanStory[] }> {
+  const timeline = await loadTimeline(reads, request.projectId, request.now);
+  if (request.number > timeline.currentNumber) {
+    throw invalidField('number', `Iteration ${request.number} has not started: analytics cover the current iteration (${timeline.currentNumber}) and done ones.`);
+  }
+  const span = iterationSpan(timeline.calendar, request.number);
+  if (span.start < monthsBefore(request.now, ANALYTICS_WINDOW_MONTHS)) {
+    throw invalidField('number', `Analytics cover only iterations entirely within the last ${ANALYTICS_WINDOW_MONTHS} months.`);
+  }
+  if (request.number < timeline.currentNumber) {
+    const [done] = await doneIterations(reads, timeline, request.number, request.number);
+    return { projectId: request.projectId, span, stories: [...done!.stories].sort(byAcceptance) };
+  }
+  const [current] = (await planOf(reads, timeline)).plan;
+  return { projectId: request.projectId, span, stories: current!.stories };
+}
+
+/** Each story's state entries, oldest first (transition ids follow the log's order). */
+async function stateEntriesOf(reads: AnalyticsReads, storyIds: readonly number[]): Promise<Map<number, StateEntry[]>> {
+  const transitions = await reads.storyTransitions.find({ story_id: { $in: [...storyIds] } }, { sort: { id: 1 } });
+  const entries = new Map<number, StateEntry[]>();
+  for (const transition of transitions) {
+    const storyId = Number(transition['story_id']);
+    const list = entries.get(storyId) ?? [];
+    list.push({ state: String(transition['state']), occurred_at: Number(transition['occurred_at']) });
+    entries.set(storyId, list);
+  }
+  return entries;
+}
+
+/** The project's transitions during the span (up to now). */
+async function transitionsDuring(reads: AnalyticsReads, projectId: number, span: IterationSpan, now: number): Promise<StoryTransitionDoc[]> {
+  const until = Math.min(span.finish, now + 1);
+  if (until <= span.start) return [];
+  const docs = await reads.storyTransitions.find({
+    week_key: { $in: transitionWeekKeys(projectId, span.start, until) },
+    occurred_at: { $gte: span.start, $lt: until },
+  });
+  return docs as StoryTransitionDoc[];
+}

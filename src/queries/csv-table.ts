@@ -1,0 +1,28 @@
+// CSV text as the CSV endpoints answer it: RFC 4180 quoting where a field needs it, CRLF line ends, a
+// final line end; and the "Owned By" columns of story CSVs (one per owner, at least two).
+
+export const MIN_OWNER_COLUMNS = 2;
+
+export function csvTable(rows: readonly (readonly string[])[]): string {
+  return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** The integer ids of a stored id list (`label_ids`, `owner_ids`). */
+export function idsOf(value: unknown): number[] {
+  return Array.isArray(value) ? value.filter((id): id is number => typeof id === 'number') : [];
+}
+
+/** How many "Owned By" columns stories need: their most owners, at least two. */
+export function ownerColumnCount(stories: readonly Readonly<Record<string, unknown>>[]): number {
+  return Math.max(MIN_OWNER_COLUMNS, ...stories.map((story) => idsOf(story['owner_ids']).length));
+}
+
+/** A story's owner names, padded with empty fields to `columns`. */
+export function ownerFields(story: Readonly<Record<string, unknown>>, personName: ReadonlyMap<number, string>, columns: number): string[] {
+  const owners = idsOf(story['owner_ids']).map((id) => personName.get(id) ?? '');
+  return [...owners, ...Array<string>(columns - owners.length).fill('')];
+}
