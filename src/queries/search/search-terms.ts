@@ -26,7 +26,7 @@ export interface RawItem {
 export function textWord(item: RawItem): TextWord {
   const prefix = !item.quoted && item.text.endsWith('*');
   const text = prefix ? item.text.slice(0, -1) : item.text;
-  if (text === '') {
+  if (text.trim() === '') {
     throw new QuerySyntaxError(prefix ? "a '*' needs at least one character before it" : 'an empty quoted phrase matches nothing', item.at);
   }
   return { text, prefix };
