@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { compileStorySearch, type SearchContext } from '../../../../src/queries/search/search-compiler.js';
+import { intervalOf } from '../../../../src/queries/search/search-dates.js';
+import { parseSearchQuery } from '../../../../src/queries/search/search-parser.js';
+import { textPattern } from '../../../../src/queries/search/search-text-pattern.js';
+
+const context: SearchContext = {
+  projectId: 9,
+  searcherId: null,
+  now: Date.parse('2024-03-10T15:00:00Z'),
+  timeZone: 'America/New_York',
+  doneBefore: Date.parse('2024-03-04T05:00:00Z'),
+  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [] },
+};
+const compile = (text: string) => compileStorySearch(parseSearchQuery(text, 'query'), context);
+
+describe('search compiler', () => {
+  it('compiles to plain JSON filter documents scoped to the project, the done exclusion apart', () => {
+    const { filter, filterWithDone } = compile('state:started OR -label:x "a.b"');
+    expect(JSON.parse(JSON.stringify(filter))).to.deep.equal(filter);
+    expect(filterWithDone).to.deep.equal({
+      $and: [
+        { project_id: 9 },
+        { $or: [{ current_state: { $in: ['started'] } }, { $nor: [{ label_ids: { $in: [] } }] }] },
+        { $or: [{ name: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } }, { description: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } }] },
+      ],
+    });
+    expect(filter).to.deep.equal({
+      $and: [...(filterWithDone.$and as unknown[]), { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] }],
+    });
+    expect(compile('')).to.deep.equal({ filter: { $and: [{ project_id: 9 }, { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] }] }, filterWithDone: { project_id: 9 } });
+    expect(compile('includedone:true').filter).to.deep.equal({ project_id: 9 });
+  });
+
+  it('matches text literally, whole words only, case-insensitively', () => {
+    const matches = (word: string, prefix: boolean, text: string) => new RegExp(textPattern({ text: word, prefix }), 'i').test(text);
+    expect(matches('c++', false, 'Port to C++ now')).to.equal(true);
+    expect(matches('c++', false, 'cc++')).to.equal(false);
+    expect(matches('a.b', false, 'axb')).to.equal(false);
+    expect(matches('(x)', false, 'see (x) here')).to.equal(true);
+    expect(matches('log', false, 'Logging')).to.equal(false);
+    expect(matches('log', true, 'Logging')).to.equal(true);
+    expect(matches('log', true, 'catalog')).to.equal(false);
+    expect(matches('café', false, 'Le CAFÉ ouvert')).to.equal(true);
+    expect(matches('caf', true, 'café')).to.equal(true);
+    expect(matches('caf', false, 'café')).to.equal(false);
+    expect(matches('magic  links', false, 'magic\nlinks')).to.equal(true);
+  });
+
+  it('takes local days in the searcher’s zone, daylight-saving days included', () => {
+    const clock = { now: context.now, timeZone: 'America/New_York' };
+    const dstDay = intervalOf({ kind: 'day', date: '2024-03-10' }, clock);
+    expect(new Date(dstDay.start).toISOString()).to.equal('2024-03-10T05:00:00.000Z');
+    expect(new Date(dstDay.end).toISOString()).to.equal('2024-03-11T04:00:00.000Z');
+    expect(intervalOf({ kind: 'today' }, clock)).to.deep.equal(dstDay);
+    expect(new Date(intervalOf({ kind: 'ago', amount: 1, unit: 'month' }, { now: Date.parse('2024-03-31T12:00:00Z'), timeZone: 'Etc/UTC' }).start).toISOString())
+      .to.equal('2024-02-29T00:00:00.000Z');
+    expect(intervalOf({ kind: 'ago', amount: 5, unit: 'hour' }, clock)).to.deep.equal({ start: context.now - 5 * 3_600_000, end: context.now - 4 * 3_600_000 });
+  });
+});
