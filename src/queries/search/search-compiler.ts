@@ -64,9 +64,9 @@ const MATCH_ALL: Filter = {};
 export function compileStorySearch(query: SearchQuery, context: SearchContext): CompiledStorySearch {
   const matching = query === null ? MATCH_ALL : compileNode(query, (term) => storyCondition(term, context))!;
   const filterWithDone = allOf([{ project_id: context.projectId }, matching]);
-  if (context.doneBefore === null || includesDone(query)) return { filter: filterWithDone, filterWithDone };
+  if (context.doneBefore === null || includesDone(query) || excludesAccepted(filterWithDone)) return { filter: filterWithDone, filterWithDone };
   const done = { current_state: 'accepted', accepted_at: { $lt: context.doneBefore } };
-  return { filter: allOf([filterWithDone, { $nor: [done] }]), filterWithDone };
+  return { filter: allOf([filterWithDone, negation(done)]), filterWithDone };
 }
 
 /**
@@ -77,6 +77,14 @@ export function compileStorySearch(query: SearchQuery, context: SearchContext): 
 export function compileEpicSearch(query: SearchQuery, context: SearchContext): Filter | null {
   const matching = query === null ? MATCH_ALL : compileNode(query, (term) => epicCondition(term, context));
   return matching === null ? null : allOf([{ project_id: context.projectId }, matching]);
+}
+
+/** Whether the filter's own top-level state condition already leaves accepted (so done) stories out. */
+function excludesAccepted(filter: Filter): boolean {
+  const state = filter.current_state;
+  if (!isPlainCondition(state)) return false;
+  if (Array.isArray(state.$in)) return !state.$in.includes('accepted');
+  return Array.isArray(state.$nin) && state.$nin.includes('accepted');
 }
 
 /** Whether the query's includedone: terms (all on its top-level AND chain) end with true. */
@@ -104,17 +112,31 @@ function compileNode(node: SearchNode, compileTerm: TermCompiler): Filter | null
     }
     case 'not': {
       const operand = compileNode(node.operand, compileTerm);
-      return operand === null ? null : { $nor: [operand] };
+      return operand === null ? null : negation(operand);
     }
     default:
       return compileTerm(node);
   }
 }
 
+/**
+ * The conjunction as ONE document where the parts' fields do not collide: plain fields first, operators
+ * (`$or`, `$nor`, colliding fields) in a trailing `$and`. Stores test a document's plain fields first and
+ * can answer them from indexes (the memory store rejects most documents on them without mingo).
+ */
 function allOf(parts: Filter[]): Filter {
-  const flat = parts.flatMap((part) => (isOnly(part, '$and') ? (part.$and as Filter[]) : [part])).filter((part) => Object.keys(part).length > 0);
-  if (flat.length === 0) return MATCH_ALL;
-  return flat.length === 1 ? flat[0]! : { $and: flat };
+  const merged: Filter = {};
+  const rest: Filter[] = [];
+  const pending = [...parts].reverse();
+  while (pending.length > 0) {
+    for (const [key, condition] of Object.entries(pending.pop()!)) {
+      if (key === '$and' && Array.isArray(condition)) pending.push(...[...(condition as Filter[])].reverse());
+      else if (key.startsWith('$') || key in merged) rest.push({ [key]: condition });
+      else merged[key] = condition;
+    }
+  }
+  if (rest.length === 0) return merged;
+  return Object.keys(merged).length === 0 && rest.length === 1 ? rest[0]! : { ...merged, $and: rest };
 }
 
 function anyOf(parts: Filter[]): Filter {
@@ -129,12 +151,26 @@ function isOnly(filter: Filter, operator: string): boolean {
   return keys.length === 1 && keys[0] === operator;
 }
 
+/** Not the filter: `$nin` for a one-field `$in` (the same documents, arrays and missing fields included), else `$nor`. */
+function negation(filter: Filter): Filter {
+  const keys = Object.keys(filter);
+  const condition = keys.length === 1 && !keys[0]!.startsWith('$') ? filter[keys[0]!] : undefined;
+  if (isPlainCondition(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in)) {
+    return { [keys[0]!]: { $nin: condition.$in } };
+  }
+  return { $nor: [filter] };
+}
+
+function isPlainCondition(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function nonEmpty(field: string): Filter {
   return { [field]: { $exists: true, $ne: [] } };
 }
 
 function isEmpty(field: string): Filter {
-  return { $nor: [nonEmpty(field)] };
+  return negation(nonEmpty(field));
 }
 
 function storyCondition(term: SearchTerm, context: SearchContext): Filter {
@@ -217,7 +253,7 @@ function withAbsence(named: Filter | null, absent: Filter | null): Filter {
 
 function flagsCondition(term: FlagsTerm, context: SearchContext): Filter {
   const present = anyOf(term.flags.map((flag) => flagCondition(flag, context)));
-  return term.field === 'no' ? { $nor: [present] } : present;
+  return term.field === 'no' ? negation(present) : present;
 }
 
 function flagCondition(flag: StoryFlag, context: SearchContext): Filter {

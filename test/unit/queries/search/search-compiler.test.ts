@@ -15,21 +15,28 @@ const context: SearchContext = {
 const compile = (text: string) => compileStorySearch(parseSearchQuery(text, 'query'), context);
 
 describe('search compiler', () => {
-  it('compiles to plain JSON filter documents scoped to the project, the done exclusion apart', () => {
+  it('compiles to one plain JSON document per query, plain fields first, the done exclusion apart', () => {
+    const done = { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] };
+    const text = (field: string) => ({ [field]: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } });
     const { filter, filterWithDone } = compile('state:started OR -label:x "a.b"');
     expect(JSON.parse(JSON.stringify(filter))).to.deep.equal(filter);
     expect(filterWithDone).to.deep.equal({
-      $and: [
-        { project_id: 9 },
-        { $or: [{ current_state: { $in: ['started'] } }, { $nor: [{ label_ids: { $in: [] } }] }] },
-        { $or: [{ name: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } }, { description: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } }] },
-      ],
+      project_id: 9,
+      $and: [{ $or: [{ current_state: { $in: ['started'] } }, { label_ids: { $nin: [] } }] }, { $or: [text('name'), text('description')] }],
     });
-    expect(filter).to.deep.equal({
-      $and: [...(filterWithDone.$and as unknown[]), { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] }],
+    expect(filter).to.deep.equal({ ...filterWithDone, $and: [...(filterWithDone.$and as unknown[]), done] });
+    expect(compile('type:feature -state:accepted -has:label').filterWithDone).to.deep.equal({
+      project_id: 9, story_type: { $in: ['feature'] }, current_state: { $nin: ['accepted'] }, $and: [{ $nor: [{ label_ids: { $exists: true, $ne: [] } }] }],
     });
-    expect(compile('')).to.deep.equal({ filter: { $and: [{ project_id: 9 }, { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] }] }, filterWithDone: { project_id: 9 } });
+    expect(compile('state:started state:finished').filterWithDone).to.deep.equal({
+      project_id: 9, current_state: { $in: ['started'] }, $and: [{ current_state: { $in: ['finished'] } }],
+    });
+    expect(compile('')).to.deep.equal({ filter: { project_id: 9, $and: [done] }, filterWithDone: { project_id: 9 } });
     expect(compile('includedone:true').filter).to.deep.equal({ project_id: 9 });
+    // A state condition that leaves accepted stories out makes the done exclusion redundant.
+    expect(compile('state:started').filter).to.deep.equal({ project_id: 9, current_state: { $in: ['started'] } });
+    expect(compile('-state:accepted').filter).to.deep.equal({ project_id: 9, current_state: { $nin: ['accepted'] } });
+    expect(compile('state:started,accepted').filter).to.have.property('$and');
   });
 
   it('matches text literally, whole words only, case-insensitively', () => {
