@@ -58,7 +58,7 @@ export function lex(text: string): Token[] {
         const reading = KEYWORDS.get(name);
         if (!reading) throw new QuerySyntaxError(`unknown search keyword "${keyword[1]}:"`, at);
         const { items, end } = keywordItems(text, at + keyword[0].length, keyword[1]!);
-        pushTerm(keywordTerm(keyword[1]!, reading, items), at);
+        pushTerm(keywordTerm(keyword[1]!, at, reading, items), at);
         at = end;
         continue;
       }

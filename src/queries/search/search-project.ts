@@ -72,7 +72,7 @@ export async function searchProject(read: SearchReader, request: SearchRequest):
   const epicFilter = compileEpicSearch(query, context);
   const [matches, withDone, epics] = await Promise.all([
     read('stories').find(filter, { sort: BY_PRIORITY }),
-    filterWithDone === filter ? null : read('stories').count(filterWithDone),
+    filterWithDone === filter ? null : read('stories').count(filterWithDone), // the same object when nothing is left out as done
     epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY }),
   ]);
   return {

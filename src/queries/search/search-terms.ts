@@ -35,14 +35,15 @@ export function textWord(item: RawItem): TextWord {
 const ID = /^[0-9]{1,15}$/;
 const ESTIMATE = /^(?:-1|[0-9]{1,6}(?:\.[0-9]{1,4})?)$/;
 
-export function keywordTerm(keyword: string, reading: KeywordReading, items: RawItem[]): SearchTerm {
+/** The term of `keyword:` (written at `keywordAt`) with its items. */
+export function keywordTerm(keyword: string, keywordAt: number, reading: KeywordReading, items: RawItem[]): SearchTerm {
   const single = (): RawItem => {
     if (items.length > 1) throw new QuerySyntaxError(`${keyword}: takes one value, not a comma list`, items[1]!.at);
     return items[0]!;
   };
   switch (reading.read) {
     case 'refused':
-      throw new QuerySyntaxError(`${keyword}: is not supported: ${reading.reason}`, items[0]!.at);
+      throw new QuerySyntaxError(`${keyword}: is not supported: ${reading.reason}`, keywordAt);
     case 'words':
       return { kind: 'words', field: reading.field, words: items.map(textWord) };
     case 'values':
