@@ -54,8 +54,14 @@ export interface SearchContext extends SearchClock {
 export interface CompiledStorySearch {
   /** The project's matching stories, done ones left out unless the query says includedone:true. */
   filter: Filter;
-  /** The project's matching stories, done ones counted (total_hits_with_done). */
+  /** The project's matching stories, done ones counted. */
   filterWithDone: Filter;
+  /**
+   * The matching stories `filter` leaves out as done (total_hits_with_done = hits + these), or null when
+   * it leaves none out. Its plain `current_state` / `accepted_at` come first, so stores reject most
+   * stories on them at once.
+   */
+  doneFilter: Filter | null;
 }
 
 const MATCH_NONE: Filter = { id: { $in: [] } };
@@ -64,9 +70,11 @@ const MATCH_ALL: Filter = {};
 export function compileStorySearch(query: SearchQuery, context: SearchContext): CompiledStorySearch {
   const matching = query === null ? MATCH_ALL : compileNode(query, (term) => storyCondition(term, context))!;
   const filterWithDone = allOf([{ project_id: context.projectId }, matching]);
-  if (context.doneBefore === null || includesDone(query) || excludesAccepted(filterWithDone)) return { filter: filterWithDone, filterWithDone };
+  if (context.doneBefore === null || includesDone(query) || excludesAccepted(filterWithDone)) {
+    return { filter: filterWithDone, filterWithDone, doneFilter: null };
+  }
   const done = { current_state: 'accepted', accepted_at: { $lt: context.doneBefore } };
-  return { filter: allOf([filterWithDone, negation(done)]), filterWithDone };
+  return { filter: allOf([filterWithDone, negation(done)]), filterWithDone, doneFilter: allOf([done, filterWithDone]) };
 }
 
 /**

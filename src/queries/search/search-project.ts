@@ -68,11 +68,11 @@ export async function epicSearchFilter(read: SearchReader, request: SearchReques
 
 export async function searchProject(read: SearchReader, request: SearchRequest): Promise<SearchResultContainer> {
   const { query, context } = await prepare(read, request);
-  const { filter, filterWithDone } = compileStorySearch(query, context);
+  const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
-  const [matches, withDone, epics] = await Promise.all([
+  const [matches, done, epics] = await Promise.all([
     read('stories').find(filter, { sort: BY_PRIORITY }),
-    filterWithDone === filter ? null : read('stories').count(filterWithDone), // the same object when nothing is left out as done
+    doneFilter === null ? 0 : read('stories').count(doneFilter),
     epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY }),
   ]);
   return {
@@ -80,7 +80,7 @@ export async function searchProject(read: SearchReader, request: SearchRequest):
     stories: {
       stories: matches.slice(0, MAX_SEARCH_STORIES),
       total_hits: matches.length,
-      total_hits_with_done: withDone ?? matches.length,
+      total_hits_with_done: matches.length + done,
       total_points: pointsOf(matches),
       total_points_completed: pointsOf(matches.filter((story) => story.current_state === 'accepted')),
     },

@@ -31,7 +31,15 @@ describe('search compiler', () => {
     expect(compile('state:started state:finished').filterWithDone).to.deep.equal({
       project_id: 9, current_state: { $in: ['started'] }, $and: [{ current_state: { $in: ['finished'] } }],
     });
-    expect(compile('')).to.deep.equal({ filter: { project_id: 9, $and: [done] }, filterWithDone: { project_id: 9 } });
+    expect(compile('')).to.deep.equal({
+      filter: { project_id: 9, $and: [done] },
+      filterWithDone: { project_id: 9 },
+      doneFilter: { current_state: 'accepted', accepted_at: { $lt: context.doneBefore }, project_id: 9 },
+    });
+    expect(compile('state:accepted label:x').doneFilter).to.deep.equal({
+      current_state: 'accepted', accepted_at: { $lt: context.doneBefore }, project_id: 9, label_ids: { $in: [] }, $and: [{ current_state: { $in: ['accepted'] } }],
+    });
+    expect(compile('state:started').doneFilter).to.equal(null);
     expect(compile('includedone:true').filter).to.deep.equal({ project_id: 9 });
     // A state condition that leaves accepted stories out makes the done exclusion redundant.
     expect(compile('state:started').filter).to.deep.equal({ project_id: 9, current_state: { $in: ['started'] } });
