@@ -18,6 +18,7 @@
 //                                    day's start, before the day's start (search-dates.ts)
 //   -term                            $nor; AND / OR: $and / $or
 // A name that resolves to nothing matches nothing (as an unknown label has no stories).
+import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Filter } from '../../ports/read-store.js';
 import type { DateTerm, FlagsTerm, SearchNode, SearchQuery, SearchTerm, StoryFlag, ValuesTerm } from './search-ast.js';
 import { spanInterval, type SearchClock } from './search-dates.js';
@@ -214,7 +215,7 @@ function epicCondition(term: SearchTerm, context: SearchContext): Filter | null 
       return term.field === 'id' ? storyCondition(term, context) : null;
     case 'values': {
       if (term.field !== 'label') return null;
-      const ids = term.values.flatMap((name) => idsOf(context.names.labelIds.get(name)));
+      const ids = term.values.flatMap((name) => idsOf(context.names.labelIds.get(normalizedLabelName(name))));
       return { label_id: { $in: ids } };
     }
     case 'date':
@@ -240,7 +241,7 @@ function valuesCondition(term: ValuesTerm, names: SearchNames): Filter {
     case 'external_id':
       return { external_id: { $in: term.values } };
     case 'label':
-      return withAbsence(named.length > 0 ? { label_ids: { $in: named.flatMap((name) => idsOf(names.labelIds.get(name))) } } : null, absent ? isEmpty('label_ids') : null);
+      return withAbsence(named.length > 0 ? { label_ids: { $in: named.flatMap((name) => idsOf(names.labelIds.get(normalizedLabelName(name)))) } } : null, absent ? isEmpty('label_ids') : null);
     case 'epic':
       return withAbsence(
         named.length > 0 ? { label_ids: { $in: named.flatMap((name) => idsOf(names.epicLabelIds.get(name))) } } : null,

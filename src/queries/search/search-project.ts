@@ -66,8 +66,10 @@ export async function epicSearchFilter(read: SearchReader, request: SearchReques
   return filter;
 }
 
+/** 400 on a blank query (the spec requires `query`; listing everything is the stories list's job). */
 export async function searchProject(read: SearchReader, request: SearchRequest): Promise<SearchResultContainer> {
   const { query, context } = await prepare(read, request);
+  if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
   const [matches, done, epics] = await Promise.all([

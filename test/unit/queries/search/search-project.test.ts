@@ -109,6 +109,7 @@ describe('searchProject over the memory read store', () => {
     expect(await ids('label:"JEDI stuff"')).to.deep.equal([101]);
     expect(await ids('label:ops,"jedi stuff"')).to.deep.equal([101, 102]);
     expect(await ids('label:nosuch')).to.deep.equal([]);
+    expect(await ids('label:" Ops "')).to.deep.equal([102]);
     expect(await ids('label:""')).to.deep.equal([105, 106, 103]);
     expect(await ids('epic:"epic one" includedone:true')).to.deep.equal([104]);
     expect(await ids('has:epic includedone:true')).to.deep.equal([104]);
@@ -178,7 +179,12 @@ describe('searchProject over the memory read store', () => {
     expect(await read('stories').count(filters.filterWithDone)).to.equal(4);
     const epics = await read('epics').find(await epicSearchFilter(read, request('label:"epic one"', { parameter: 'filter' })));
     expect(epics.map((doc) => doc.id)).to.deep.equal([31]);
-    for (const refused of [epicSearchFilter(read, request('state:started', { parameter: 'filter' })), searchProject(read, request('a OR', { parameter: 'filter' }))]) {
+    const refusals = [
+      epicSearchFilter(read, request('state:started', { parameter: 'filter' })),
+      searchProject(read, request('a OR', { parameter: 'filter' })),
+      searchProject(read, request('  ', { parameter: 'filter' })),
+    ];
+    for (const refused of refusals) {
       const error = await refused.then(() => null, (caught: unknown) => caught);
       expect(error).to.be.instanceOf(DomainError);
       expect((error as DomainError).details.validation_errors?.[0]?.field).to.equal('filter');
