@@ -6,7 +6,6 @@ import { createMemoryReadStore } from '../../../../src/infra/read-store/memory-r
 import type { Doc } from '../../../../src/ports/read-store.js';
 import { epicSearchFilter, searchProject, storySearchFilters, type SearchRequest } from '../../../../src/queries/search/search-project.js';
 import type { SearchReader } from '../../../../src/queries/search/search-names.js';
-import { savedSearchesOf } from '../../../../src/queries/search/saved-searches.js';
 
 const P = 1;
 const at = (iso: string) => Date.parse(iso);
@@ -189,23 +188,5 @@ describe('searchProject over the memory read store', () => {
       expect(error).to.be.instanceOf(DomainError);
       expect((error as DomainError).details.validation_errors?.[0]?.field).to.equal('filter');
     }
-  });
-});
-
-describe('savedSearchesOf', () => {
-  it("lists only the caller's saved searches of the project, as the spec's saved_search", async () => {
-    const store = createMemoryReadStore();
-    await store.collection('saved_searches').write(
-      [
-        { id: 3, project_id: P, name: 'Mine too', query: 'label:ops', owner_id: ANNA, created_at: NOW, updated_at: NOW },
-        { id: 1, project_id: P, name: 'Mine', query: 'state:started', owner_id: ANNA, created_at: NOW, updated_at: NOW },
-        { id: 2, project_id: P, name: 'Bob’s', query: 'x', owner_id: BOB, created_at: NOW, updated_at: NOW },
-        { id: 4, project_id: 2, name: 'Elsewhere', query: 'x', owner_id: ANNA, created_at: NOW, updated_at: NOW },
-      ].map((doc) => ({ op: 'insert' as const, doc })),
-    );
-    expect(await savedSearchesOf((name) => store.collection(name), P, ANNA)).to.deep.equal([
-      { kind: 'saved_search', id: 1, project_id: P, name: 'Mine', query: 'state:started' },
-      { kind: 'saved_search', id: 3, project_id: P, name: 'Mine too', query: 'label:ops' },
-    ]);
   });
 });
