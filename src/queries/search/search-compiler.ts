@@ -97,7 +97,7 @@ function excludesAccepted(filter: Filter): boolean {
 }
 
 /** Whether the query's includedone: terms (all on its top-level AND chain) end with true. */
-export function includesDone(query: SearchQuery): boolean {
+function includesDone(query: SearchQuery): boolean {
   let include = false;
   const pending: SearchNode[] = query ? [query] : [];
   while (pending.length > 0) {
