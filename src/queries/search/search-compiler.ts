@@ -174,7 +174,8 @@ function isPlainCondition(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function nonEmpty(field: string): Filter {
+/** The array (or value) at `field` is present and not empty. */
+export function nonEmpty(field: string): Filter {
   return { [field]: { $exists: true, $ne: [] } };
 }
 

@@ -7,7 +7,7 @@
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc, Filter, ReadCollection } from '../../ports/read-store.js';
 import type { SearchNode, SearchQuery } from './search-ast.js';
-import type { SearchNames } from './search-compiler.js';
+import { nonEmpty, type SearchNames } from './search-compiler.js';
 
 /** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
 export type SearchCollection = Pick<ReadCollection, 'find' | 'count'>;
@@ -41,8 +41,6 @@ function needsOf(query: SearchQuery): Needs {
   }
   return needs;
 }
-
-const nonEmpty = (field: string): Filter => ({ [field]: { $exists: true, $ne: [] } });
 
 export async function resolveSearchNames(query: SearchQuery, projectId: number, read: SearchReader): Promise<SearchNames> {
   const needs = needsOf(query);
