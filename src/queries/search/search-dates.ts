@@ -16,6 +16,12 @@ const UNITS: ReadonlyMap<string, DateUnit> = new Map<string, DateUnit>([
   ['y', 'year'], ['year', 'year'], ['years', 'year'],
 ]);
 
+/** Dates reach back at most to this year (and relative ones at most about this far back), so every
+ * date the grammar accepts is one the calendar arithmetic below handles. */
+export const EARLIEST_YEAR = 1900;
+const MAX_DAYS_BACK = 200 * 366;
+const APPROXIMATE_DAYS: Readonly<Record<DateUnit, number>> = { hour: 1 / 24, day: 1, week: 7, month: 31, year: 366 };
+
 /** The value a date text denotes, or null when it is not a date of the grammar. */
 export function parseDateValue(text: string): DateValue | null {
   const lower = text.toLowerCase();
@@ -24,14 +30,15 @@ export function parseDateValue(text: string): DateValue | null {
   const relative = /^-([0-9]{1,5})([a-z]+)$/.exec(lower);
   if (relative) {
     const unit = UNITS.get(relative[2]!);
-    return unit ? { kind: 'ago', amount: Number(relative[1]), unit } : null;
+    const amount = Number(relative[1]);
+    return unit && amount * APPROXIMATE_DAYS[unit] <= MAX_DAYS_BACK ? { kind: 'ago', amount, unit } : null;
   }
   const day = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text);
   if (!day) return null;
   const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
   const check = new Date(Date.UTC(year, month - 1, date));
   const real = check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === date;
-  return real && year >= 1 ? { kind: 'day', date: text } : null;
+  return real && year >= EARLIEST_YEAR ? { kind: 'day', date: text } : null;
 }
 
 /** A date text or range `a..b` (either side may be empty, not both); null when malformed. */

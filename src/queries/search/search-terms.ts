@@ -1,7 +1,7 @@
 // From what the lexer read (a keyword and its comma-separated items, or a free-text word) to the term of
 // the AST: validation and canonical values. A problem is a QuerySyntaxError at the item's position.
 import type { SearchTerm, TextWord } from './search-ast.js';
-import { parseDateSpan } from './search-dates.js';
+import { EARLIEST_YEAR, parseDateSpan } from './search-dates.js';
 import { FLAG_SPELLINGS, STORY_STATES, STORY_TYPES, type KeywordReading } from './search-keywords.js';
 
 /** A problem in the query text at a 0-based position; the parser turns it into a 400. */
@@ -77,7 +77,7 @@ export function keywordTerm(keyword: string, keywordAt: number, reading: Keyword
       const span = parseDateSpan(item.text);
       if (!span) {
         throw new QuerySyntaxError(
-          `${keyword}: "${item.text}" is not a date (YYYY-MM-DD, today, yesterday, -3d, -2w, -5h, or a range a..b)`,
+          `${keyword}: "${item.text}" is not a date (YYYY-MM-DD from ${EARLIEST_YEAR}, today, yesterday, -3d, -2w, -5h, or a range a..b)`,
           item.at,
         );
       }

@@ -81,6 +81,10 @@ describe('search query parser', () => {
     expect(problem('type:epic')).to.match(/type: "epic" is not one of feature, bug, chore, release/);
     expect(problem('created:2024-02-30')).to.match(/created: "2024-02-30" is not a date .*character 9/);
     expect(problem('updated_since:-2x')).to.match(/is not a date/);
+    for (const far of ['created:1899-12-31', 'created:0100-01-01', 'created:-99999y', 'created:-2400months', 'created:..-80000d']) {
+      expect(problem(far), far).to.match(/is not a date/);
+    }
+    expect(parse('created:-200years..-73200d')).to.have.property('kind', 'date');
     expect(problem('accepted:..')).to.match(/is not a date/);
     expect(problem('created:2024-01-01,2024-01-02')).to.match(/takes one value, not a comma list \(at character 20\)/);
     expect(problem('name:"open ended')).to.equal('Invalid search: this double quote is never closed (at character 6).');

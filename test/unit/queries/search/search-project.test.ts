@@ -194,7 +194,7 @@ describe('searchProject over the memory read store', () => {
   it('property (seeded): every query that parses runs in the store, and a query and its negation split the project', async () => {
     const parts = ['state:started', 'state:accepted,unstarted', 'type:bug', 'label:ops', 'label:""', 'owner:aq', 'owner:""', 'requester:bob',
       'mywork:mh', 'epic:"epic one"', 'epics:""', 'has:blocker', 'no:labels', 'is:following', 'has:attachment', 'estimate:-1,2', 'id:101,104',
-      'external_id:EXT-1', 'created:2024-01-10', 'accepted_since:-2w', 'updated_before:today', 'log*', 'magic', '"crash on"', 'name:page',
+      'external_id:EXT-1', 'created:2024-01-10', 'created:-200years..today', 'updated:-99999h', 'accepted_since:-2w', 'updated_before:today', 'log*', 'magic', '"crash on"', 'name:page',
       'description:links', '-type:chore', '-has:owner'];
     const joiners = [' ', ' AND ', ' OR '];
     const query = fc
