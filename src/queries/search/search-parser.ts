@@ -13,6 +13,9 @@ import { lex, type Token } from './search-lexer.js';
 import { MAX_QUERY_DEPTH, MAX_QUERY_LENGTH } from './search-limits.js';
 import { QuerySyntaxError } from './search-terms.js';
 
+/** Characters no store can match on (MongoDB refuses NUL in a regex; BSON needs valid UTF-8). */
+const UNREADABLE = /[\u0000-\u0008\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A parsed subtree and where its first `includedone:` term is (null when it has none). */
 interface Parsed {
   node: SearchNode;
@@ -22,6 +25,8 @@ interface Parsed {
 export function parseSearchQuery(text: string, parameter: string): SearchQuery {
   try {
     if (text.length > MAX_QUERY_LENGTH) throw new QuerySyntaxError(`a query is at most ${MAX_QUERY_LENGTH} characters long`, MAX_QUERY_LENGTH);
+    const unreadable = UNREADABLE.exec(text);
+    if (unreadable) throw new QuerySyntaxError('a control character or a broken UTF-16 surrogate cannot be searched for', unreadable.index);
     return new Parser(lex(text), text.length).query();
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw syntaxProblem(parameter, error);

@@ -99,6 +99,9 @@ describe('search query parser', () => {
     expect(problem('integration:x')).to.match(/not supported: integrations/);
     expect(problem('*')).to.match(/'\*' needs at least one character/);
     expect(problem('""')).to.match(/empty quoted phrase/);
+    expect(problem('ab\u0000c')).to.match(/control character .*character 3/);
+    expect(problem('x \ud800')).to.match(/surrogate .*character 3/);
+    expect(parse('"😀 ok"')).to.deep.equal({ kind: 'text', word: { text: '😀 ok', prefix: false } });
   });
 
   it('refuses to negate date terms and to put includedone: under OR or -', () => {
