@@ -5,6 +5,7 @@ import { run as replayBench } from './replay-bench.js';
 import { run as httpBench } from './http-bench.js';
 import { run as activityBench } from './activity-bench.js';
 import { run as iterationsBench } from './iterations-bench.js';
+import { run as searchBench } from './search-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<void>> = {
   http: httpBench,
   activity: activityBench,
   iterations: iterationsBench,
+  search: searchBench,
 };
 
 const only = process.argv.slice(2);

@@ -17,6 +17,7 @@ export type ResourceKind =
   | 'person'
   | 'account'
   | 'account_membership'
+  | 'saved_search'
   | 'id_block';
 
 export type ChangeType = 'create' | 'update' | 'delete';

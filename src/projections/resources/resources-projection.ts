@@ -31,6 +31,7 @@ export const resourceCollections: Readonly<Record<ProjectedKind, string>> = {
   person: 'people',
   account: 'accounts',
   account_membership: 'account_memberships',
+  saved_search: 'saved_searches',
 };
 
 /** Kinds that live inside one project and carry its `project_id`. */
@@ -42,6 +43,7 @@ const PROJECT_SCOPED: ReadonlySet<ResourceKind> = new Set<ResourceKind>([
   'comment',
   'epic',
   'iteration_override',
+  'saved_search',
 ]);
 
 const byProject: IndexSpec = { field: 'project_id' };
@@ -50,7 +52,7 @@ const byProject: IndexSpec = { field: 'project_id' };
 const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   project: [{ field: 'account_id' }], // GET /projects?account_ids=
   project_membership: [byProject, { field: 'person_id' }], // a person's projects (/me, auth)
-  story: [byProject],
+  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }], // search and filter= by label / epic, owner / mywork
   label: [byProject],
   task: [byProject, { field: 'story_id' }], // /stories/{id}/tasks
   comment: [byProject, { field: 'story_id' }, { field: 'epic_id' }], // story and epic comments
@@ -59,6 +61,7 @@ const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   person: [{ field: 'email' }, { field: 'username' }], // sign-in by username or email, invitations by email
   account: [],
   account_membership: [{ field: 'account_id' }, { field: 'person_id' }], // /accounts/{id}/memberships, a person's accounts
+  saved_search: [byProject], // /projects/{id}/my/searches (then by owner_id)
 };
 
 /** What one event does to one document, after merging every change of it in that event. */

@@ -1,0 +1,80 @@
+// Looks up, in the project's read models, the names and id sets a query refers to, so that compiling it
+// stays pure: at most one query per kind (labels, epics, members and their people, blocked stories,
+// attachments), all at once, and only the kinds the query needs.
+//
+// A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
+// full name or id equal it (ignoring case); when none does, those whose name contains it.
+import { normalizedLabelName } from '../../domain/project-state.js';
+import type { Doc, Filter, ReadCollection } from '../../ports/read-store.js';
+import type { SearchNode, SearchQuery } from './search-ast.js';
+import { nonEmpty, type SearchNames } from './search-compiler.js';
+
+/** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
+export type SearchCollection = Pick<ReadCollection, 'find' | 'count'>;
+export type SearchReader = (collection: string) => SearchCollection;
+
+interface Needs {
+  labels: Set<string>;
+  epics: boolean;
+  people: Set<string>;
+  blocked: boolean;
+  attachments: boolean;
+}
+
+function needsOf(query: SearchQuery): Needs {
+  const needs: Needs = { labels: new Set(), epics: false, people: new Set(), blocked: false, attachments: false };
+  const pending: SearchNode[] = query ? [query] : [];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.kind === 'and' || node.kind === 'or') pending.push(node.left, node.right);
+    else if (node.kind === 'not') pending.push(node.operand);
+    else if (node.kind === 'values') {
+      const named = node.values.filter((value) => value !== '');
+      if (node.field === 'label') for (const name of named) needs.labels.add(normalizedLabelName(name));
+      if (node.field === 'epic') needs.epics = true;
+      if (node.field === 'owner' || node.field === 'requester' || node.field === 'mywork') for (const ref of named) needs.people.add(ref);
+    } else if (node.kind === 'flags') {
+      if (node.flags.includes('epic')) needs.epics = true;
+      if (node.flags.includes('blocked')) needs.blocked = true;
+      if (node.flags.includes('attachment')) needs.attachments = true;
+    }
+  }
+  return needs;
+}
+
+export async function resolveSearchNames(query: SearchQuery, projectId: number, read: SearchReader): Promise<SearchNames> {
+  const needs = needsOf(query);
+  const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
+  const none = Promise.resolve([] as Doc[]);
+  const [labels, epics, people, blocking, commented] = await Promise.all([
+    needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } })) : none,
+    needs.epics ? read('epics').find(inProject()) : none,
+    needs.people.size > 0 ? membersOf(projectId, read) : none,
+    needs.blocked ? read('stories').find(inProject(nonEmpty('blocked_story_ids'))) : none,
+    needs.attachments ? read('comments').find(inProject(nonEmpty('file_attachment_ids'))) : none,
+  ]);
+  const epicLabelIds = new Map<string, number>();
+  for (const epic of epics) if (typeof epic.label_id === 'number') epicLabelIds.set(String(epic.name).toLowerCase(), epic.label_id);
+  return {
+    labelIds: new Map(labels.map((label) => [String(label.name), label.id])),
+    epicLabelIds,
+    allEpicLabelIds: [...epicLabelIds.values()],
+    people: new Map([...needs.people].map((ref) => [ref, peopleNamed(ref, people)])),
+    blockedStoryIds: [...new Set(blocking.flatMap((story) => story.blocked_story_ids as number[]))],
+    storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
+  };
+}
+
+async function membersOf(projectId: number, read: SearchReader): Promise<Doc[]> {
+  const memberships = await read('project_memberships').find({ project_id: projectId });
+  return read('people').find({ id: { $in: memberships.map((membership) => membership.person_id) } });
+}
+
+function peopleNamed(ref: string, people: readonly Doc[]): number[] {
+  const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
+  const exact = people.filter(
+    (person) => lower(person.initials) === ref || lower(person.username) === ref || lower(person.name) === ref || String(person.id) === ref,
+  );
+  const named = exact.length > 0 ? exact : people.filter((person) => lower(person.name)?.includes(ref));
+  return named.map((person) => person.id);
+}

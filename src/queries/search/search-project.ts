@@ -1,0 +1,98 @@
+// What GET /projects/{id}/search computes (facts §5.1), and the filters behind the `filter` parameter of
+// the stories and epics lists: parse the text (400 on the caller's parameter), resolve the names it
+// uses, compile one read-store filter, run it. The caller (api/) supplies the clock, the searcher and
+// their time zone, and the start of the project's current iteration (the done-story boundary).
+import { invalidField } from '../../domain/errors.js';
+import type { Doc, Filter } from '../../ports/read-store.js';
+import { compileEpicSearch, compileStorySearch, type CompiledStorySearch, type SearchContext } from './search-compiler.js';
+import { MAX_SEARCH_STORIES } from './search-limits.js';
+import { resolveSearchNames, type SearchReader } from './search-names.js';
+import { parseSearchQuery } from './search-parser.js';
+import type { SearchQuery } from './search-ast.js';
+
+export interface SearchRequest {
+  projectId: number;
+  /** The query text as the client sent it. */
+  text: string;
+  /** The request parameter the text came in (`query`, `filter`), named by a 400. */
+  parameter: string;
+  /** The person searching (is:following), null for none. */
+  searcherId: number | null;
+  /** ms; relative dates (today, -2w) count from it. */
+  now: number;
+  /** The searcher's IANA time zone: dates are their local days. */
+  timeZone: string;
+  /** Start of the project's current iteration in ms (stories accepted before it are done); null: none. */
+  doneBefore: number | null;
+}
+
+export interface StorySearchResult {
+  stories: Doc[];
+  total_hits: number;
+  total_hits_with_done: number;
+  total_points: number;
+  total_points_completed: number;
+}
+
+/** The recorded search_result_container (no `kind`); stories and epics are read-model documents. */
+export interface SearchResultContainer {
+  query: string;
+  stories: StorySearchResult;
+  epics: { epics: Doc[]; total_hits: number };
+}
+
+const BY_PRIORITY = { rank: 1 } as const;
+
+async function prepare(read: SearchReader, request: SearchRequest): Promise<{ query: SearchQuery; context: SearchContext }> {
+  const query = parseSearchQuery(request.text, request.parameter);
+  const names = await resolveSearchNames(query, request.projectId, read);
+  const { projectId, searcherId, now, timeZone, doneBefore } = request;
+  return { query, context: { projectId, searcherId, now, timeZone, doneBefore, names } };
+}
+
+/** The stories filters of a query (`filter` of the stories list): page over `filter` in priority order. */
+export async function storySearchFilters(read: SearchReader, request: SearchRequest): Promise<CompiledStorySearch> {
+  const { query, context } = await prepare(read, request);
+  return compileStorySearch(query, context);
+}
+
+/** The epics filter of a query (`filter` of the epics list); 400 when it uses terms epics do not have. */
+export async function epicSearchFilter(read: SearchReader, request: SearchRequest): Promise<Filter> {
+  const { query, context } = await prepare(read, request);
+  const filter = compileEpicSearch(query, context);
+  if (filter === null) {
+    throw invalidField(request.parameter, 'Epics are searched by text, name:, description:, id:, label: and created / updated dates only.');
+  }
+  return filter;
+}
+
+/** 400 on a blank query (the spec requires `query`; listing everything is the stories list's job). */
+export async function searchProject(read: SearchReader, request: SearchRequest): Promise<SearchResultContainer> {
+  const { query, context } = await prepare(read, request);
+  if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
+  const { filter, doneFilter } = compileStorySearch(query, context);
+  const epicFilter = compileEpicSearch(query, context);
+  const [matches, done, epics] = await Promise.all([
+    read('stories').find(filter, { sort: BY_PRIORITY }),
+    doneFilter === null ? 0 : read('stories').count(doneFilter),
+    epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY }),
+  ]);
+  return {
+    query: request.text,
+    stories: {
+      stories: matches.slice(0, MAX_SEARCH_STORIES),
+      total_hits: matches.length,
+      total_hits_with_done: matches.length + done,
+      total_points: pointsOf(matches),
+      total_points_completed: pointsOf(matches.filter((story) => story.current_state === 'accepted')),
+    },
+    epics: { epics, total_hits: epics.length },
+  };
+}
+
+/** Sum of estimates, without the binary rounding residue of fractional points. */
+function pointsOf(stories: readonly Doc[]): number {
+  let sum = 0;
+  for (const story of stories) if (typeof story.estimate === 'number') sum += story.estimate;
+  return Math.round(sum * 1e6) / 1e6;
+}
