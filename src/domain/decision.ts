@@ -5,7 +5,7 @@ import type { EventData, ResourceKind } from './events.js';
 /** Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere. */
 export type IdKind =
   | Exclude<ResourceKind, 'id_block' | 'iteration_override'>
-  | 'file_attachment'
+  | 'ext_attachment'
   | 'saved_search'
   | 'notification';
 

@@ -43,6 +43,12 @@ const PHRASES: ReadonlyMap<string, PhraseRule> = new Map(Object.entries({
   label_update: labelUpdatePhrase,
   label_delete: (data) => labelPhrase(data, 'deleted label'),
   label_merge: (data) => labelPhrase(data, 'merged label'),
+  blocker_create: (data) => quotedPhrase('added blocker:', 'added a blocker', textOf(changeOf(data, 'blocker'), 'description')),
+  blocker_update: blockerUpdatePhrase,
+  blocker_delete: (data) =>
+    quotedPhrase('deleted blocker:', 'deleted a blocker', textOf(changeOf(data, 'blocker'), 'description')),
+  file_attachment_create: (data) =>
+    quotedPhrase('uploaded file:', 'uploaded a file', textOf(changeOf(data, 'file_attachment'), 'filename')),
   epic_create: () => ({ highlight: 'added', tail: 'this epic' }),
   epic_update: () => ({ highlight: 'edited', tail: 'this epic' }),
   epic_delete: () => ({ highlight: 'deleted', tail: 'this epic' }),
@@ -142,6 +148,18 @@ function taskUpdatePhrase(data: EventData): Phrase {
   if (has(values, 'description')) return quotedPhrase('rewrote task:', 'rewrote a task', description);
   if (has(values, 'position')) return quotedPhrase('moved task:', 'moved a task', description);
   return quotedPhrase('edited task:', 'edited a task', description);
+}
+
+function blockerUpdatePhrase(data: EventData): Phrase {
+  const blocker = changeOf(data, 'blocker');
+  const values = blocker?.new_values ?? {};
+  const description = textOf(blocker, 'description');
+  if (has(values, 'resolved')) {
+    return values['resolved'] === true
+      ? quotedPhrase('resolved blocker:', 'resolved a blocker', description)
+      : quotedPhrase('unresolved blocker:', 'unresolved a blocker', description);
+  }
+  return quotedPhrase('edited blocker:', 'edited a blocker', description);
 }
 
 /** `<highlight> "<text>"` when the text is known, else a phrase that needs no text. */

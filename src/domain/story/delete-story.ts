@@ -1,6 +1,7 @@
 // Deleting a story: the story goes, and with it what lives inside it (its tasks and comments), so the
 // project's state keeps no orphans; a task's change is named by its description, as when it goes alone.
-// Its labels are recounted.
+// Its labels are recounted, and the stories its blockers named no longer list it as blocked.
+import { blockedStoryChangesForDeletedStory } from '../blocker/blocker-decisions.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange } from '../events.js';
 import { storyContents, storyOf, type TaskDoc } from '../project-state.js';
@@ -13,7 +14,7 @@ export interface DeleteStoryInput {
   story_id: number;
 }
 
-export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _context: DecisionContext): Decision {
+export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const changes: ResourceChange[] = storyWriteChanges(state, {
     before: story,
@@ -25,5 +26,6 @@ export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _
   for (const { kind, doc } of storyContents(state, story.id)) {
     changes.push(kind === 'task' ? taskDeleteChange(doc as TaskDoc) : { kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
   }
+  changes.push(...blockedStoryChangesForDeletedStory(state, story.id, context.now));
   return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] } };
 }

@@ -191,12 +191,13 @@ describe('update story', () => {
         file_attachment_ids: [],
         ext_attachment_ids: [],
         attachment_ids: [],
+        ext_attachments: [],
       };
       expect(comment).to.deep.equal({
         kind: 'comment',
         change_type: 'create',
         id: comment!.id,
-        new_values: { ...stored, file_attachments: [], ext_attachments: [] },
+        new_values: { ...stored, file_attachments: [] },
       });
       expect(project.state.docs.get('comment')?.get(comment!.id), 'nested attachments are not stored').to.deep.equal(stored);
     });
