@@ -5,7 +5,8 @@
 // touches the blocked story's updated_at. Blockers go and move with their story (project-state.ts).
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import { changedValues } from '../changed-values.js';
+import type { ResourceChange } from '../events.js';
 import { docsOfKind, findDoc, findStory, storyOf } from '../project-state.js';
 import type { StoryDoc } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
@@ -61,16 +62,11 @@ export function decideUpdateBlocker(command: UpdateBlockerCommand, state: Stream
     ...(command.resolved !== undefined ? { resolved: blockerResolved(command.resolved, 'resolved') } : {}),
     updated_at: context.now,
   };
-  const original: Values = {};
-  const next: Values = {};
-  for (const key of ['description', 'resolved'] as const) {
-    if (before[key] === after[key]) continue;
-    original[key] = before[key];
-    next[key] = after[key];
-  }
-  original.updated_at = before.updated_at;
-  next.updated_at = after.updated_at;
-  const change: ResourceChange = { ...blockerHead(after), change_type: 'update', original_values: original, new_values: next };
+  const change: ResourceChange = {
+    ...blockerHead(after),
+    change_type: 'update',
+    ...changedValues(before, after, ['description', 'resolved']),
+  };
   return blockerDecision('blocker_update', state, story, after, [change], context, before);
 }
 

@@ -4,10 +4,11 @@
 // Every write touches the parent's updated_at (facts §9.2 comment_update: comment + story update).
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, unauthorized, unfound } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import { changedValues } from '../changed-values.js';
+import type { ResourceChange } from '../events.js';
 import { attachFileChange, fileDeleteChange, findFileAttachment } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
-import { findDoc, membershipOf } from '../project-state.js';
+import { docsOfKind, findDoc, membershipOf } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { NewExtAttachment } from './comment-attachments.js';
@@ -154,11 +155,7 @@ export function commentDeleteChanges(state: StreamState, comment: CommentDoc): R
 
 /** The comments of an epic (a story's are among its contents, project-state.ts storyContents). */
 export function commentsOfEpic(state: StreamState, epicId: number): CommentDoc[] {
-  const comments: CommentDoc[] = [];
-  for (const comment of state.docs.get('comment')?.values() ?? []) {
-    if (comment.epic_id === epicId) comments.push(comment as CommentDoc);
-  }
-  return comments;
+  return [...docsOfKind<CommentDoc>(state, 'comment')].filter((comment) => comment.epic_id === epicId);
 }
 
 function commentDecision(type: string, parent: CommentParent, changes: ResourceChange[]): Decision {
@@ -193,14 +190,10 @@ function fileChangeOf(state: StreamState, id: number, change: (file: FileAttachm
 
 /** Only the comment's changed keys, plus updated_at, as the feed shows them (nulls explicit). */
 function commentUpdateChange(before: CommentDoc, after: CommentDoc): ResourceChange {
-  const original: Values = {};
-  const next: Values = {};
-  for (const key of ['text', 'file_attachment_ids', 'ext_attachment_ids', 'attachment_ids', 'ext_attachments', 'mentioned_person_ids'] as const) {
-    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
-    original[key] = before[key] ?? null;
-    next[key] = after[key] ?? null;
-  }
-  original.updated_at = before.updated_at;
-  next.updated_at = after.updated_at;
-  return { kind: 'comment', change_type: 'update', id: before.id, original_values: original, new_values: next };
+  return {
+    kind: 'comment',
+    change_type: 'update',
+    id: before.id,
+    ...changedValues(before, after, ['text', 'file_attachment_ids', 'ext_attachment_ids', 'attachment_ids', 'ext_attachments', 'mentioned_person_ids']),
+  };
 }

@@ -5,7 +5,8 @@
 // metadata) go with it. Writes that only move an epic in the epic order are `epic_move` events.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import { changedValues } from '../changed-values.js';
+import type { ResourceChange } from '../events.js';
 import { emptyStoryCounts } from '../label/label-counts.js';
 import { labelCreateChange, labelNameProblem, newLabel } from '../label/label-references.js';
 import { findLabel, findLabelByName, projectIdOf, projectOf } from '../project-state.js';
@@ -164,27 +165,16 @@ function epicUpdateValues(
   positionBefore: Neighbours | null,
   positionAfter: Neighbours | null,
 ): ResourceChange {
-  const original: Values = {};
-  const next: Values = {};
-  for (const key of ['name', 'description', 'label_id'] as const) {
-    if (before[key] === after[key]) continue;
-    original[key] = before[key] ?? null;
-    next[key] = after[key] ?? null;
-  }
-  if (positionBefore && positionAfter) {
-    for (const key of ['before_id', 'after_id'] as const) {
-      if (positionBefore[key] === positionAfter[key]) continue;
-      original[key] = positionBefore[key];
-      next[key] = positionAfter[key];
-    }
-  }
-  original.updated_at = before.updated_at;
-  next.updated_at = after.updated_at;
+  const { original_values, new_values } = changedValues(
+    { ...before, ...positionBefore },
+    { ...after, ...positionAfter },
+    ['name', 'description', 'label_id', ...(positionBefore && positionAfter ? ['before_id', 'after_id'] : [])],
+  );
   return {
     ...epicChangeHead(after),
     change_type: 'update',
-    original_values: original,
-    new_values: next,
+    original_values,
+    new_values,
     ...(after.rank !== before.rank ? { rank: after.rank } : {}),
   };
 }

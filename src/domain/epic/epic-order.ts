@@ -3,7 +3,7 @@
 // name an epic to sit directly above / below; `before_id` wins when both are given, as for stories.
 import { invalidField } from '../errors.js';
 import { compareKeys, keyBetween } from '../rank.js';
-import { docsOfKind, findDoc, memoByVersion } from '../project-state.js';
+import { docsOfKind, memoByVersion } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import type { Neighbours, PositionRequest } from '../story/story-order.js';
 import type { EpicDoc } from './epic-state.js';
@@ -37,7 +37,7 @@ export function epicSlot(state: StreamState, movingId: number | null, request: P
   const targetId = request[field] as number;
   if (targetId === movingId) throw invalidField(field, 'An epic cannot be placed next to itself.');
   const index = epics.findIndex((epic) => epic.id === targetId);
-  if (index < 0 || !findDoc(state, 'epic', targetId)) throw invalidField(field, `Epic ${targetId} does not exist in this project.`);
+  if (index < 0) throw invalidField(field, `Epic ${targetId} does not exist in this project.`);
   return field === 'before_id'
     ? { above: epics[index - 1] ?? null, below: epics[index]! }
     : { above: epics[index]!, below: epics[index + 1] ?? null };
