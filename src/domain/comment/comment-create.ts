@@ -16,7 +16,7 @@ import { unique } from '../story/story-people.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { ExtAttachment, NewExtAttachment } from './comment-attachments.js';
 import { commentParentOf, parentKey, parentRef, parentTouchChange } from './comment-parent.js';
-import type { CommentParentRef } from './comment-parent.js';
+import type { CommentParent, CommentParentRef } from './comment-parent.js';
 import { mentionedUsernames } from './mentions.js';
 import type { MentionedPerson } from './mentions.js';
 
@@ -65,8 +65,12 @@ export interface WrittenComments {
 export function decideCreateComment(command: CreateCommentCommand, state: StreamState, context: DecisionContext): Decision {
   const parent = commentParentOf(state, command);
   const written = writeComments(state, { kind: parent.kind, id: parent.doc.id }, [command], '', context);
-  const changes = [...written.changes, parentTouchChange(parent, context.now, written.followerIds)];
-  return { type: 'comment_create', data: { changes, primary_resources: [parentRef(parent)] } };
+  return commentDecision('comment_create', parent, [...written.changes, parentTouchChange(parent, context.now, written.followerIds)]);
+}
+
+/** The one way every comment decision is built: about the comment's parent. */
+export function commentDecision(type: string, parent: CommentParent, changes: ResourceChange[]): Decision {
+  return { type, data: { changes, primary_resources: [parentRef(parent)] } };
 }
 
 /**

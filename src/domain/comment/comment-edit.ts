@@ -12,9 +12,9 @@ import { docsOfKind, findDoc, membershipOf } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { NewExtAttachment } from './comment-attachments.js';
-import { commentText, mentionedMembers } from './comment-create.js';
+import { commentDecision, commentText, mentionedMembers } from './comment-create.js';
 import type { CommentDoc } from './comment-create.js';
-import { assertCommentOf, commentParentOf, parentRef, parentTouchChange } from './comment-parent.js';
+import { assertCommentOf, commentParentOf, parentTouchChange } from './comment-parent.js';
 import type { CommentParent, CommentParentRef } from './comment-parent.js';
 import type { MentionedPerson } from './mentions.js';
 
@@ -156,10 +156,6 @@ export function commentDeleteChanges(state: StreamState, comment: CommentDoc): R
 /** The comments of an epic (a story's are among its contents, project-state.ts storyContents). */
 export function commentsOfEpic(state: StreamState, epicId: number): CommentDoc[] {
   return [...docsOfKind<CommentDoc>(state, 'comment')].filter((comment) => comment.epic_id === epicId);
-}
-
-function commentDecision(type: string, parent: CommentParent, changes: ResourceChange[]): Decision {
-  return { type, data: { changes, primary_resources: [parentRef(parent)] } };
 }
 
 function commentAt(state: StreamState, ref: CommentParentRef & { comment_id: number }): { parent: CommentParent; comment: CommentDoc } {

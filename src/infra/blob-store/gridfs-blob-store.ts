@@ -1,6 +1,6 @@
 // The scaled-out blob store: MongoDB GridFS through the official driver. A put uploads under a temporary
 // name while hashing and counting (journaled, majority-acknowledged writes), then renames the file to
-// its key, or drops it when a file with that key is already stored; a put that fails aborts the upload,
+// its key, or drops it when a file with that key is already stored (and stamps that one as stored now); a put that fails aborts the upload,
 // which deletes its chunks. Temporary files older than an hour (a process died mid-put) are removed when
 // the store opens.
 import { createHash, randomUUID } from 'node:crypto';
@@ -28,6 +28,7 @@ export async function openGridFsBlobStore(options: GridFsOptions): Promise<BlobS
   const bucket = new GridFSBucket(db, { bucketName, writeConcern: { w: 'majority', journal: true } });
   await removeAbandonedUploads(bucket, Date.now() - ABANDONED_AFTER_MS);
 
+  const files = db.collection(`${bucketName}.files`);
   const filesNamed = (key: string) => bucket.find({ filename: key }).toArray();
 
   return {
@@ -49,8 +50,13 @@ export async function openGridFsBlobStore(options: GridFsOptions): Promise<BlobS
         throw error;
       }
       const key = hash.digest('hex');
-      if ((await filesNamed(key)).length > 0) await bucket.delete(upload.id);
-      else await bucket.rename(upload.id, key);
+      if ((await filesNamed(key)).length > 0) {
+        // the bytes are there already: keep them, stamped as stored now so the sweep's grace period restarts
+        await bucket.delete(upload.id);
+        await files.updateMany({ filename: key }, { $set: { uploadDate: new Date() } });
+      } else {
+        await bucket.rename(upload.id, key);
+      }
       return { key, size };
     },
 
