@@ -55,9 +55,16 @@ export function newExtAttachments(inputs: readonly NewExtAttachment[], field: st
   assertBounded(inputs, field);
   return inputs.map((input) => {
     if (typeof input?.title !== 'string' || input.title.trim() === '') throw invalidField(field, 'An ext attachment needs a title.');
+    for (const [key, value] of Object.entries(input)) {
+      if (!EXT_ATTACHMENT_KEYS.has(key)) throw invalidField(field, `An ext attachment has no attribute "${key}".`);
+      if (typeof value !== 'string') throw invalidField(field, `An ext attachment's ${key} must be a string.`);
+    }
     return { kind: 'ext_attachment', id: context.nextId('ext_attachment'), ...input };
   });
 }
+
+/** What a new ext attachment may carry (anything else is refused, never dropped). */
+const EXT_ATTACHMENT_KEYS: ReadonlySet<string> = new Set(['title', 'ext_id', 'ext_kind', 'alternate_link', 'resource_id']);
 
 /** All attachment ids of a comment: its files, then its ext attachments. */
 export function allAttachmentIds(fileIds: readonly number[], ext: readonly ExtAttachment[]): number[] {

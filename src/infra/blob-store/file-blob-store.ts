@@ -34,10 +34,10 @@ export async function openFileBlobStore(root: string): Promise<BlobStore> {
       }
       await file.close();
       const shard = join(root, stored.key.slice(0, 2));
-      await mkdir(shard, { recursive: true });
+      const createdShard = (await mkdir(shard, { recursive: true })) !== undefined;
       await rename(tempPath, pathOf(stored.key)); // the same key means the same bytes: replacing is harmless
       await syncDirectory(shard);
-      await syncDirectory(root);
+      if (createdShard) await syncDirectory(root); // a new shard directory must be durable in the root too
       return stored;
     },
 

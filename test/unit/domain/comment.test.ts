@@ -119,6 +119,11 @@ describe('comments', () => {
       const story = project.story();
       const untitled = project.rejected(createComment, { story_id: story, ext_attachments: [{ title: '' }] });
       expect(problemsOf(untitled)).to.have.key('ext_attachments');
+      const unknownKey = project.rejected(createComment, {
+        story_id: story,
+        ext_attachments: [{ title: 'T', size: '3' } as unknown as { title: string }],
+      });
+      expect(problemsOf(unknownKey).ext_attachments).to.equal('An ext attachment has no attribute "size".');
     });
 
     it('writes in the caller name; an owner may name another member, others may not', () => {
