@@ -23,11 +23,8 @@ import type { EpicDoc } from './epic-state.js';
 /** The longest epic name accepted, in characters. */
 export const MAX_EPIC_NAME = 5000;
 
-/** An epic's label as a request names it: an existing label's id, or a name (created when missing). */
-export interface EpicLabelReference {
-  id?: number;
-  name?: string;
-}
+/** An epic's label as a request names it: an existing label's id (bare or as `{id}`), or `{name}` (created when missing). */
+export type EpicLabelReference = number | { id?: number; name?: string };
 
 export interface CreateEpicCommand extends PositionRequest {
   name: string;
@@ -138,14 +135,15 @@ function epicLabel(
   context: DecisionContext,
 ): { doc: LabelDoc; created: boolean } {
   const field = command.label_id !== undefined ? 'label_id' : 'label';
-  const id = command.label_id ?? command.label?.id;
+  const reference = typeof command.label === 'number' ? { id: command.label } : command.label;
+  const id = command.label_id ?? reference?.id;
   const resolved = (() => {
     if (id !== undefined) {
       const label = findLabel(state, id);
       if (!label) throw invalidField(field, `Label ${id} does not exist in this project.`);
       return { doc: label, created: false };
     }
-    const name = command.label?.name ?? epicName;
+    const name = reference?.name ?? epicName;
     const problem = labelNameProblem(name);
     if (problem) throw invalidField(field, problem);
     const existing = findLabelByName(state, name);

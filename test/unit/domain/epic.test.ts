@@ -57,6 +57,8 @@ describe('epics', () => {
       const existing = label(project, 'billing');
       const byId = epic(project, { name: 'Billing', label_id: existing });
       expect(epicDoc(project, byId)!.label_id).to.equal(existing);
+      const bare = label(project, 'payments');
+      expect(epicDoc(project, epic(project, { name: 'Payments', label: bare }))!.label_id).to.equal(bare);
       const other = label(project, 'search');
       const byName = project.when(createEpic, { name: 'Find things', label: { name: 'SEARCH' } });
       expect(changeKinds(byName)).to.deep.equal(['epic:create']);
