@@ -73,8 +73,12 @@ export function decideUpdateBlocker(command: UpdateBlockerCommand, state: Stream
 export function decideDeleteBlocker(command: DeleteBlockerCommand, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, command.story_id);
   const blocker = blockerOf(state, story.id, command.blocker_id);
-  const change: ResourceChange = { ...blockerHead(blocker), change_type: 'delete', original_values: { ...blocker } };
-  return blockerDecision('blocker_delete', state, story, null, [change], context, blocker);
+  return blockerDecision('blocker_delete', state, story, null, [blockerDeleteChange(blocker)], context, blocker);
+}
+
+/** The delete change of a blocker, whether it goes alone or with its story. */
+export function blockerDeleteChange(blocker: BlockerDoc): ResourceChange {
+  return { ...blockerHead(blocker), change_type: 'delete', original_values: { ...blocker } };
 }
 
 /** New blockers of a story (which may be created in the same event); `field` names the request key. */

@@ -122,6 +122,7 @@ describe('blockers', () => {
     const id = project.when(createBlocker, { story_id: blocked, description: `#${blocking}` }).data.changes[0]!.id;
     const decision = project.when(decideDeleteStory, { story_id: blocked });
     expect(changeKinds(decision)).to.include.members(['story:delete', 'blocker:delete', 'story:update']);
+    expect(decision.data.changes.find((change) => change.kind === 'blocker')!.name).to.equal(`#${blocking}`);
     expect(blocker(project, id)).to.equal(undefined);
     expect(project.doc(blocking).blocked_story_ids).to.deep.equal([]);
   });
