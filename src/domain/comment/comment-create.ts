@@ -6,13 +6,14 @@
 // attachment lists included, the uploaded files as nested objects; spec `ext` naming); the nested
 // `file_attachments` are derived from `file_attachment_ids` and never stored on the comment.
 import type { Decision, DecisionContext } from '../decision.js';
-import { invalidField, unauthorized } from '../errors.js';
+import { invalidField, invalidParameter, unauthorized } from '../errors.js';
 import type { ResourceChange } from '../events.js';
 import { attachFileChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import { isMember, membershipOf } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { unique } from '../story/story-people.js';
+import { storyTimeProblem } from '../story/story-rules.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { ExtAttachment, NewExtAttachment } from './comment-attachments.js';
 import { commentParentOf, parentKey, parentRef, parentTouchChange } from './comment-parent.js';
@@ -52,6 +53,8 @@ export interface NewComment {
   commit_type?: string;
   /** The people the caller found for the usernames the text mentions (mentions.ts). */
   mentioned_people?: MentionedPerson[];
+  /** When it was written, for imports (2005-01-01 to now, as a story's created_at); now by default. */
+  created_at?: number;
 }
 
 export interface CreateCommentCommand extends NewComment, CommentParentRef {}
@@ -101,14 +104,17 @@ export function writeComments(
       throw invalidField(key('text'), 'A comment needs text or at least one attachment.');
     }
     const writer = commentWriter(state, input.person_id, key('person_id'), context);
+    const createdAt = input.created_at ?? context.now;
+    const timeProblem = input.created_at === undefined ? null : storyTimeProblem(key('created_at'), createdAt, context.now);
+    if (timeProblem) throw invalidParameter([timeProblem]);
     const mentioned = mentionedMembers(state, text, input.mentioned_people ?? []);
     const comment: CommentDoc = {
       id: context.nextId('comment'),
       ...parentKey(parent),
       ...(text !== undefined ? { text } : {}),
       person_id: writer,
-      created_at: context.now,
-      updated_at: context.now,
+      created_at: createdAt,
+      updated_at: createdAt,
       file_attachment_ids: files.map((file) => file.id),
       ext_attachment_ids: ext.map((attachment) => attachment.id),
       attachment_ids: allAttachmentIds(files.map((file) => file.id), ext),

@@ -163,6 +163,16 @@ describe('comments', () => {
       expect(mentionedUsernames('@bob, @Ann.Lee. mail x@y.com @ nobody @bob')).to.deep.equal(['bob', 'ann.lee']);
     });
 
+    it('takes a past writing time for imports, within the bounds of a story creation time', () => {
+      const project = givenProject();
+      const written = Date.UTC(2019, 4, 1);
+      const { commentId } = commented(project, { text: 'old', created_at: written });
+      expect(comment(project, commentId)).to.deep.include({ created_at: written, updated_at: written });
+      const story = project.story();
+      const future = project.rejected(createComment, { story_id: story, text: 'x', created_at: project.now + 86_400_000 });
+      expect(problemsOf(future)).to.have.key('created_at');
+    });
+
     it('keeps commit identifiers and types', () => {
       const project = givenProject();
       const { commentId } = commented(project, { text: 'Fixed', commit_identifier: 'abc123', commit_type: 'github' });
