@@ -1,5 +1,5 @@
 // Creating comments on a story or an epic: alone (POST .../comments, a `comment_create` event), nested
-// in a story or epic create (the same event as their parent), or with a rejection (update-story.ts).
+// in a story or epic create, or with a rejection (update-story.ts), in the same event as their parent's write.
 // A comment has text, attachments, or both; it is written by `person_id` (the caller by default; only
 // a project owner may write in another member's name). Its writer and the members it mentions start
 // following the parent. Its create change records the whole comment as the feed shows it (facts §9.2:
@@ -78,8 +78,8 @@ export function commentDecision(type: string, parent: CommentParent, changes: Re
 
 /**
  * The create changes of comments on a parent (which may be created in the same event), each followed
- * by the attach changes of its files. `field` prefixes the request keys problems name (`comments` for
- * nested comments, '' for a comment posted alone).
+ * by the attach changes of its files. `field` is the request key problems name for nested comments
+ * (`comments`, or `comment` for a rejection's); '' names each attribute (a comment posted alone).
  */
 export function writeComments(
   state: StreamState,
@@ -91,8 +91,8 @@ export function writeComments(
   assertBounded(inputs, field || 'comments');
   const written: WrittenComments = { changes: [], followerIds: [] };
   const claimed = new Set<number>();
+  const key = (name: string) => (field ? field : name);
   for (const input of inputs) {
-    const key = (name: string) => (field ? field : name);
     const files = filesToAttach(state, input.file_attachment_ids ?? [], key('file_attachments'), null);
     for (const file of files) {
       if (claimed.has(file.id)) throw invalidField(key('file_attachments'), `File attachment ${file.id} is named by two comments.`);
@@ -128,30 +128,6 @@ export function writeComments(
     written.followerIds = unique([...written.followerIds, writer, ...mentioned]);
   }
   return written;
-}
-
-export interface NewStoryComment {
-  id: number;
-  storyId: number;
-  text: string;
-  personId: number;
-  now: number;
-}
-
-/** A text comment without attachments, written by `personId` on `storyId` at `now` (a rejection's). */
-export function newStoryComment(comment: NewStoryComment): CommentDoc {
-  return {
-    id: comment.id,
-    story_id: comment.storyId,
-    text: comment.text,
-    person_id: comment.personId,
-    file_attachment_ids: [],
-    ext_attachment_ids: [],
-    attachment_ids: [],
-    ext_attachments: [],
-    created_at: comment.now,
-    updated_at: comment.now,
-  };
 }
 
 /** The create change of a comment: the whole comment, its uploaded files nested as they are after the write. */

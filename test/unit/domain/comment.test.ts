@@ -11,6 +11,7 @@ import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
 import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
+import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
 import { changeKinds, commandFirst, contentHash, fileDoc, upload } from './conversation-scenario.js';
 import { givenProject, MEMBER, OWNER, problemsOf, STRANGER, VIEWER } from './story-scenario.js';
 import type { Scenario } from './story-scenario.js';
@@ -308,6 +309,23 @@ describe('comments', () => {
       expect(changeKinds(decision)).to.include.members(['story:delete', 'comment:delete', 'file_attachment:delete']);
       expect(comment(project, commentId)).to.equal(undefined);
       expect(fileDoc(project, file)).to.equal(undefined);
+    });
+  });
+
+  describe('with a rejection', () => {
+    it('carries the uploaded files, in the story_update event', () => {
+      const project = givenProject();
+      const file = upload(project, 'screenshot.png', MEMBER);
+      const story = project.story({ estimate: 1, current_state: 'delivered' });
+      const decision = project.when(
+        decideUpdateStory,
+        { story_id: story, current_state: 'rejected', comment: { file_attachments: [{ id: file }] } },
+        MEMBER,
+      );
+      expect(changeKinds(decision)).to.deep.equal(['story:update', 'comment:create', 'file_attachment:update']);
+      expect(decision.data.changes[1]!.new_values).to.deep.include({ story_id: story, person_id: MEMBER, file_attachment_ids: [file] });
+      expect(fileDoc(project, file)!.comment_id).to.equal(decision.data.changes[1]!.id);
+      expect(project.doc(story).follower_ids).to.include(MEMBER);
     });
   });
 
