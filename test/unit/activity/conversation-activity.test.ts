@@ -45,6 +45,8 @@ describe('activity of uploads, comments, blockers and epics', () => {
     const id = created.data.changes[0]!.id;
     const resolved = project.when(commandFirst(decideUpdateBlocker), { story_id: story, blocker_id: id, resolved: true });
     expect(headline(resolved)).to.equal('Alice Adams resolved blocker: "legal review"');
+    const reopened = project.when(commandFirst(decideUpdateBlocker), { story_id: story, blocker_id: id, resolved: false });
+    expect(headline(reopened)).to.equal('Alice Adams unresolved blocker: "legal review"');
     const renamed = project.when(commandFirst(decideUpdateBlocker), { story_id: story, blocker_id: id, description: 'legal' });
     expect(headline(renamed)).to.equal('Alice Adams edited blocker: "legal"');
     const deleted = project.when(commandFirst(decideDeleteBlocker), { story_id: story, blocker_id: id });
