@@ -1,8 +1,8 @@
 // Recording an upload: the metadata of a file whose bytes the blob store already holds durably (the
 // bytes never enter the event log; the content hash is the blob's key). The upload is an event of its
 // own on the project stream (`file_attachment_create`), before any comment uses it; attaching it to a
-// comment later sets its `comment_id`. No thumbnails are made: every file is `thumbnailable: false`
-// and carries no width or height.
+// comment later sets its `comment_id`. No thumbnails are made: every file is `thumbnailable: false`;
+// images whose header gives them carry `width` and `height`.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';
@@ -19,6 +19,8 @@ export interface FileAttachmentDoc extends ResourceDoc {
   uploader_id: number;
   thumbnailable: boolean;
   uploaded: boolean;
+  width?: number;
+  height?: number;
   created_at: number;
   updated_at: number;
   /** The comment the file is attached to; absent until a comment takes it. */
@@ -31,6 +33,8 @@ export interface UploadFileCommand {
   content_type: string;
   size: number;
   content_hash: string;
+  width?: number;
+  height?: number;
 }
 
 export function decideUploadFile(command: UploadFileCommand, state: StreamState, context: DecisionContext): Decision {
@@ -46,6 +50,7 @@ export function decideUploadFile(command: UploadFileCommand, state: StreamState,
     uploader_id: context.actorId,
     thumbnailable: false,
     uploaded: true,
+    ...(command.width !== undefined && command.height !== undefined ? { width: command.width, height: command.height } : {}),
     created_at: context.now,
     updated_at: context.now,
   };

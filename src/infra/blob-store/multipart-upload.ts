@@ -1,7 +1,8 @@
 // Receiving an upload (POST /projects/{id}/uploads): a multipart/form-data body, parsed by busboy, whose
 // one part `file` streams straight into the blob store (never buffered whole, never into the event log).
 // What it resolves to is what the upload decision records. Content type comes from the file's
-// extension, not from the part's Content-Type (spec). Failures are the catalogue's error hashes:
+// extension, not from the part's Content-Type (spec); an image's width and height come from its header.
+// Failures are the catalogue's error hashes:
 // - a body that is not multipart: 415 content_format_not_found;
 // - a malformed body, no `file` part, an empty file name: 400 invalid_upload;
 // - another part or a second file: 400 invalid_parameter naming it (nothing is silently dropped);
@@ -15,6 +16,7 @@ import type { FileInfo } from 'busboy';
 import { lookup } from 'mime-types';
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
+import { imageDimensions, keepingHead } from './image-dimensions.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 
 export interface UploadRequest {
@@ -29,6 +31,9 @@ export interface ReceivedFile {
   size: number;
   /** The blob store key: lower-case hex SHA-256 of the bytes. */
   content_hash: string;
+  /** Of an image whose header gives them (image-dimensions.ts). */
+  width?: number;
+  height?: number;
 }
 
 export interface UploadLimits {
@@ -82,11 +87,15 @@ export function receiveUpload(request: UploadRequest, blobs: BlobStore, limits: 
         return;
       }
       fileStream = file;
-      stored = blobs.put(file, { maxBytes: limits.maxFileBytes }).then((blob) => ({
+      const contentType = contentTypeOf(filename);
+      const head: Uint8Array[] = [];
+      const source = contentType.startsWith('image/') ? keepingHead(file, head) : file;
+      stored = blobs.put(source, { maxBytes: limits.maxFileBytes }).then((blob) => ({
         filename,
-        content_type: contentTypeOf(filename),
+        content_type: contentType,
         size: blob.size,
         content_hash: blob.key,
+        ...(head.length > 0 ? imageDimensions(Buffer.concat(head)) : null),
       }));
       stored.catch(fail);
     });

@@ -31,6 +31,13 @@ describe('activity of uploads, comments, blockers and epics', () => {
     expect(decision.data.changes[0]!.new_values).to.not.have.any.keys('width', 'height');
   });
 
+  it('records the width and height of an image', () => {
+    const project = givenProject();
+    const command = { filename: 'dot.gif', content_type: 'image/gif', size: 30, content_hash: 'd'.repeat(64), width: 5, height: 4 };
+    const decision = project.when(commandFirst(decideUploadFile), command);
+    expect(decision.data.changes[0]!.new_values).to.deep.include({ width: 5, height: 4, thumbnailable: false });
+  });
+
   it('refuses an upload without a person', () => {
     const project = givenProject();
     const command = { filename: 'a', content_type: 'text/plain', size: 1, content_hash: 'b'.repeat(64) };

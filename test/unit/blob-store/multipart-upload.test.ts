@@ -75,6 +75,14 @@ describe('receiving a multipart upload into the blob store', () => {
     expect((await readAll((await blobs.get(hash))!)).equals(bytes)).to.equal(true);
   });
 
+  it('reads an image width and height from its header; other files have none', async () => {
+    const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([0x05, 0x00, 0x04, 0x00]), seededBytes(15, 20_000)]);
+    const image = await receiveUpload(request(multipartBody([{ name: 'file', filename: 'dot.gif', content: gif }])), blobs, limits);
+    expect(image).to.deep.include({ content_type: 'image/gif', width: 5, height: 4 });
+    const text = await receiveUpload(request(multipartBody([{ name: 'file', filename: 'dot.txt', content: gif }])), blobs, limits);
+    expect(text).to.not.have.any.keys('width', 'height');
+  });
+
   it('takes the content type from the extension only', () => {
     expect(contentTypeOf('notes.txt')).to.equal('text/plain');
     expect(contentTypeOf('report.pdf')).to.equal('application/pdf');
