@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { openFileBlobStore } from '../../src/infra/blob-store/file-blob-store.js';
 import { openGridFsBlobStore } from '../../src/infra/blob-store/gridfs-blob-store.js';
+import { openBlobStore } from '../../src/infra/blob-store/open-blob-store.js';
 import { blobStoreContract, chunked, seededBytes } from './blob-store.contract.js';
 
 function temporaryRoot(): string {
@@ -68,5 +69,25 @@ describe('file blob store: its directory', () => {
     writeFileSync(join(root, 'tmp', 'half-written'), 'partial');
     await openFileBlobStore(root);
     expect(readdirSync(join(root, 'tmp'))).to.deep.equal([]);
+  });
+});
+
+describe('opening the configured blob store', () => {
+  it('keeps uploads under <data>/uploads, and removes the private directory of an in-memory configuration on close', async () => {
+    const dataDir = temporaryRoot();
+    try {
+      const onDisk = await openBlobStore({ dataDir, mongoUrl: null, mongoDbName: 'unused' });
+      const stored = await onDisk.put(chunked(seededBytes(3, 10)), { maxBytes: 100 });
+      expect(readdirSync(join(dataDir, 'uploads', stored.key.slice(0, 2)))).to.deep.equal([stored.key]);
+      await onDisk.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    const before = readdirSync(tmpdir()).filter((name) => name.startsWith('storyline-uploads-'));
+    const inMemory = await openBlobStore({ dataDir: ':memory:', mongoUrl: null, mongoDbName: 'unused' });
+    await inMemory.put(chunked(seededBytes(4, 10)), { maxBytes: 100 });
+    await inMemory.close();
+    const left = readdirSync(tmpdir()).filter((name) => name.startsWith('storyline-uploads-') && !before.includes(name));
+    expect(left, 'directories left behind').to.deep.equal([]);
   });
 });
