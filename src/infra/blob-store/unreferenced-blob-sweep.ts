@@ -14,7 +14,7 @@ export interface BlobSweepOptions {
 /** Removes unreferenced blobs; returns their keys. */
 export async function sweepUnreferencedBlobs(
   blobs: BlobStore,
-  fileAttachments: ReadCollection,
+  fileAttachments: Pick<ReadCollection, 'count'>,
   options: BlobSweepOptions,
 ): Promise<string[]> {
   const removed: string[] = [];
