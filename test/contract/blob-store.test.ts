@@ -2,7 +2,7 @@
 // plus what only the file adapter promises about its directory: no temp file survives a put, failed
 // or not, and temp files left by a crash are removed when the store opens.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -64,11 +64,14 @@ describe('file blob store: its directory', () => {
     expect(readdirSync(join(root, stored.key.slice(0, 2)))).to.deep.equal([stored.key]);
   });
 
-  it('removes temp files a crash left behind when it opens', async () => {
+  it('removes temp files a crash left behind when it opens, sparing those of puts that may be in flight', async () => {
     await (await openFileBlobStore(root)).close();
     writeFileSync(join(root, 'tmp', 'half-written'), 'partial');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(join(root, 'tmp', 'half-written'), twoHoursAgo, twoHoursAgo);
+    writeFileSync(join(root, 'tmp', 'in-flight'), 'partial');
     await openFileBlobStore(root);
-    expect(readdirSync(join(root, 'tmp'))).to.deep.equal([]);
+    expect(readdirSync(join(root, 'tmp'))).to.deep.equal(['in-flight']);
   });
 });
 

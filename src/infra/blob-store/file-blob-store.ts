@@ -2,7 +2,7 @@
 // into `<root>/tmp/<random>` while hashing and counting, fsyncs the file, renames it to its key and
 // fsyncs the directory, and only then resolves: an acknowledged upload survives a crash. A put that
 // fails (too large, source error) removes its temp file; temp files left by a crash mid-put are removed
-// when the store opens.
+// when a store opens, once they are an hour old (a younger one may be another process's put in flight).
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -12,11 +12,12 @@ import { BlobTooLargeError, isBlobKey } from '../../ports/blob-store.js';
 import type { BlobListing, BlobStore, PutOptions, StoredBlob } from '../../ports/blob-store.js';
 
 const TEMP_DIR = 'tmp';
+const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 export async function openFileBlobStore(root: string): Promise<BlobStore> {
   const temp = join(root, TEMP_DIR);
-  await rm(temp, { recursive: true, force: true });
   await mkdir(temp, { recursive: true });
+  await removeAbandonedTempFiles(temp, Date.now() - ABANDONED_AFTER_MS);
   const pathOf = (key: string) => join(root, key.slice(0, 2), key);
 
   return {
@@ -97,6 +98,13 @@ async function writeHashed(
     await file.write(chunk);
   }
   return { key: hash.digest('hex'), size };
+}
+
+async function removeAbandonedTempFiles(temp: string, before: number): Promise<void> {
+  for (const name of await readdir(temp)) {
+    const info = await stat(join(temp, name)).catch(() => null);
+    if (info && info.mtimeMs < before) await rm(join(temp, name), { force: true });
+  }
 }
 
 async function syncDirectory(path: string): Promise<void> {
