@@ -33,6 +33,7 @@ export interface UploadFileCommand {
   content_type: string;
   size: number;
   content_hash: string;
+  /** Of an image whose header gives them (infra/blob-store/image-dimensions.ts). */
   width?: number;
   height?: number;
 }

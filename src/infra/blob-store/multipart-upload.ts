@@ -15,6 +15,7 @@ import busboy from 'busboy';
 import type { FileInfo } from 'busboy';
 import { lookup } from 'mime-types';
 import { DomainError, invalidField } from '../../domain/errors.js';
+import type { UploadFileCommand } from '../../domain/file-attachment/upload-file.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
 import { imageDimensions, keepingHead } from './image-dimensions.js';
 import type { BlobStore } from '../../ports/blob-store.js';
@@ -24,17 +25,8 @@ export interface UploadRequest {
   body: Readable;
 }
 
-/** The uploaded file as stored: what the upload decision needs besides who and when. */
-export interface ReceivedFile {
-  filename: string;
-  content_type: string;
-  size: number;
-  /** The blob store key: lower-case hex SHA-256 of the bytes. */
-  content_hash: string;
-  /** Of an image whose header gives them (image-dimensions.ts). */
-  width?: number;
-  height?: number;
-}
+/** The uploaded file as stored: exactly what the upload decision takes (its command). */
+export type ReceivedFile = UploadFileCommand;
 
 export interface UploadLimits {
   maxFileBytes: number;
