@@ -6,6 +6,7 @@ import { run as httpBench } from './http-bench.js';
 import { run as activityBench } from './activity-bench.js';
 import { run as iterationsBench } from './iterations-bench.js';
 import { run as searchBench } from './search-bench.js';
+import { run as uploadBench } from './upload-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<void>> = {
   activity: activityBench,
   iterations: iterationsBench,
   search: searchBench,
+  upload: uploadBench,
 };
 
 const only = process.argv.slice(2);

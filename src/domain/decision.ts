@@ -9,8 +9,7 @@ import type { EventData, ResourceKind } from './events.js';
  */
 export type IdKind =
   | Exclude<ResourceKind, 'id_block'>
-  | 'file_attachment'
-  | 'saved_search'
+  | 'ext_attachment'
   | 'notification';
 
 export interface DecisionContext {

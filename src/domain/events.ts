@@ -12,6 +12,8 @@ export type ResourceKind =
   | 'label'
   | 'task'
   | 'comment'
+  | 'file_attachment'
+  | 'blocker'
   | 'epic'
   | 'iteration_override'
   | 'person'

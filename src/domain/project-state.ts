@@ -188,13 +188,21 @@ export function ownerCount(state: StreamState): number {
 }
 
 /** Kinds of documents that live inside a story (through `story_id`): deleted and moved with it. */
-export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment'];
+export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment', 'blocker'];
 
-/** The documents that live inside a story, by kind. */
+/**
+ * The documents that live inside a story, by kind, and the uploaded files (metadata) of its comments,
+ * which go and move with their comments.
+ */
 export function storyContents(state: StreamState, storyId: number): Array<{ kind: ResourceKind; doc: ResourceDoc }> {
   const contents: Array<{ kind: ResourceKind; doc: ResourceDoc }> = [];
   for (const kind of STORY_CONTENT_KINDS) {
     for (const doc of docsOfKind(state, kind)) if (doc.story_id === storyId) contents.push({ kind, doc });
+  }
+  const commentIds = new Set(contents.filter(({ kind }) => kind === 'comment').map(({ doc }) => doc.id));
+  if (commentIds.size === 0) return contents;
+  for (const doc of docsOfKind(state, 'file_attachment')) {
+    if (commentIds.has(doc.comment_id as number)) contents.push({ kind: 'file_attachment', doc });
   }
   return contents;
 }

@@ -18,8 +18,11 @@ const DERIVED_KEYS: Partial<Record<ResourceKind, ReadonlySet<string>>> = {
   // label names and the neighbours in the order are shown in story changes but derived at read time
   // (from label_ids and from the ranks of the project's stories).
   story: new Set(['labels', 'before_id', 'after_id']),
-  // a comment's nested attachments are shown in its create change but derived from its id lists.
-  comment: new Set(['file_attachments', 'ext_attachments']),
+  // a comment's uploaded files are shown in its create change but derived from file_attachment_ids
+  // (their metadata are file_attachment documents); its ext attachments are stored on it.
+  comment: new Set(['file_attachments']),
+  // like a story's, an epic's neighbours in the epic order are derived from the ranks.
+  epic: new Set(['before_id', 'after_id']),
 };
 
 /** The values of a change that belong in a stored document: derived keys and nulls dropped. */

@@ -43,6 +43,12 @@ const PHRASES: ReadonlyMap<string, PhraseRule> = new Map(Object.entries({
   label_update: labelUpdatePhrase,
   label_delete: (data) => labelPhrase(data, 'deleted label'),
   label_merge: (data) => labelPhrase(data, 'merged label'),
+  blocker_create: (data) => quotedPhrase('added blocker:', 'added a blocker', textOf(changeOf(data, 'blocker'), 'description')),
+  blocker_update: blockerUpdatePhrase,
+  blocker_delete: (data) =>
+    quotedPhrase('deleted blocker:', 'deleted a blocker', textOf(changeOf(data, 'blocker'), 'description')),
+  file_attachment_create: (data) =>
+    quotedPhrase('uploaded file:', 'uploaded a file', textOf(changeOf(data, 'file_attachment'), 'filename')),
   epic_create: () => ({ highlight: 'added', tail: 'this epic' }),
   epic_update: () => ({ highlight: 'edited', tail: 'this epic' }),
   epic_delete: () => ({ highlight: 'deleted', tail: 'this epic' }),
@@ -134,14 +140,24 @@ function taskUpdatePhrase(data: EventData): Phrase {
   const task = changeOf(data, 'task');
   const values = task?.new_values ?? {};
   const description = textOf(task, 'description');
-  if (has(values, 'complete')) {
-    return values['complete'] === true
-      ? quotedPhrase('completed task:', 'completed a task', description)
-      : quotedPhrase('uncompleted task:', 'uncompleted a task', description);
-  }
+  if (has(values, 'complete')) return flagPhrase(values['complete'], 'completed', 'task', description);
   if (has(values, 'description')) return quotedPhrase('rewrote task:', 'rewrote a task', description);
   if (has(values, 'position')) return quotedPhrase('moved task:', 'moved a task', description);
   return quotedPhrase('edited task:', 'edited a task', description);
+}
+
+function blockerUpdatePhrase(data: EventData): Phrase {
+  const blocker = changeOf(data, 'blocker');
+  const values = blocker?.new_values ?? {};
+  const description = textOf(blocker, 'description');
+  if (has(values, 'resolved')) return flagPhrase(values['resolved'], 'resolved', 'blocker', description);
+  return quotedPhrase('edited blocker:', 'edited a blocker', description);
+}
+
+/** "<verb> <noun>:" when a flag became true ("completed task:"), "un<verb> <noun>:" when it became false. */
+function flagPhrase(value: unknown, verb: string, noun: string, text: string | null): Phrase {
+  const done = value === true ? verb : `un${verb}`;
+  return quotedPhrase(`${done} ${noun}:`, `${done} a ${noun}`, text);
 }
 
 /** `<highlight> "<text>"` when the text is known, else a phrase that needs no text. */

@@ -1,6 +1,7 @@
 // Deciders for a project's labels: create, rename and delete. A label name identifies the label within
 // its project regardless of case; names are stored in lower case.
 import type { Decision, DecisionContext } from '../decision.js';
+import { epicOfLabel } from '../epic/epic-state.js';
 import { invalidField } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';
 import { docsOfKind, findLabelByName, labelOf, normalizedLabelName, projectOf } from '../project-state.js';
@@ -62,10 +63,8 @@ export function decideRenameLabel(state: StreamState, input: RenameLabelInput, c
 export function decideDeleteLabel(state: StreamState, input: DeleteLabelInput, context: DecisionContext): Decision {
   projectOf(state);
   const label = labelOf(state, input.label_id);
-  for (const epic of docsOfKind(state, 'epic')) {
-    if (epic.label_id === label.id) {
-      throw invalidField('label_id', 'This label belongs to an epic; delete the epic to delete its label.');
-    }
+  if (epicOfLabel(state, label.id)) {
+    throw invalidField('label_id', 'This label belongs to an epic; delete the epic to delete its label.');
   }
   const changes: ResourceChange[] = [
     { kind: 'label', change_type: 'delete', id: label.id, name: label.name, original_values: { ...label } },

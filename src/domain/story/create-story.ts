@@ -1,5 +1,9 @@
 // Creating a story: defaults (unscheduled feature, priority p3, requested by the caller), nested task
 // and label creates, a position in the one project order, and the rules every story must satisfy.
+import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocker/blocker-decisions.js';
+import type { NewBlocker } from '../blocker/blocker-decisions.js';
+import { writeComments } from '../comment/comment-create.js';
+import type { NewComment } from '../comment/comment-create.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter } from '../errors.js';
 import type { ValidationError } from '../errors.js';
@@ -48,6 +52,10 @@ export interface CreateStoryInput extends StoryAttributes {
   name: string;
   /** Created in order, at positions 1..n. */
   tasks?: NewTaskInput[];
+  /** Created with the story, in the same event; their writers follow the story. */
+  comments?: NewComment[];
+  /** Created with the story, in the same event. */
+  blockers?: NewBlocker[];
   created_at?: number;
 }
 
@@ -107,6 +115,9 @@ export function decideCreateStory(state: StreamState, input: CreateStoryInput, c
   story.rank = rankInSlot(bandOf(currentState), slot);
 
   const tasks = newTasks(state, story, input.tasks ?? [], context);
+  const comments = writeComments(state, { kind: 'story', id: story.id }, input.comments ?? [], 'comments', context);
+  story.follower_ids = followersAfter(story.follower_ids, comments.followerIds);
+  const blockers = newBlockers(story.id, input.blockers ?? [], 'blockers', context);
   const changes: ResourceChange[] = [
     ...storyWriteChanges(state, {
       before: null,
@@ -116,6 +127,9 @@ export function decideCreateStory(state: StreamState, input: CreateStoryInput, c
       positionAfter: slotNeighbours(slot),
     }),
     ...tasks.map(taskCreateChange),
+    ...comments.changes,
+    ...blockers.map(blockerCreateChange),
+    ...blockedStoryChanges(state, blockers.map((blocker) => ({ before: null, after: blocker })), now),
   ];
   return { type: 'story_create', data: { changes, primary_resources: [storyRef(story)] } };
 }

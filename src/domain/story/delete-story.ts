@@ -1,10 +1,15 @@
-// Deleting a story: the story goes, and with it what lives inside it (its tasks and comments), so the
-// project's state keeps no orphans; a task's change is named by its description, as when it goes alone.
-// Its labels are recounted.
+// Deleting a story: the story goes, and with it what lives inside it (its tasks, comments, blockers and
+// its comments' files), so the project's state keeps no orphans; each of their changes is named as when
+// it goes alone (a task by its description, a blocker by its description, a file by its name).
+// Its labels are recounted, and the stories its blockers named no longer list it as blocked.
+import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-decisions.js';
+import type { BlockerDoc } from '../blocker/blocker-decisions.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange } from '../events.js';
+import type { ResourceChange, ResourceKind } from '../events.js';
+import { fileDeleteChange } from '../file-attachment/upload-file.js';
+import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import { storyContents, storyOf, type TaskDoc } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
+import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { taskDeleteChange } from '../task/task-decisions.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { UNMOVED } from './story-order.js';
@@ -13,7 +18,7 @@ export interface DeleteStoryInput {
   story_id: number;
 }
 
-export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _context: DecisionContext): Decision {
+export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const changes: ResourceChange[] = storyWriteChanges(state, {
     before: story,
@@ -22,8 +27,15 @@ export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _
     positionBefore: UNMOVED,
     positionAfter: UNMOVED,
   });
-  for (const { kind, doc } of storyContents(state, story.id)) {
-    changes.push(kind === 'task' ? taskDeleteChange(doc as TaskDoc) : { kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
-  }
+  for (const { kind, doc } of storyContents(state, story.id)) changes.push(contentDeleteChange(kind, doc));
+  changes.push(...blockedStoryChangesForDeletedStory(state, story.id, context.now));
   return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] } };
+}
+
+/** The delete change of something inside the story, as when it goes alone. */
+function contentDeleteChange(kind: ResourceKind, doc: ResourceDoc): ResourceChange {
+  if (kind === 'task') return taskDeleteChange(doc as TaskDoc);
+  if (kind === 'blocker') return blockerDeleteChange(doc as BlockerDoc);
+  if (kind === 'file_attachment') return fileDeleteChange(doc as FileAttachmentDoc);
+  return { kind, change_type: 'delete', id: doc.id, original_values: { ...doc } };
 }

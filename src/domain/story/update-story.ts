@@ -2,7 +2,8 @@
 // people, labels and an explicit position. Sub-resource writes (a story's labels and owners) are
 // updates of the same story and go through the same decider.
 import type { Decision, DecisionContext } from '../decision.js';
-import { commentCreateChange, newStoryComment } from '../comment/comment-create.js';
+import { writeComments } from '../comment/comment-create.js';
+import type { NewComment } from '../comment/comment-create.js';
 import { invalidField, invalidParameter, unfound } from '../errors.js';
 import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';
@@ -30,13 +31,13 @@ import { isEstimable, storyRuleViolations, storyTimeProblem } from './story-rule
 export type StoryGroup = 'scheduled' | 'unscheduled' | 'current';
 
 /**
- * The comment a reviewer may send with a rejection (spec: PUT story `comment`). Text that is not blank
- * becomes a comment on the story, created in the same event as the rejection, and its writer starts
- * following the story (facts §6.2). Uploads are not part of this server, so no file can be attached.
+ * The comment a reviewer may send with a rejection (spec: PUT story `comment`). Text that is not blank,
+ * or uploaded files (the objects the upload returned), become a comment on the story, created in the
+ * same event as the rejection, and its writer starts following the story (facts §6.2).
  */
 export interface RejectionComment {
   text?: string;
-  file_attachments?: unknown[];
+  file_attachments?: Array<{ id: number }>;
 }
 
 /** A story update request. Only present keys change; null clears. */
@@ -56,9 +57,10 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
   const problems: ValidationError[] = [];
 
   const currentState = nextState(project, before, input);
-  problems.push(...rejectionCommentProblems(input.comment, currentState, context.actorId));
-  const commentText = rejectionCommentText(input.comment);
-  const commenter = commentText === null ? null : context.actorId;
+  const commentProblems = rejectionCommentProblems(input.comment, currentState, context.actorId);
+  problems.push(...commentProblems);
+  const rejection = commentProblems.length === 0 ? rejectionComment(input.comment) : null;
+  const comment = rejection ? writeComments(state, { kind: 'story', id: before.id }, [rejection], 'comment', context) : null;
   const storyType = input.story_type ?? before.story_type;
   const estimateTouched = 'estimate' in input || 'story_type' in input;
   const estimate =
@@ -75,7 +77,7 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
   const newcomers = [
     ...(requesterId !== before.requested_by_id ? [requesterId] : []),
     ...owners.filter((id) => !before.owner_ids.includes(id)),
-    ...(commenter === null ? [] : [commenter]),
+    ...(comment?.followerIds ?? []),
   ];
   const followers = followersAfter(unique(input.follower_ids ?? before.follower_ids), newcomers);
   const relabelled = input.label_ids !== undefined || input.labels !== undefined;
@@ -123,10 +125,7 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
     positionBefore,
     positionAfter,
   });
-  if (commentText !== null && commenter !== null) {
-    const comment = newStoryComment({ id: context.nextId('comment'), storyId: before.id, text: commentText, personId: commenter, now });
-    changes.push(commentCreateChange(comment));
-  }
+  if (comment) changes.push(...comment.changes);
   return {
     type: isMoveOnly(changes[0]!) ? 'story_move' : 'story_update',
     data: { changes, primary_resources: [storyRef(after)] },
@@ -227,22 +226,25 @@ function rejectionCommentProblems(
   if (comment.file_attachments !== undefined && !Array.isArray(comment.file_attachments)) {
     return [{ field: 'comment', problem: 'comment file_attachments must be an array.' }];
   }
-  if (comment.file_attachments !== undefined && comment.file_attachments.length > 0) {
-    return [{ field: 'comment', problem: 'comment file_attachments must name uploaded files; this server holds none.' }];
+  if (comment.file_attachments?.some((file) => typeof file !== 'object' || file === null || !Number.isSafeInteger(file.id))) {
+    return [{ field: 'comment', problem: 'comment file_attachments must be the uploaded files, each with its id.' }];
   }
   if (currentState !== 'rejected') {
     return [{ field: 'comment', problem: 'A comment can only be sent when rejecting the story.' }];
   }
-  if (actorId === null && rejectionCommentText(comment) !== null) {
+  if (actorId === null && rejectionComment(comment) !== null) {
     return [{ field: 'comment', problem: 'A comment needs a person to write it.' }];
   }
   return [];
 }
 
-/** The text of the comment to create with a rejection, or null when there is none (absent or blank). */
-function rejectionCommentText(comment: RejectionComment | undefined): string | null {
-  const text = typeof comment === 'object' && comment !== null ? comment.text : undefined;
-  return typeof text === 'string' && text.trim() !== '' ? text : null;
+/** The comment to create with a rejection, or null when there is none (no files, text absent or blank). */
+function rejectionComment(comment: RejectionComment | undefined): NewComment | null {
+  if (typeof comment !== 'object' || comment === null) return null;
+  const text = typeof comment.text === 'string' && comment.text.trim() !== '' ? comment.text : undefined;
+  const fileIds = (comment.file_attachments ?? []).map((file) => file.id);
+  if (text === undefined && fileIds.length === 0) return null;
+  return { ...(text !== undefined ? { text } : {}), file_attachment_ids: fileIds };
 }
 
 /** Sets the story's rank for its slot; returns its neighbours after the write. */

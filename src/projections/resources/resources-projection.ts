@@ -26,6 +26,8 @@ export const resourceCollections: Readonly<Record<ProjectedKind, string>> = {
   label: 'labels',
   task: 'tasks',
   comment: 'comments',
+  file_attachment: 'file_attachments',
+  blocker: 'blockers',
   epic: 'epics',
   iteration_override: 'iteration_overrides',
   person: 'people',
@@ -41,6 +43,8 @@ const PROJECT_SCOPED: ReadonlySet<ResourceKind> = new Set<ResourceKind>([
   'label',
   'task',
   'comment',
+  'file_attachment',
+  'blocker',
   'epic',
   'iteration_override',
   'saved_search',
@@ -56,6 +60,9 @@ const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   label: [byProject],
   task: [byProject, { field: 'story_id' }], // /stories/{id}/tasks
   comment: [byProject, { field: 'story_id' }, { field: 'epic_id' }], // story and epic comments
+  // a comment's files; downloads and the unreferenced-blob sweep look files up by content hash
+  file_attachment: [byProject, { field: 'comment_id' }, { field: 'content_hash' }],
+  blocker: [byProject, { field: 'story_id' }], // /stories/{id}/blockers
   epic: [byProject, { field: 'label_id' }], // an epic's stories are those with its label
   iteration_override: [byProject],
   person: [{ field: 'email' }, { field: 'username' }], // sign-in by username or email, invitations by email
@@ -168,7 +175,7 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const resourcesProjection: Projection = {
   name: 'resources',
-  version: 1,
+  version: 2, // 2: comments keep their ext_attachments; file attachments and blockers projected
   collections: (Object.keys(resourceCollections) as ProjectedKind[]).map(
     (kind): ProjectionCollection => ({ name: resourceCollections[kind], indexes: indexes[kind] }),
   ),

@@ -191,12 +191,13 @@ describe('update story', () => {
         file_attachment_ids: [],
         ext_attachment_ids: [],
         attachment_ids: [],
+        ext_attachments: [],
       };
       expect(comment).to.deep.equal({
         kind: 'comment',
         change_type: 'create',
         id: comment!.id,
-        new_values: { ...stored, file_attachments: [], ext_attachments: [] },
+        new_values: { ...stored, file_attachments: [] },
       });
       expect(project.state.docs.get('comment')?.get(comment!.id), 'nested attachments are not stored').to.deep.equal(stored);
     });
@@ -224,7 +225,7 @@ describe('update story', () => {
       expect(project.state.docs.get('comment')?.size).to.equal(0);
     });
 
-    it('is refused without a rejection, with the wrong shape, with attachments, or without a writer', () => {
+    it('is refused without a rejection, with the wrong shape, with unknown attachments, or without a writer', () => {
       const project = givenProject();
       const id = project.story({ estimate: 1, current_state: 'delivered' });
       expect(problemsOf(project.rejected(decideUpdateStory, { story_id: id, comment: { text: 'x' } })).comment).to.equal(
@@ -233,7 +234,7 @@ describe('update story', () => {
       const badShape = { story_id: id, current_state: 'rejected' as const, comment: { text: 42 as unknown as string } };
       expect(problemsOf(project.rejected(decideUpdateStory, badShape))).to.have.key('comment');
       const attached = { story_id: id, current_state: 'rejected' as const, comment: { text: 'x', file_attachments: [{ id: 5 }] } };
-      expect(problemsOf(project.rejected(decideUpdateStory, attached)).comment).to.match(/uploaded files/);
+      expect(problemsOf(project.rejected(decideUpdateStory, attached)).comment).to.match(/upload the file first/);
       const byOperator = { story_id: id, current_state: 'rejected' as const, comment: { text: 'x' } };
       expect(problemsOf(project.rejected(decideUpdateStory, byOperator, null)).comment).to.equal('A comment needs a person to write it.');
     });

@@ -8,6 +8,14 @@ import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read
 import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
 import { created, deleted, logOf, updated } from './resource-events.js';
+import type { ResourceChange } from '../../../src/domain/events.js';
+import type { Decision } from '../../../src/domain/decision.js';
+import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
+import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
+import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
+import { decideCreateStory } from '../../../src/domain/story/create-story.js';
+import { commandFirst } from '../domain/conversation-scenario.js';
+import { givenProject, MEMBER } from '../domain/story-scenario.js';
 
 async function project(store: ReadStore, events: RecordedEvent[]): Promise<void> {
   for (const event of events) {
@@ -159,5 +167,43 @@ describe('resources projection', () => {
     expect(indexed.project_memberships).to.include('person_id');
     expect(indexed.account_memberships).to.include('account_id');
     expect(indexed.people).to.include('email');
+  });
+
+  it('projects uploads, comments with files, epics and blockers as the deciders record them', async () => {
+    const scenario = givenProject();
+    const decisions: Decision[] = [];
+    const record = (decision: Decision): number => {
+      decisions.push(decision);
+      return decision.data.changes[0]!.id;
+    };
+    const file = record(
+      scenario.when(commandFirst(decideUploadFile), { filename: 'plan.pdf', content_type: 'application/pdf', size: 3, content_hash: 'c'.repeat(64) }),
+    );
+    const blocking = record(scenario.when(decideCreateStory, { name: 'first' }));
+    const story = record(scenario.when(decideCreateStory, { name: 'second', blockers: [{ description: `#${blocking}` }] }));
+    const comment = record(
+      scenario.when(
+        commandFirst(decideCreateComment),
+        { story_id: story, text: 'see file', file_attachment_ids: [file], ext_attachments: [{ title: 'Doc' }] },
+        MEMBER,
+      ),
+    );
+    record(scenario.when(commandFirst(decideCreateEpic), { name: 'Launch', comments: [{ text: 'kick-off' }] }));
+    const models = await given(
+      logOf([
+        ['project-7', [created('project', 7, { name: 'Storyline' })]],
+        ...decisions.map((decision): [string, ResourceChange[]] => ['project-7', decision.data.changes]),
+      ]),
+    );
+    expect(withoutPositions(models.file_attachments)[0]).to.deep.include({ id: file, project_id: 7, filename: 'plan.pdf', comment_id: comment });
+    const comments = withoutPositions(models.comments);
+    expect(comments.map((doc) => doc.text)).to.deep.equal(['see file', 'kick-off']);
+    expect(comments[0]).to.not.have.property('file_attachments');
+    expect((comments[0]!.ext_attachments as Array<{ title: string }>)[0]!.title).to.equal('Doc');
+    expect(withoutPositions(models.epics)[0]).to.not.have.any.keys('before_id', 'after_id');
+    expect(withoutPositions(models.blockers)).to.have.length(1);
+    const stories = withoutPositions(models.stories);
+    expect(stories.find((doc) => doc.id === blocking)!.blocked_story_ids).to.deep.equal([story]);
+    expect(stories.find((doc) => doc.id === story)!.follower_ids).to.deep.equal(scenario.doc(story).follower_ids);
   });
 });

@@ -159,7 +159,7 @@ describe('projector runner', function () {
     expect(await after.collection('stories').findOne({ id: 10001 })).to.deep.include({ name: 'renamed' });
     expect(await reads.collection(CHECKPOINTS).findOne({ id: checkpointId('resources') })).to.deep.include({
       name: 'resources',
-      version: 1,
+      version: resourcesProjection.version,
       generation: 1,
       position: later,
     });

@@ -1,0 +1,34 @@
+// `storyline sweep-uploads`: frees the bytes of deleted uploads. Blobs that no file attachment names any
+// more, stored longer ago than the grace period, are removed (unreferenced-blob-sweep.ts). Runs beside a
+// running server: the grace period keeps it off uploads whose event is still being recorded.
+import { parseArgs } from 'node:util';
+import { createLog } from '../log.js';
+import { CliUsageError, type CliCommand } from './command.js';
+
+const DEFAULT_GRACE_HOURS = 24;
+
+export const sweepUploadsCommand: CliCommand = {
+  words: ['sweep-uploads'],
+  usage: `sweep-uploads [--grace-hours H]`,
+  summary: `remove upload bytes no file attachment names, stored more than H hours ago (default ${DEFAULT_GRACE_HOURS}); prints {"removed":..}`,
+  async run(args, { config, out }) {
+    const { values } = parseArgs({ args, options: { 'grace-hours': { type: 'string' } }, strict: true });
+    const graceHours = values['grace-hours'] === undefined ? DEFAULT_GRACE_HOURS : Number(values['grace-hours']);
+    if (!Number.isFinite(graceHours) || graceHours < 0) throw new CliUsageError('--grace-hours must be a number of hours, 0 or more');
+    const { openStoryline } = await import('../composition.js');
+    const { openBlobStore } = await import('../blob-store/open-blob-store.js');
+    const { sweepUnreferencedBlobs } = await import('../blob-store/unreferenced-blob-sweep.js');
+    const storyline = await openStoryline(config, createLog('warn'));
+    const blobs = await openBlobStore(config);
+    try {
+      const removed = await sweepUnreferencedBlobs(blobs, storyline.runner.collection('file_attachments'), {
+        storedBefore: Date.now() - graceHours * 3_600_000,
+      });
+      out(JSON.stringify({ removed: removed.length }));
+      return 0;
+    } finally {
+      await blobs.close();
+      await storyline.close();
+    }
+  },
+};

@@ -1,0 +1,128 @@
+// Seeded random sequences of story, comment, upload and blocker writes (rejections allowed), checking
+// after every step what must always hold in the project's state:
+// - a story's blocked_story_ids are exactly the other stories with an unresolved blocker naming it;
+// - a file's comment_id names a comment that lists the file, and every file a comment lists names it;
+// - a comment's attachment_ids are its file ids, then its ext attachment ids.
+import { expect } from 'chai';
+import { decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '../../../src/domain/blocker/blocker-decisions.js';
+import type { BlockerDoc } from '../../../src/domain/blocker/blocker-decisions.js';
+import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
+import type { CommentDoc } from '../../../src/domain/comment/comment-create.js';
+import { decideDeleteComment, decideUpdateComment } from '../../../src/domain/comment/comment-edit.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import type { FileAttachmentDoc } from '../../../src/domain/file-attachment/upload-file.js';
+import { docsOfKind } from '../../../src/domain/project-state.js';
+import type { StoryDoc } from '../../../src/domain/project-state.js';
+import { decideCreateStory } from '../../../src/domain/story/create-story.js';
+import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
+import { seededRandom } from '../../support/seeded-random.js';
+import { commandFirst, upload } from './conversation-scenario.js';
+import { givenProject, OWNER } from './story-scenario.js';
+import type { Scenario } from './story-scenario.js';
+
+const STEPS = 400;
+
+function ids(project: Scenario, kind: 'story' | 'comment' | 'blocker' | 'file_attachment'): number[] {
+  return [...docsOfKind(project.state, kind)].map((doc) => doc.id);
+}
+
+function checkInvariants(project: Scenario): void {
+  const blockers = [...docsOfKind<BlockerDoc>(project.state, 'blocker')];
+  for (const story of docsOfKind<StoryDoc>(project.state, 'story')) {
+    const expected = new Set(
+      blockers
+        .filter((blocker) => !blocker.resolved && blocker.story_id !== story.id && blocker.description === `#${story.id}`)
+        .map((blocker) => blocker.story_id),
+    );
+    expect([...(story.blocked_story_ids ?? [])].sort(), `blocked_story_ids of ${story.id}`).to.deep.equal([...expected].sort());
+  }
+  const comments = new Map([...docsOfKind<CommentDoc>(project.state, 'comment')].map((comment) => [comment.id, comment]));
+  for (const file of docsOfKind<FileAttachmentDoc>(project.state, 'file_attachment')) {
+    if (file.comment_id === undefined) continue;
+    expect(comments.get(file.comment_id)?.file_attachment_ids, `comment of file ${file.id}`).to.include(file.id);
+  }
+  for (const comment of comments.values()) {
+    for (const fileId of comment.file_attachment_ids) {
+      const file = project.state.docs.get('file_attachment')?.get(fileId) as FileAttachmentDoc | undefined;
+      expect(file?.comment_id, `file ${fileId} of comment ${comment.id}`).to.equal(comment.id);
+    }
+    expect(comment.attachment_ids).to.deep.equal([...comment.file_attachment_ids, ...comment.ext_attachment_ids]);
+  }
+}
+
+describe('conversation invariants over seeded random writes', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`hold after every step (seed ${seed})`, () => {
+      const random = seededRandom(seed);
+      const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(random() * list.length)];
+      const some = <T>(list: readonly T[]): T[] => list.filter(() => random() < 0.3);
+      const project = givenProject();
+      let accepted = 0;
+      const attempt = <C>(decide: Parameters<typeof commandFirst<C>>[0], command: C) => {
+        try {
+          project.when(commandFirst(decide), command, OWNER);
+          accepted += 1;
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      };
+      const storyRef = () => `#${pick(ids(project, 'story')) ?? 0}`;
+      for (let step = 0; step < STEPS; step++) {
+        const stories = ids(project, 'story');
+        const story = pick(stories) ?? 0;
+        const comment = project.state.docs.get('comment')?.get(pick(ids(project, 'comment')) ?? 0) as CommentDoc | undefined;
+        const blocker = project.state.docs.get('blocker')?.get(pick(ids(project, 'blocker')) ?? 0) as BlockerDoc | undefined;
+        const files = ids(project, 'file_attachment');
+        switch (Math.floor(random() * 10)) {
+          case 0:
+            attempt((command: { name: string }, state, context) => decideCreateStory(state, {
+              ...command,
+              blockers: random() < 0.5 ? [{ description: storyRef() }] : [],
+              comments: random() < 0.5 ? [{ text: 'nested', file_attachment_ids: some(files) }] : [],
+            }, context), { name: `story ${step}` });
+            break;
+          case 1:
+            upload(project, `file-${step}.txt`, OWNER, step + 1);
+            break;
+          case 2:
+            attempt(decideCreateComment, { story_id: story, text: random() < 0.8 ? 'hi' : undefined, file_attachment_ids: some(files) });
+            break;
+          case 3:
+            if (comment?.story_id !== undefined) {
+              attempt(decideUpdateComment, {
+                story_id: comment.story_id,
+                comment_id: comment.id,
+                file_attachment_ids_to_add: some(files),
+                attachment_ids_to_remove: some(comment.attachment_ids),
+                attachments_to_add: random() < 0.3 ? [{ title: 'link' }] : undefined,
+              });
+            }
+            break;
+          case 4:
+            if (comment?.story_id !== undefined) attempt(decideDeleteComment, { story_id: comment.story_id, comment_id: comment.id });
+            break;
+          case 5:
+          case 6:
+            attempt(decideCreateBlocker, { story_id: story, description: storyRef(), resolved: random() < 0.2 });
+            break;
+          case 7:
+            if (blocker) {
+              attempt(decideUpdateBlocker, {
+                story_id: blocker.story_id,
+                blocker_id: blocker.id,
+                ...(random() < 0.5 ? { resolved: !blocker.resolved } : { description: storyRef() }),
+              });
+            }
+            break;
+          case 8:
+            if (blocker) attempt(decideDeleteBlocker, { story_id: blocker.story_id, blocker_id: blocker.id });
+            break;
+          default:
+            if (stories.length > 3) attempt((command: { story_id: number }, state, context) => decideDeleteStory(state, command, context), { story_id: story });
+        }
+        checkInvariants(project);
+      }
+      expect(accepted, 'most writes are accepted').to.be.greaterThan(STEPS / 2);
+    });
+  }
+});

@@ -1,0 +1,37 @@
+// The conversation deciders (epics, comments, blockers, uploads) take the command first, then the state
+// and the context; the story scenario runs deciders that take the state first. `commandFirst` adapts one
+// to the other, and `upload` records a file as the upload endpoint would.
+import type { Decision, DecisionContext } from '../../../src/domain/decision.js';
+import type { StreamState } from '../../../src/domain/resource-state.js';
+import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
+import type { FileAttachmentDoc } from '../../../src/domain/file-attachment/upload-file.js';
+import type { Decider, Scenario } from './story-scenario.js';
+import { OWNER } from './story-scenario.js';
+
+export function commandFirst<C>(decide: (command: C, state: StreamState, context: DecisionContext) => Decision): Decider<C> {
+  return (state, command, context) => decide(command, state, context);
+}
+
+/** A distinct fake content hash per seed. */
+export function contentHash(seed: number): string {
+  return seed.toString(16).padStart(64, '0');
+}
+
+/** Records an upload of `filename` by `actorId`; returns the file attachment's id. */
+export function upload(project: Scenario, filename = 'diagram.png', actorId = OWNER, seed = 1): number {
+  const decision = project.when(
+    commandFirst(decideUploadFile),
+    { filename, content_type: 'image/png', size: 1234, content_hash: contentHash(seed) },
+    actorId,
+  );
+  return decision.data.changes[0]!.id;
+}
+
+export function fileDoc(project: Scenario, id: number): FileAttachmentDoc | undefined {
+  return project.state.docs.get('file_attachment')?.get(id) as FileAttachmentDoc | undefined;
+}
+
+/** The kinds and change types of a decision's changes, in order: `story:update`, ... */
+export function changeKinds(decision: Decision): string[] {
+  return decision.data.changes.map((change) => `${change.kind}:${change.change_type}`);
+}
