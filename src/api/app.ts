@@ -319,13 +319,14 @@ export function effectiveMethod(method: string, query: Readonly<Record<string, s
   }
 }
 
-/** Query parameters from the raw query string; the last value of a repeated name wins. */
+/**
+ * Query parameters from the raw query string; the last value of a repeated name wins. The map has no
+ * prototype, so a name a request does not send (`toString`, `constructor`) reads as undefined.
+ */
 export function parseQuery(raw: string): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
   if (raw === '') return query;
-  for (const [name, value] of new URLSearchParams(raw)) {
-    if (name !== '__proto__') query[name] = value;
-  }
+  for (const [name, value] of new URLSearchParams(raw)) query[name] = value;
   return query;
 }
 
