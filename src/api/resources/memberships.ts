@@ -11,9 +11,11 @@
 // Only active roles (owner, member, viewer) are ever returned.
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { MembershipCommands } from '../../commands/memberships.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
+import { text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import { bodyChecker } from './body-schema.js';
@@ -29,7 +31,15 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
   const people = deps.read('people');
   const directory = personDirectory(deps);
   const commands = new MembershipCommands({ commands: deps.commands, memberships, peopleRead: people, people: deps.people });
-  const checkBody = bodyChecker({ person_id: 'integer', favorite: 'boolean' });
+  const checkBody = bodyChecker({
+    person_id: 'integer',
+    favorite: 'boolean',
+    email: text(TEXT_LIMITS.email),
+    name: text(TEXT_LIMITS.person_name),
+    initials: text(TEXT_LIMITS.initials),
+    role: text(TEXT_LIMITS.token),
+    project_color: text(TEXT_LIMITS.token),
+  });
 
   const membershipType: ResourceType = {
     name: 'project_membership',

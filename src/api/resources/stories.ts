@@ -24,7 +24,8 @@ import type { CommandMeta } from '../../commands/command-handler.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
-import { requestSchema } from '../request-schema.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
+import { requestSchema, text } from '../request-schema.js';
 import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { assertFilterAlone, dateRangeFilter, pageOf, paginate, storyListQuery } from './story-list-query.js';
@@ -37,7 +38,7 @@ export const MAX_BULK_IDS = 500;
 const checkOwnerBody = requestSchema<{ id: number }>({ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] });
 const checkLabelBody = requestSchema<{ id?: number; name?: string }>({
   type: 'object',
-  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+  properties: { id: { type: 'integer' }, name: text(TEXT_LIMITS.label_name) },
 });
 
 export function storyResources(deps: ResourceDeps): ResourceModule {
