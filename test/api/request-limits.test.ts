@@ -2,7 +2,7 @@
 // it the request answers 400 `invalid_parameter` naming the key (length limits also in `requirement`,
 // as the service reported them) and nothing is written: the project version does not move.
 import { expect } from 'chai';
-import { LIST_LIMITS, TEXT_LIMITS } from '../../src/domain/input-limits.js';
+import { LIST_LIMITS, SEARCH_LIMITS, TEXT_LIMITS } from '../../src/domain/input-limits.js';
 import type { TestResponse } from './support/http-client.js';
 import { storyTeam, type StoryTeam, type StoryWorld } from '../support/project-fixture.js';
 
@@ -91,5 +91,31 @@ describe('API: limits on what one request carries', () => {
     expectRefused(await w.api('POST', '/my/people', { as: w.owner, body: { emails: [longEmail] } }), 'emails');
     const emails = Array.from({ length: LIST_LIMITS.emails + 1 }, (_, i) => `p${i}@example.com`);
     expectRefused(await w.api('POST', '/my/people', { as: w.owner, body: { emails } }), 'emails');
+  });
+
+  describe('the stories filter', () => {
+    const list = (filter: string) => w.api('GET', `/projects/${projectId}/stories`, { as: w.owner, query: { filter, fields: 'name' } });
+
+    it('refuses the 13 KB negated filter that used to hold the thread for seconds, before reading any story', async () => {
+      const res = await list(Array.from({ length: 1300 }, (_, i) => `-w${i}xyz`).join(' '));
+      expectRefused(res, 'filter');
+      expect(res.json.general_problem).to.include(`${SEARCH_LIMITS.query_length} characters`);
+    });
+
+    it('accepts up to the term limit and refuses one term more', async () => {
+      const terms = (n: number) => Array.from({ length: n }, (_, i) => `-nothing${i}`).join(' ');
+      const within = await list(terms(SEARCH_LIMITS.terms));
+      expect(within.status, within.text).to.equal(200);
+      expect(within.json.map((story: { name: string }) => story.name)).to.include('anchor');
+      const beyond = await list(terms(SEARCH_LIMITS.terms + 1));
+      expectRefused(beyond, 'filter');
+      expect(beyond.json.general_problem).to.include(`at most ${SEARCH_LIMITS.terms} terms`);
+    });
+
+    it('still combines cheap and text terms, negated or not, whatever their order', async () => {
+      const res = await list('-"no such text" ANCHOR label:a -state:accepted');
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.map((story: { name: string }) => story.name)).to.deep.equal(['anchor']);
+    });
   });
 });
