@@ -34,6 +34,8 @@ export interface ApiConfig {
   maxBodyBytes: number;
   /** Entries of the response byte cache (0 disables it). */
   responseCacheEntries: number;
+  /** Bytes the response cache may hold (default 64 MiB; 0 disables it). */
+  responseCacheBytes?: number;
   /** Sent as the deprecation header and envelope member when set. */
   deprecationWarning?: string;
   /** Planned maintenance window (ISO 8601), sent as headers and envelope member when set. */
@@ -53,8 +55,12 @@ export interface AppDependencies {
   clock?: () => number;
 }
 
+/** The response cache's byte budget when none is configured. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
 export const defaultApiConfig: ApiConfig = {
   createdStatus: 200,
   maxBodyBytes: 1024 * 1024,
   responseCacheEntries: 2000,
+  responseCacheBytes: DEFAULT_RESPONSE_CACHE_BYTES,
 };

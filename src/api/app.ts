@@ -24,7 +24,7 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import { invalidField } from '../domain/errors.js';
-import type { AppDependencies } from './app-dependencies.js';
+import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
 import { authenticate, missingCredentials } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { parseFields, type FieldSelection } from './fields-selection.js';
@@ -85,7 +85,10 @@ class RequestPipeline {
     for (const route of deps.routes) assertRouteIsWellFormed(route);
     this.matcher = new RouteMatcher(deps.routes);
     this.serializer = new Serializer(deps.resources);
-    this.cache = new ResponseCache(deps.config.responseCacheEntries);
+    this.cache = new ResponseCache({
+      entries: deps.config.responseCacheEntries,
+      bytes: deps.config.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
+    });
     this.common = commonHeaders(deps.config);
     this.envelopeMembers = commonEnvelopeMembers(deps.config);
     this.clock = deps.clock ?? Date.now;

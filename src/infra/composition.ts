@@ -98,6 +98,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       createdStatus: config.createdStatus,
       maxBodyBytes: config.maxBodyBytes,
       responseCacheEntries: config.responseCacheEntries,
+      responseCacheBytes: config.responseCacheBytes,
       ...(config.deprecationWarning ? { deprecationWarning: config.deprecationWarning } : {}),
       ...(config.downtime ? { downtime: config.downtime } : {}),
     },
