@@ -2,7 +2,8 @@
 // endpoints", "Authentication", "Errors", "Versioning") to every route of the route table:
 //
 //   parse URL and query -> OPTIONS preflight -> method simulation -> route match (404 / 405)
-//   -> authenticate (403 before anything else looks at ids) -> parse `fields` (400 before any work)
+//   -> authenticate (403 before anything else looks at ids) -> parse `fields` and check integer query
+//   parameters (400 before any work)
 //   -> read and parse the body -> access check declared by the route -> [byte cache] -> handler
 //   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send.
 //
@@ -25,10 +26,11 @@ import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import { invalidField } from '../domain/errors.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
-import { authenticate, missingCredentials } from './authentication.js';
+import { authenticate, isXhr, missingCredentials } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { parseFields, type FieldSelection } from './fields-selection.js';
 import { authorizeProject } from './project-authorization.js';
+import { assertIntegerQueryParameters } from './query-parameters.js';
 import { parseBody, readBodyBytes } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
@@ -121,10 +123,11 @@ class RequestPipeline {
     const header = headerReader(req.headers);
     const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true }, this.deps.auth);
     const selection = parseFields(query.fields);
+    assertIntegerQueryParameters(query);
     const bytes = await readBodyBytes(req, this.deps.config.maxBodyBytes);
     state.bodyRead = true;
     const { body, rawBody } = parseBody(bytes, req.headers['content-type'], method, route);
-    const xhr = header('x-requested-with')?.toLowerCase() === 'xmlhttprequest';
+    const xhr = isXhr({ header });
 
     const apiRequest: ApiRequest = {
       method, params, query, body, rawBody, header, actor,

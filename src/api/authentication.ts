@@ -41,6 +41,11 @@ export function parseBasic(header: string): { login: string; password: string } 
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** Whether a request says it is an XMLHttpRequest (missing credentials then answer 403, not 401). */
+export function isXhr(req: { header(name: string): string | undefined }): boolean {
+  return req.header('x-requested-with')?.toLowerCase() === 'xmlhttprequest';
+}
+
 /**
  * The error for a request that needs a person and sent no credentials: 401 `unauthenticated`, or 403
  * `invalid_authentication` for an XMLHttpRequest (spec, Authentication 3 and Errors "Shown cases").
