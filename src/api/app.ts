@@ -26,9 +26,10 @@ import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import { invalidField } from '../domain/errors.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
-import { authenticate, isXhr, missingCredentials } from './authentication.js';
+import { authenticate, isXhr, missingCredentials, type SignInGuard } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { parseFields, type FieldSelection } from './fields-selection.js';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
 import { parseBody, readBodyBytes } from './request-body.js';
@@ -82,6 +83,7 @@ class RequestPipeline {
   private readonly common: Readonly<HeaderBag>;
   private readonly envelopeMembers: Readonly<Record<string, unknown>>;
   private readonly clock: () => number;
+  private readonly signIns: SignInGuard;
 
   constructor(private readonly deps: AppDependencies) {
     for (const route of deps.routes) assertRouteIsWellFormed(route);
@@ -94,6 +96,7 @@ class RequestPipeline {
     this.common = commonHeaders(deps.config);
     this.envelopeMembers = commonEnvelopeMembers(deps.config);
     this.clock = deps.clock ?? Date.now;
+    this.signIns = { throttle: new LoginThrottle(this.clock, deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE), log: deps.log };
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -121,7 +124,8 @@ class RequestPipeline {
     const { route, params } = match;
 
     const header = headerReader(req.headers);
-    const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true }, this.deps.auth);
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true, address }, this.deps.auth, this.signIns);
     const selection = parseFields(query.fields);
     assertIntegerQueryParameters(query);
     const bytes = await readBodyBytes(req, this.deps.config.maxBodyBytes);

@@ -62,10 +62,11 @@ describe('error catalogue', () => {
     'xhr_required',
   ];
 
-  it('holds every code of the spec with a status and a distinct text', () => {
-    expect(Object.keys(errorCatalogue).sort()).to.deep.equal([...specCodes].sort());
+  it('holds every code of the spec, and the codes Storyline adds, with a status and a distinct text', () => {
+    const storylineCodes = ['too_many_requests'];
+    expect(Object.keys(errorCatalogue).sort()).to.deep.equal([...specCodes, ...storylineCodes].sort());
     const texts = new Set(Object.values(errorCatalogue).map((entry) => entry.error));
-    expect(texts.size).to.equal(specCodes.length);
+    expect(texts.size).to.equal(specCodes.length + storylineCodes.length);
     for (const entry of Object.values(errorCatalogue)) expect(entry.status).to.be.within(400, 599);
   });
 
@@ -77,6 +78,7 @@ describe('error catalogue', () => {
     expect(errorCatalogue.unhandled_condition).to.deep.equal({ status: 500, error: 'An unexpected condition occurred.' });
     expect(errorCatalogue.api_internal_error.error).to.include('transient.  The failure has been logged.');
     expect(errorCatalogue.unauthenticated.status).to.equal(401);
+    expect(errorCatalogue.too_many_requests.status).to.equal(429);
   });
 
   it('omits empty optional keys and merges validation errors per field', () => {
