@@ -74,6 +74,14 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
     return list.sort((a, b) => compare(value(a), value(b)) || a.id - b.id);
   }
 
+  /** An order by email would reveal what the caller may not read: refused unless every email is visible. */
+  async function assertEmailsVisible(req: ApiRequest, list: readonly Doc[]): Promise<void> {
+    const personIds = list.map((membership) => Number(membership['person_id']));
+    const visible = await directory.emailVisibleTo(req.actor, personIds);
+    if (personIds.every((id) => visible.has(id))) return;
+    throw invalidField('sort_by', "sort_by=email is only available to callers who may see the members' emails.");
+  }
+
   const routes: RouteDefinition[] = [
     {
       method: 'GET',
@@ -83,6 +91,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
         const key = req.query['sort_by'] ?? 'id';
         if (!SORT_KEYS.includes(key)) throw invalidField('sort_by', `sort_by must be one of: ${SORT_KEYS.join(', ')}`);
         const list = await memberships.find({ project_id: req.project!.id, ...active });
+        if (key === 'email') await assertEmailsVisible(req, list);
         return { kind: 'resource', type: 'project_membership', value: await sorted(list, key) };
       },
     },
