@@ -12,11 +12,14 @@ const attributeNames = [
   'created_at', 'tasks', 'comment', 'complete', 'position', 'id', 'role', 'email', 'emails', 'person_id', 'initials',
   'project_color', 'favorite', 'public', 'point_scale', 'iteration_length', 'week_start_day', 'start_date', 'new_account_name',
   'account_id', 'no_owner', 'join_as', 'project_creator', 'admin', 'owner', 'enable_tasks', 'time_zone', 'text', 'external_id',
+  'constructor', 'toString', 'hasOwnProperty', '__proto__',
 ];
+/** Names Object.prototype holds: they must be unknown names like any other, never a lookup into the prototype. */
+const prototypeNames = Object.getOwnPropertyNames(Object.prototype);
 const queryNames = [
   'fields', 'envelope', 'date_format', 'limit', 'offset', 'with_state', 'with_label', 'with_story_type', 'with_story_priority',
   'filter', 'since_version', 'occurred_before', 'occurred_after', 'created_after', 'updated_before', 'ids', 'sort_by',
-  'account_ids', 'with_permission', 'project_id', 'after_story_id', 'before_story_id', '_method',
+  'account_ids', 'with_permission', 'project_id', 'after_story_id', 'before_story_id', '_method', 'constructor', '__proto__',
 ];
 
 const oddIds = ['0', '-1', '999999', 'abc', '1.5', '%zz', '99999999999999999999', ''];
@@ -26,6 +29,8 @@ const scalar = fc.oneof(
   fc.constantFrom('unstarted', 'started', 'accepted', 'rejected', 'unscheduled', 'feature', 'bug', 'release', 'owner', 'viewer',
     'member', 'p1', 'none', 'millis', 'true', 'false', ':default', 'name,owners(:default)', 'state:started label:x', '2024-02-30',
     '2017-05-03T23:29:39Z', 'x@example.com', 'scheduled', 'current', 'Monday', '0,1,2,3', '1,2', '-1'),
+  fc.constantFrom(...prototypeNames, ...prototypeNames.map((name) => `:default,${name}(${name})`)),
+  fc.constantFrom('x'.repeat(300), 'y'.repeat(5001), `${'-z '.repeat(700)}`, Array.from({ length: 101 }, (_, i) => `l${i}`).join(',')),
   fc.integer({ min: -5, max: 40 }),
   fc.double({ noNaN: false }),
   fc.boolean(),
@@ -34,13 +39,14 @@ const scalar = fc.oneof(
 const value = fc.oneof(
   { arbitrary: scalar, weight: 5 },
   { arbitrary: fc.array(scalar, { maxLength: 3 }), weight: 2 },
+  { arbitrary: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 99, maxLength: 102 }), weight: 1 },
   { arbitrary: fc.array(fc.dictionary(fc.constantFrom('id', 'name', 'description', 'text'), scalar), { maxLength: 2 }), weight: 1 },
   { arbitrary: fc.dictionary(fc.constantFrom('id', 'name', 'text', 'olson_name'), scalar), weight: 1 },
 );
 const body = fc.oneof(fc.dictionary(fc.constantFrom(...attributeNames), value, { maxKeys: 5 }), fc.constant(undefined));
 
-/** Requests per run: 500 in `npm test`; `STORYLINE_FUZZ_RUNS=100000` for the long run. */
-const FUZZ_RUNS = Number(process.env['STORYLINE_FUZZ_RUNS'] ?? 500);
+/** Requests per run: 2,000 in `npm test`; `STORYLINE_FUZZ_RUNS=100000` for the long run. */
+const FUZZ_RUNS = Number(process.env['STORYLINE_FUZZ_RUNS'] ?? 2000);
 
 describe('the whole server under random requests', function () {
   this.timeout(Math.max(60_000, FUZZ_RUNS * 100));
