@@ -32,7 +32,7 @@ export const TEXT_LIMITS = {
   email: 255,
   username: 40,
   /** Short enumerations and identifiers sent as text (state, type, color, time zone, role ...). */
-  token: 100,
+  short_text: 100,
 } as const;
 
 /** Maximum entries of each list a request may send. */

@@ -37,8 +37,8 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
     email: text(TEXT_LIMITS.email),
     name: text(TEXT_LIMITS.person_name),
     initials: text(TEXT_LIMITS.initials),
-    role: text(TEXT_LIMITS.token),
-    project_color: text(TEXT_LIMITS.token),
+    role: text(TEXT_LIMITS.short_text),
+    project_color: text(TEXT_LIMITS.short_text),
   });
 
   const membershipType: ResourceType = {

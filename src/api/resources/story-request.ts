@@ -25,10 +25,10 @@ const labelReference = {
 const STORY_ATTRIBUTES = {
   name: text(TEXT_LIMITS.story_name),
   description: text(TEXT_LIMITS.story_description, true),
-  story_type: text(TEXT_LIMITS.token),
-  current_state: text(TEXT_LIMITS.token),
+  story_type: text(TEXT_LIMITS.short_text),
+  current_state: text(TEXT_LIMITS.short_text),
   estimate: { type: ['number', 'null'] },
-  story_priority: text(TEXT_LIMITS.token),
+  story_priority: text(TEXT_LIMITS.short_text),
   requested_by_id: integer,
   owner_ids: integers(LIST_LIMITS.owner_ids),
   owned_by_id: nullableInteger,
