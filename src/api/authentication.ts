@@ -48,12 +48,17 @@ export async function authenticate(sources: CredentialSources, auth: Authenticat
   return signIn({ login: basic.login, address: sources.address }, basic.password, auth, guard);
 }
 
+function seconds(ms: number): string {
+  const whole = Math.ceil(ms / 1000);
+  return whole === 1 ? '1 second' : `${whole} seconds`;
+}
+
 async function signIn(attempt: SignInAttempt, password: string, auth: Authenticator, guard: SignInGuard): Promise<Actor> {
   const waitMs = guard.throttle.waitMs(attempt);
   if (waitMs > 0) {
     throw apiError('too_many_requests', {
       general_problem: 'Too many failed sign-ins for this login or from this address.',
-      possible_fix: `Wait ${Math.ceil(waitMs / 1000)} seconds before trying again.`,
+      possible_fix: `Wait ${seconds(waitMs)} before trying again.`,
     });
   }
   const actor = await auth.byPassword(attempt.login, password);

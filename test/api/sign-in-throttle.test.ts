@@ -46,7 +46,7 @@ describe('API: password sign-in against guessing', function () {
     const refused = await signIn(ada.email, ada.password);
     expect(refused.status, refused.text).to.equal(429);
     expect(refused.json).to.include({ kind: 'error', code: 'too_many_requests' });
-    expect(refused.json.possible_fix).to.match(/Wait 1 seconds/);
+    expect(refused.json.possible_fix).to.equal('Wait 1 second before trying again.');
     // Another login from the same address is not held back by ada's count.
     const other = await app.person('Bob');
     expect((await signIn(other.email, other.password)).status).to.equal(200);
