@@ -1,5 +1,6 @@
 // What the HTTP app needs from the rest of the system, as interfaces the composition root implements.
 
+import type { LoginThrottleOptions } from './login-throttle.js';
 import type { Doc } from '../ports/read-store.js';
 import type { ResourceTypeRegistry } from './resource-type.js';
 import type { Actor, ProjectRole, RouteDefinition } from './route-table.js';
@@ -25,6 +26,8 @@ export interface ProjectAccessResolver {
 
 export interface ApiLog {
   error(message: string, details?: Record<string, unknown>): void;
+  /** Events worth an operator's eye that are not faults (failed sign-ins); never given a secret. */
+  warn(message: string, details?: Record<string, unknown>): void;
 }
 
 export interface ApiConfig {
@@ -34,6 +37,8 @@ export interface ApiConfig {
   maxBodyBytes: number;
   /** Entries of the response byte cache (0 disables it). */
   responseCacheEntries: number;
+  /** Bytes the response cache may hold (default 64 MiB; 0 disables it). */
+  responseCacheBytes?: number;
   /** Sent as the deprecation header and envelope member when set. */
   deprecationWarning?: string;
   /** Planned maintenance window (ISO 8601), sent as headers and envelope member when set. */
@@ -51,10 +56,16 @@ export interface AppDependencies {
   log: ApiLog;
   /** Request clock, ms since the epoch (injected for tests); defaults to Date.now. */
   clock?: () => number;
+  /** Brake on password sign-ins; defaults to DEFAULT_LOGIN_THROTTLE on the request clock. */
+  loginThrottle?: LoginThrottleOptions;
 }
+
+/** The response cache's byte budget when none is configured. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const defaultApiConfig: ApiConfig = {
   createdStatus: 200,
   maxBodyBytes: 1024 * 1024,
   responseCacheEntries: 2000,
+  responseCacheBytes: DEFAULT_RESPONSE_CACHE_BYTES,
 };

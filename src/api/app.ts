@@ -2,7 +2,8 @@
 // endpoints", "Authentication", "Errors", "Versioning") to every route of the route table:
 //
 //   parse URL and query -> OPTIONS preflight -> method simulation -> route match (404 / 405)
-//   -> authenticate (403 before anything else looks at ids) -> parse `fields` (400 before any work)
+//   -> authenticate (403 before anything else looks at ids) -> parse `fields` and check integer query
+//   parameters (400 before any work)
 //   -> read and parse the body -> access check declared by the route -> [byte cache] -> handler
 //   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send.
 //
@@ -24,11 +25,13 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import { invalidField } from '../domain/errors.js';
-import type { AppDependencies } from './app-dependencies.js';
-import { authenticate, missingCredentials } from './authentication.js';
+import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
+import { authenticate, isXhr, missingCredentials, type SignInGuard } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { parseFields, type FieldSelection } from './fields-selection.js';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { authorizeProject } from './project-authorization.js';
+import { assertIntegerQueryParameters } from './query-parameters.js';
 import { parseBody, readBodyBytes } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
@@ -80,15 +83,20 @@ class RequestPipeline {
   private readonly common: Readonly<HeaderBag>;
   private readonly envelopeMembers: Readonly<Record<string, unknown>>;
   private readonly clock: () => number;
+  private readonly signIns: SignInGuard;
 
   constructor(private readonly deps: AppDependencies) {
     for (const route of deps.routes) assertRouteIsWellFormed(route);
     this.matcher = new RouteMatcher(deps.routes);
     this.serializer = new Serializer(deps.resources);
-    this.cache = new ResponseCache(deps.config.responseCacheEntries);
+    this.cache = new ResponseCache({
+      entries: deps.config.responseCacheEntries,
+      bytes: deps.config.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
+    });
     this.common = commonHeaders(deps.config);
     this.envelopeMembers = commonEnvelopeMembers(deps.config);
     this.clock = deps.clock ?? Date.now;
+    this.signIns = { throttle: new LoginThrottle(this.clock, deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE), log: deps.log };
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -116,12 +124,14 @@ class RequestPipeline {
     const { route, params } = match;
 
     const header = headerReader(req.headers);
-    const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true }, this.deps.auth);
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true, address }, this.deps.auth, this.signIns);
     const selection = parseFields(query.fields);
+    assertIntegerQueryParameters(query);
     const bytes = await readBodyBytes(req, this.deps.config.maxBodyBytes);
     state.bodyRead = true;
     const { body, rawBody } = parseBody(bytes, req.headers['content-type'], method, route);
-    const xhr = header('x-requested-with')?.toLowerCase() === 'xmlhttprequest';
+    const xhr = isXhr({ header });
 
     const apiRequest: ApiRequest = {
       method, params, query, body, rawBody, header, actor,
@@ -319,13 +329,14 @@ export function effectiveMethod(method: string, query: Readonly<Record<string, s
   }
 }
 
-/** Query parameters from the raw query string; the last value of a repeated name wins. */
+/**
+ * Query parameters from the raw query string; the last value of a repeated name wins. The map has no
+ * prototype, so a name a request does not send (`toString`, `constructor`) reads as undefined.
+ */
 export function parseQuery(raw: string): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
   if (raw === '') return query;
-  for (const [name, value] of new URLSearchParams(raw)) {
-    if (name !== '__proto__') query[name] = value;
-  }
+  for (const [name, value] of new URLSearchParams(raw)) query[name] = value;
   return query;
 }
 

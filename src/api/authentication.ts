@@ -1,9 +1,14 @@
 // Who is calling: an API token (header `X-TrackerToken` / `X-ServiceToken`, or query `token`), or HTTP
 // Basic credentials on the routes that accept them (`GET /me`). Credentials that are present but wrong
 // fail here, before any authorization or lookup (spec, Authentication 4).
+//
+// Password sign-ins are guarded: a failure is logged (login and address, never the password) and
+// counted by the login throttle; a login or address past its free failures answers 429
+// `too_many_requests` until its back-off has passed, without the password being checked.
 
 import { apiError } from './error-catalogue.js';
-import type { Authenticator } from './app-dependencies.js';
+import type { ApiLog, Authenticator } from './app-dependencies.js';
+import type { LoginThrottle, SignInAttempt } from './login-throttle.js';
 import type { Actor } from './route-table.js';
 
 const TOKEN_FIX = 'Recheck your API token; it is shown on your Profile page.';
@@ -13,10 +18,23 @@ export interface CredentialSources {
   header(name: string): string | undefined;
   query: Readonly<Record<string, string>>;
   basicAllowed: boolean;
+  /** The client's address (the socket's), for the sign-in throttle and the log. */
+  address: string;
 }
 
-/** The authenticated person, null when no credentials were sent; throws `invalid_authentication`. */
-export async function authenticate(sources: CredentialSources, auth: Authenticator): Promise<Actor | null> {
+export interface SignInGuard {
+  throttle: LoginThrottle;
+  log: Pick<ApiLog, 'warn'>;
+}
+
+/** Longest login written to the log. */
+const LOGGED_LOGIN_LENGTH = 100;
+
+/**
+ * The authenticated person, null when no credentials were sent; throws `invalid_authentication`, or
+ * `too_many_requests` for a throttled password sign-in.
+ */
+export async function authenticate(sources: CredentialSources, auth: Authenticator, guard: SignInGuard): Promise<Actor | null> {
   const token = sources.header('x-trackertoken') ?? sources.header('x-servicetoken') ?? sources.query.token;
   if (token !== undefined) {
     const actor = token === '' ? null : await auth.byToken(token);
@@ -26,9 +44,31 @@ export async function authenticate(sources: CredentialSources, auth: Authenticat
   const authorization = sources.header('authorization');
   if (!sources.basicAllowed || authorization === undefined) return null;
   const basic = parseBasic(authorization);
-  const actor = basic ? await auth.byPassword(basic.login, basic.password) : null;
-  if (!actor) throw apiError('invalid_authentication', { possible_fix: PASSWORD_FIX });
-  return actor;
+  if (!basic) throw apiError('invalid_authentication', { possible_fix: PASSWORD_FIX });
+  return signIn({ login: basic.login, address: sources.address }, basic.password, auth, guard);
+}
+
+function seconds(ms: number): string {
+  const whole = Math.ceil(ms / 1000);
+  return whole === 1 ? '1 second' : `${whole} seconds`;
+}
+
+async function signIn(attempt: SignInAttempt, password: string, auth: Authenticator, guard: SignInGuard): Promise<Actor> {
+  const waitMs = guard.throttle.waitMs(attempt);
+  if (waitMs > 0) {
+    throw apiError('too_many_requests', {
+      general_problem: 'Too many failed sign-ins for this login or from this address.',
+      possible_fix: `Wait ${seconds(waitMs)} before trying again.`,
+    });
+  }
+  const actor = await auth.byPassword(attempt.login, password);
+  if (actor) {
+    guard.throttle.recordSuccess(attempt);
+    return actor;
+  }
+  const failures = guard.throttle.recordFailure(attempt);
+  guard.log.warn('failed sign-in', { login: attempt.login.slice(0, LOGGED_LOGIN_LENGTH), address: attempt.address, failures });
+  throw apiError('invalid_authentication', { possible_fix: PASSWORD_FIX });
 }
 
 /** Login and password of an `Authorization: Basic ...` header, null when it is not valid Basic. */
@@ -39,6 +79,11 @@ export function parseBasic(header: string): { login: string; password: string } 
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** Whether a request says it is an XMLHttpRequest (missing credentials then answer 403, not 401). */
+export function isXhr(req: { header(name: string): string | undefined }): boolean {
+  return req.header('x-requested-with')?.toLowerCase() === 'xmlhttprequest';
 }
 
 /**

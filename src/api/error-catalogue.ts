@@ -9,6 +9,8 @@
 // - `cant_parse_json` (400) stays in the catalogue for clients that know it; Storyline does not emit it.
 // - A known path with an unsupported method: 405 `http_method_not_supported`.
 // - `deadlock` 409: a write that kept conflicting with concurrent writes after its bounded retries.
+// - `too_many_requests` 429 (our code; clients must accept unknown codes): a password sign-in refused
+//   while its login or address is in back-off after repeated failures (api/login-throttle.ts).
 
 import { DomainError, mergeProblems, type DomainErrorDetails, type ValidationError } from '../domain/errors.js';
 
@@ -48,6 +50,7 @@ export const errorCatalogue = {
   route_not_found: { status: 404, error: 'The path you requested has no valid endpoint.' },
   server_under_load: { status: 503, error: 'The server is under heavy load. Please retry later.' },
   timeout: { status: 504, error: 'The request took too long to process.' },
+  too_many_requests: { status: 429, error: 'Too many requests. Please wait before retrying.' },
   unauthenticated: { status: 401, error: 'No authentication credentials were presented.' },
   unauthorized_operation: { status: 403, error: 'Authorization failure.' },
   unfound_resource: {

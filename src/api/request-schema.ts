@@ -9,7 +9,7 @@
 // Schemas check shapes and types; rules with their own messages (story states, point scales) stay in
 // the domain. Flat bodies can be declared as a type map with src/api/resources/body-schema.ts.
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
-import { invalidParameter, type ValidationError } from '../domain/errors.js';
+import { DomainError, invalidParameter, type ValidationError } from '../domain/errors.js';
 
 const ajv = new Ajv({ coerceTypes: true, allErrors: true, strict: true, allowUnionTypes: true });
 
@@ -31,8 +31,23 @@ export function requestSchema<T>(schema: SchemaObject): (value: unknown) => T {
   const validate = ajv.compile(schema);
   return (value) => {
     if (validate(value)) return value as T;
-    throw invalidParameter(problemsOf(validate.errors ?? []));
+    throw refusal(validate.errors ?? []);
   };
+}
+
+/** Schema properties for text limited to `max` characters (code points, as `maxLength` counts them). */
+export function text(max: number, nullable = false): SchemaObject {
+  return { type: nullable ? ['string', 'null'] : 'string', maxLength: max };
+}
+
+/**
+ * The error for failed checks: `invalid_parameter` with one validation error per field; a length limit
+ * also goes in `requirement`, as the service reported limits (facts §4.3).
+ */
+function refusal(errors: readonly ErrorObject[]): DomainError {
+  const error = invalidParameter(problemsOf(errors));
+  const limit = errors.find((e) => e.keyword === 'maxLength' || e.keyword === 'maxItems');
+  return limit ? new DomainError('invalid_parameter', { ...error.details, requirement: problemOf(limit).problem }) : error;
 }
 
 /** One problem per field: the first ajv error that names it (union types report one per branch). */
@@ -68,7 +83,9 @@ function problemOf(error: ErrorObject): ValidationError {
     case 'maximum':
       return { field, problem: `'${field}' must be at most ${String(error.params['limit'])}${inside}` };
     case 'maxItems':
-      return { field, problem: `'${field}' can hold at most ${String(error.params['limit'])} values` };
+      return { field, problem: `'${field}' can hold at most ${String(error.params['limit'])} values${inside}` };
+    case 'maxLength':
+      return { field, problem: `'${field}' parameter must be ${String(error.params['limit'])} characters or less.${inside ? ` ${inside.trim()}` : ''}` };
     case 'false schema':
       return { field, problem: path.length > 1 ? `'${field}' must not hold '${path.at(-1)}'${inside}` : `'${field}' is not allowed here` };
     default:

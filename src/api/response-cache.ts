@@ -1,6 +1,10 @@
 // Rendered responses of `cacheable` routes, kept as bytes. A project's version counts every change made
 // to it, so (project, version, route and query, caller's role) determines the answer: an entry is never
-// stale, it simply stops being asked for once the version moves on. Bounded, least recently used first out.
+// stale, it simply stops being asked for once the version moves on.
+//
+// Bounded twice, least recently used first out: by entries and by bytes. An entry's size counts its body,
+// its key and its headers (strings at two bytes a character) plus a fixed overhead for the objects that
+// hold them, so the bound follows what the heap pays; an entry larger than the whole budget is not kept.
 
 import { createHash } from 'node:crypto';
 
@@ -10,33 +14,65 @@ export interface CachedResponse {
   body: Buffer;
 }
 
-export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
+export interface ResponseCacheLimits {
+  /** Most entries kept (0 disables the cache). */
+  entries: number;
+  /** Most bytes kept, as `entrySize` counts them (0 disables the cache). */
+  bytes: number;
+}
 
-  constructor(private readonly capacity: number) {}
+/** Heap bytes of the Map entry, the CachedResponse, its headers object and the Buffer's own object. */
+const ENTRY_OVERHEAD_BYTES = 400;
+
+/** What an entry costs the heap, approximately and never less than its bytes. */
+export function entrySize(key: string, response: CachedResponse): number {
+  let size = ENTRY_OVERHEAD_BYTES + response.body.length + key.length * 2;
+  for (const name in response.headers) size += (name.length + response.headers[name]!.length) * 2;
+  return size;
+}
+
+export class ResponseCache {
+  /** Map order is recency order: the first key is the least recently used. */
+  private readonly entries = new Map<string, { response: CachedResponse; size: number }>();
+  private totalBytes = 0;
+
+  constructor(private readonly limits: ResponseCacheLimits) {}
 
   get(key: string): CachedResponse | undefined {
     const entry = this.entries.get(key);
-    if (entry) {
-      // Re-insert to mark it most recently used (Map keeps insertion order).
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    if (!entry) return undefined;
+    // Re-insert to mark it most recently used.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.response;
   }
 
   set(key: string, response: CachedResponse): void {
-    if (this.capacity <= 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, response);
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+    this.remove(key);
+    const size = entrySize(key, response);
+    if (this.limits.entries <= 0 || size > this.limits.bytes) return;
+    this.entries.set(key, { response, size });
+    this.totalBytes += size;
+    while (this.entries.size > this.limits.entries || this.totalBytes > this.limits.bytes) {
+      this.remove(this.entries.keys().next().value as string);
     }
   }
 
+  /** Entries held. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes held, as `entrySize` counts them; never above the limit. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.totalBytes -= entry.size;
   }
 }
 

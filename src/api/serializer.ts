@@ -145,8 +145,9 @@ export function buildPlan(type: ResourceType, selection: FieldSelection): PlanEn
   const attributes = new Set(type.attributes);
   const idsAssociations = idsAttributeIndex(type);
   for (const [name, nested] of wanted) {
-    const association = type.associations?.[name];
-    const compute = type.computed?.[name];
+    // Names come from the client: only the type's own entries count, never Object.prototype's.
+    const association = ownEntry(type.associations, name);
+    const compute = ownEntry(type.computed, name);
     const byIds = idsAssociations.get(name);
     if (association) {
       plan.push({ name, source: 'nested', association, selection: nested ?? DEFAULT_SELECTION });
@@ -159,6 +160,11 @@ export function buildPlan(type: ResourceType, selection: FieldSelection): PlanEn
     }
   }
   return plan;
+}
+
+/** `record[name]` when `record` itself holds it (`constructor`, `__proto__`, `toString` never match). */
+function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, name: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 function idsAttributeIndex(type: ResourceType): Map<string, Association> {

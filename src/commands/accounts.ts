@@ -1,7 +1,17 @@
 // Accounts and their memberships. Account members are added by `person_id` or by email (a person unknown
 // by that email is invited: created without a password).
+//
+// Removing a person from an account removes them from every project of the account too (as the A-token
+// fact has it for projects: removal ends the token's access): first the account membership (its
+// decision checks who may remove whom), then one membership removal in each project stream the person
+// belongs to, performed by the same caller. A person who is the only owner of one of those projects is
+// not removed from the account (400): ownership is handed over first. The check reads the read models;
+// a race with a concurrent ownership change ends with the project removal refused by its own decision
+// (the account removal then stands, the project membership stays until removed by hand).
 import { addAccountMember, changeAccountMember, createAccount, removeAccountMember } from '../domain/account/account-decisions.js';
+import { LAST_OWNER, removeMembership } from '../domain/project/membership-decisions.js';
 import { DomainError, invalidField } from '../domain/errors.js';
+import { PROJECT_ROLES } from '../domain/project-state.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
 import type { IdAllocator } from '../infra/id-allocator.js';
@@ -16,6 +26,8 @@ export interface AccountDeps {
   accountMemberships: ReadView;
   peopleRead: ReadView;
   people: PeopleCommands;
+  projects: ReadView;
+  projectMemberships: ReadView;
 }
 
 const FLAG_KEYS = ['owner', 'admin', 'project_creator'] as const;
@@ -55,7 +67,39 @@ export class AccountCommands {
 
   async removeMember(accountId: number, personId: number, meta: CommandMeta): Promise<void> {
     await this.account(accountId);
+    const projectMemberships = await this.projectMembershipsIn(accountId, personId);
+    await this.assertNotOnlyOwner(projectMemberships);
     await this.deps.commands.execute(streams.account(accountId), removeAccountMember({ personId, actorId: meta.actorId }), meta);
+    const person = await this.deps.peopleRead.findOne({ id: personId });
+    const personName = typeof person?.['name'] === 'string' ? { personName: person['name'] } : {};
+    for (const membership of projectMemberships) {
+      const projectId = Number(membership['project_id']);
+      await this.deps.commands.execute(
+        streams.project(projectId),
+        removeMembership({ membershipId: membership.id, actorRole: null, actorId: null, ...personName }),
+        { ...meta, commandId: `${meta.commandId}:project-${projectId}` },
+      );
+    }
+  }
+
+  /** The person's memberships in the projects of the account. */
+  private async projectMembershipsIn(accountId: number, personId: number): Promise<Doc[]> {
+    const projectIds = (await this.deps.projects.find({ account_id: accountId })).map((project) => project.id);
+    if (projectIds.length === 0) return [];
+    return this.deps.projectMemberships.find({ project_id: { $in: projectIds }, person_id: personId, role: { $in: PROJECT_ROLES } });
+  }
+
+  private async assertNotOnlyOwner(memberships: readonly Doc[]): Promise<void> {
+    for (const membership of memberships) {
+      if (membership['role'] !== 'owner') continue;
+      const owners = await this.deps.projectMemberships.find({ project_id: membership['project_id'], role: 'owner' });
+      if (owners.length > 1) continue;
+      const project = await this.deps.projects.findOne({ id: membership['project_id'] });
+      throw invalidField(
+        'person_id',
+        `${LAST_OWNER} This person is the only owner of project ${String(project?.['name'] ?? membership['project_id'])}; make someone else its owner before removing them from the account.`,
+      );
+    }
   }
 
   private async personFor(request: Record<string, unknown>, meta: CommandMeta): Promise<number> {

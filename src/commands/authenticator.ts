@@ -1,11 +1,10 @@
 // The API's Authenticator over the credential store and the `people` read model: a token is looked up
 // by its digest; a password is checked against the person found by username or email (both stored
 // lower-cased). Unknown and wrong credentials give the same answer (null), after the same hashing work
-// when the login is unknown, so timing does not reveal which logins exist.
+// (one scrypt verification in every case), so timing does not reveal which logins exist or have a password.
 import type { Authenticator } from '../api/app-dependencies.js';
 import type { Actor } from '../api/route-table.js';
 import { API_TOKEN_PATTERN } from '../infra/credentials/api-token.js';
-import { hashPassword } from '../infra/credentials/password-hash.js';
 import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
 import type { Doc } from '../ports/read-store.js';
 import type { ReadView } from './people.js';
@@ -26,11 +25,9 @@ export function credentialAuthenticator(deps: AuthenticatorDeps): Authenticator 
     async byPassword(login, password) {
       const key = login.trim().toLowerCase();
       const person = (await deps.people.findOne({ username: key })) ?? (await deps.people.findOne({ email: key }));
-      if (!person) {
-        await hashPassword(password); // the cost of a check, so an unknown login answers as slowly
-        return null;
-      }
-      return (await deps.secrets.checkPassword(person.id, password)) ? asActor(person) : null;
+      // One scrypt verification whatever the login: unknown, without password, or with a wrong one.
+      const matches = await deps.secrets.checkPassword(person?.id ?? null, password);
+      return person && matches ? asActor(person) : null;
     },
   };
 }

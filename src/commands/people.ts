@@ -81,10 +81,14 @@ export class PeopleCommands {
   }
 
   private async createNow(input: NewPerson, password: string | null, meta: CommandMeta): Promise<{ person: Doc; apiToken: string }> {
-    const taken = await this.takenIdentities(input.email, input.username ?? input.email, null);
     const personId = await this.deps.ids.next('person');
+    // An invitee's username (and, when none is given, name) says nothing of the email: people who may
+    // not see the email see `user<id>` rather than its local part.
+    const handle = `user${personId}`;
+    const person: NewPerson & { usernameBase?: string } = password === null ? { name: handle, ...definedOnly(input), usernameBase: handle } : input;
+    const taken = await this.takenIdentities(person.email, person.username ?? person.usernameBase ?? person.email, null);
     // Validate before enrolling credentials: a rejected person leaves nothing behind.
-    const decide = createPerson({ personId, ...input, taken });
+    const decide = createPerson({ personId, ...person, taken });
     decide(emptyState(streams.person(personId)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
     const apiToken = await this.deps.secrets.enrol(personId, password);
     await this.deps.commands.execute(streams.person(personId), decide, meta);
@@ -123,6 +127,10 @@ export class PeopleCommands {
     this.creations = run.catch(() => undefined);
     return run;
   }
+}
+
+function definedOnly(input: NewPerson): NewPerson {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null)) as NewPerson;
 }
 
 function escapeRegExp(text: string): string {

@@ -16,6 +16,7 @@ import { PeopleCommands } from '../commands/people.js';
 import { projections } from '../projections/registry.js';
 import type { StorylineConfig } from './config.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
+import type { LoginThrottleOptions } from '../api/login-throttle.js';
 import type { CredentialStore } from '../ports/credentials.js';
 import { SqliteCredentialStore } from './credentials/sqlite-credential-store.js';
 import type { EventStore } from '../ports/event-store.js';
@@ -50,6 +51,8 @@ export interface OpenOptions {
   clock?: () => number;
   /** Resource modules served beside the built-in ones (extensions; tests probing access levels). */
   extraModules?: readonly ResourceModuleFactory[];
+  /** Brake on password sign-ins (tests lower its thresholds); DEFAULT_LOGIN_THROTTLE otherwise. */
+  loginThrottle?: LoginThrottleOptions;
 }
 
 /** `dataDir: ':memory:'` keeps everything in memory (tests). */
@@ -98,11 +101,13 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       createdStatus: config.createdStatus,
       maxBodyBytes: config.maxBodyBytes,
       responseCacheEntries: config.responseCacheEntries,
+      responseCacheBytes: config.responseCacheBytes,
       ...(config.deprecationWarning ? { deprecationWarning: config.deprecationWarning } : {}),
       ...(config.downtime ? { downtime: config.downtime } : {}),
     },
     log,
     clock,
+    ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
   });
 
   let closing: Promise<void> | null = null;

@@ -15,6 +15,7 @@ export interface StorylineConfig {
   createdStatus: 200 | 201;
   maxBodyBytes: number;
   responseCacheEntries: number;
+  responseCacheBytes: number;
   activityWindowMonths: number | null;
   enterpriseActivityWindowMonths: number | null;
   demoEmail: string | null;
@@ -44,6 +45,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheEntries: integer(env, 'STORYLINE_RESPONSE_CACHE_ENTRIES', 2000, 0, 1_000_000),
+    responseCacheBytes: integer(env, 'STORYLINE_RESPONSE_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
     activityWindowMonths: months(env, 'STORYLINE_ACTIVITY_WINDOW_MONTHS', 6),
     enterpriseActivityWindowMonths: months(env, 'STORYLINE_ENTERPRISE_ACTIVITY_WINDOW_MONTHS', 25),
     demoEmail: env['STORYLINE_DEMO_EMAIL'] || null,

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { errorCatalogue, toErrorBody, apiError, classifyThrown } from '../../src/api/error-catalogue.js';
 import { DEFAULT_SELECTION, parseFields, type FieldSelection } from '../../src/api/fields-selection.js';
-import { ResponseCache, matchesIfNoneMatch } from '../../src/api/response-cache.js';
+import { ResponseCache, entrySize, matchesIfNoneMatch } from '../../src/api/response-cache.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { fakeApp, PRIVATE, T0, tokens, type FakeWorld } from './support/conventions-fixture.js';
 import { startServer, type TestServer } from './support/http-client.js';
@@ -62,10 +62,11 @@ describe('error catalogue', () => {
     'xhr_required',
   ];
 
-  it('holds every code of the spec with a status and a distinct text', () => {
-    expect(Object.keys(errorCatalogue).sort()).to.deep.equal([...specCodes].sort());
+  it('holds every code of the spec, and the codes Storyline adds, with a status and a distinct text', () => {
+    const storylineCodes = ['too_many_requests'];
+    expect(Object.keys(errorCatalogue).sort()).to.deep.equal([...specCodes, ...storylineCodes].sort());
     const texts = new Set(Object.values(errorCatalogue).map((entry) => entry.error));
-    expect(texts.size).to.equal(specCodes.length);
+    expect(texts.size).to.equal(specCodes.length + storylineCodes.length);
     for (const entry of Object.values(errorCatalogue)) expect(entry.status).to.be.within(400, 599);
   });
 
@@ -77,6 +78,7 @@ describe('error catalogue', () => {
     expect(errorCatalogue.unhandled_condition).to.deep.equal({ status: 500, error: 'An unexpected condition occurred.' });
     expect(errorCatalogue.api_internal_error.error).to.include('transient.  The failure has been logged.');
     expect(errorCatalogue.unauthenticated.status).to.equal(401);
+    expect(errorCatalogue.too_many_requests.status).to.equal(429);
   });
 
   it('omits empty optional keys and merges validation errors per field', () => {
@@ -103,7 +105,7 @@ describe('error catalogue', () => {
 
 describe('response cache', () => {
   it('evicts the least recently used entry', () => {
-    const cache = new ResponseCache(2);
+    const cache = new ResponseCache({ entries: 2, bytes: 1 << 20 });
     const entry = (n: number) => ({ status: 200, headers: {}, body: Buffer.from(String(n)) });
     cache.set('a', entry(1));
     cache.set('b', entry(2));
@@ -112,9 +114,41 @@ describe('response cache', () => {
     expect(cache.get('b')).to.equal(undefined);
     expect(cache.get('a')?.body.toString()).to.equal('1');
     expect(cache.size).to.equal(2);
-    const off = new ResponseCache(0);
+    const off = new ResponseCache({ entries: 0, bytes: 1 << 20 });
     off.set('a', entry(1));
     expect(off.size).to.equal(0);
+  });
+
+  it('holds at most its byte budget, counting bodies, keys and headers, least recently used out first', () => {
+    const body = (n: number) => ({ status: 200, headers: { ETag: '"e"' }, body: Buffer.alloc(n) });
+    const sizeOf = (key: string, n: number) => entrySize(key, body(n));
+    const budget = sizeOf('a', 1000) + sizeOf('b', 1000) + 10;
+    const cache = new ResponseCache({ entries: 100, bytes: budget });
+    cache.set('a', body(1000));
+    cache.set('b', body(1000));
+    expect(cache.bytes).to.equal(sizeOf('a', 1000) + sizeOf('b', 1000));
+    cache.get('a');
+    cache.set('c', body(1000));
+    expect(cache.get('b')).to.equal(undefined);
+    expect(cache.get('a')).to.not.equal(undefined);
+    expect(cache.bytes).to.be.at.most(budget);
+    // Replacing an entry accounts for its new size only.
+    cache.set('a', body(10));
+    expect(cache.bytes).to.equal(sizeOf('a', 10) + sizeOf('c', 1000));
+    // An entry larger than the whole budget is not kept, and evicts nothing.
+    cache.set('huge', body(budget));
+    expect(cache.get('huge')).to.equal(undefined);
+    expect(cache.size).to.equal(2);
+    expect(entrySize('k', body(5000))).to.be.greaterThan(5000);
+  });
+
+  it('never exceeds the budget under many entries of mixed sizes', () => {
+    const cache = new ResponseCache({ entries: 1_000_000, bytes: 64 * 1024 });
+    for (let i = 0; i < 2000; i++) {
+      cache.set(`key ${i % 300}`, { status: 200, headers: {}, body: Buffer.alloc((i * 7919) % 5000) });
+      expect(cache.bytes).to.be.at.most(64 * 1024);
+    }
+    expect(cache.size).to.be.greaterThan(10);
   });
 
   it('matches If-None-Match lists, weak tags and *', () => {

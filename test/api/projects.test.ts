@@ -106,10 +106,12 @@ describe('API: projects', () => {
     expect((await app.api('GET', '/accounts', { as: ada })).json.length).to.equal(before);
   });
 
-  it('creates an owner-less project with no_owner', async () => {
+  it('creates an owner-less project with no_owner, which the account owner still manages as account owner', async () => {
     const res = await app.api('POST', '/projects', { as: ada, body: { name: 'Ownerless', account_id: accountId, no_owner: true } });
     expect(res.status).to.equal(200);
-    expect((await app.api('GET', `/projects/${res.json.id}`, { as: ada })).status).to.equal(403);
+    const memberships = await app.api('GET', `/projects/${res.json.id}/memberships`, { as: ada });
+    expect([memberships.status, memberships.json]).to.deep.equal([200, []]);
+    expect((await app.api('GET', '/projects', { as: ada })).json.map((p: { id: number }) => p.id)).to.not.include(res.json.id);
   });
 
   it('requires the project creation permission of the account', async () => {

@@ -20,6 +20,12 @@ describe('operator configuration', () => {
     expect(config.downtime).to.deep.equal({ start: '2026-12-01T02:00:00Z', finish: '2026-12-01T03:00:00Z' });
   });
 
+  it('bounds the response cache in bytes: 64 MiB unless STORYLINE_RESPONSE_CACHE_BYTES says otherwise', () => {
+    expect(configFromEnv({}).responseCacheBytes).to.equal(64 * 1024 * 1024);
+    expect(configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: '1048576' }).responseCacheBytes).to.equal(1048576);
+    expect(() => configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_RESPONSE_CACHE_BYTES/);
+  });
+
   it('keeps :memory: as it is', () => {
     expect(configFromEnv({ STORYLINE_DATA: ':memory:' }).dataDir).to.equal(':memory:');
   });

@@ -128,4 +128,25 @@ describe('person secrets', () => {
     expect(await secrets.enrol(9, 'later')).to.equal(token);
     expect(await secrets.checkPassword(9, 'later')).to.equal(true);
   });
+
+  it('runs exactly one scrypt verification, at the stored cost, for an unknown person, a person without password, a wrong and a right password', async () => {
+    const costs: string[] = [];
+    const countingVerify: typeof verifyPassword = async (password, hash) => {
+      costs.push(hash.split('$').slice(0, 4).join('$'));
+      return verifyPassword(password, hash);
+    };
+    const secrets = new PersonSecrets(new MemoryCredentialStore(), CHEAP, countingVerify);
+    await secrets.enrol(1, 'right');
+    await secrets.enrol(2, null);
+    const outcomes = [
+      await secrets.checkPassword(null, 'right'),
+      await secrets.checkPassword(77, 'right'),
+      await secrets.checkPassword(2, 'right'),
+      await secrets.checkPassword(1, 'wrong'),
+      await secrets.checkPassword(1, 'right'),
+    ];
+    expect(outcomes).to.deep.equal([false, false, false, false, true]);
+    expect(costs).to.deep.equal(Array(5).fill('scrypt$1024$8$1'));
+  });
 });
+

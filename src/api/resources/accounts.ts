@@ -36,6 +36,8 @@ export function accountCommands(deps: ResourceDeps): AccountCommands {
     accountMemberships: deps.read('account_memberships'),
     peopleRead: deps.read('people'),
     people: deps.people,
+    projects: deps.read('projects'),
+    projectMemberships: deps.read('project_memberships'),
   });
 }
 

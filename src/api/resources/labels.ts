@@ -12,7 +12,8 @@ import type { CommandMeta } from '../../commands/command-handler.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
-import { requestSchema } from '../request-schema.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
+import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -25,7 +26,7 @@ export const labelType: ResourceType = {
   defaults: ['kind', 'id', 'project_id', 'name', 'created_at', 'updated_at'],
 };
 
-const checkLabelBody = requestSchema<{ name: string }>({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+const checkLabelBody = requestSchema<{ name: string }>({ type: 'object', properties: { name: text(TEXT_LIMITS.label_name) }, required: ['name'] });
 
 export function labelResources(deps: ResourceDeps): ResourceModule {
   const labels = deps.read('labels');

@@ -11,9 +11,11 @@
 // Only active roles (owner, member, viewer) are ever returned.
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { MembershipCommands } from '../../commands/memberships.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
+import { text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import { bodyChecker } from './body-schema.js';
@@ -29,7 +31,15 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
   const people = deps.read('people');
   const directory = personDirectory(deps);
   const commands = new MembershipCommands({ commands: deps.commands, memberships, peopleRead: people, people: deps.people });
-  const checkBody = bodyChecker({ person_id: 'integer', favorite: 'boolean' });
+  const checkBody = bodyChecker({
+    person_id: 'integer',
+    favorite: 'boolean',
+    email: text(TEXT_LIMITS.email),
+    name: text(TEXT_LIMITS.person_name),
+    initials: text(TEXT_LIMITS.initials),
+    role: text(TEXT_LIMITS.short_text),
+    project_color: text(TEXT_LIMITS.short_text),
+  });
 
   const membershipType: ResourceType = {
     name: 'project_membership',
@@ -64,6 +74,14 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
     return list.sort((a, b) => compare(value(a), value(b)) || a.id - b.id);
   }
 
+  /** An order by email would reveal what the caller may not read: refused unless every email is visible. */
+  async function assertEmailsVisible(req: ApiRequest, list: readonly Doc[]): Promise<void> {
+    const personIds = list.map((membership) => Number(membership['person_id']));
+    const visible = await directory.emailVisibleTo(req.actor, personIds);
+    if (personIds.every((id) => visible.has(id))) return;
+    throw invalidField('sort_by', "sort_by=email is only available to callers who may see the members' emails.");
+  }
+
   const routes: RouteDefinition[] = [
     {
       method: 'GET',
@@ -73,6 +91,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
         const key = req.query['sort_by'] ?? 'id';
         if (!SORT_KEYS.includes(key)) throw invalidField('sort_by', `sort_by must be one of: ${SORT_KEYS.join(', ')}`);
         const list = await memberships.find({ project_id: req.project!.id, ...active });
+        if (key === 'email') await assertEmailsVisible(req, list);
         return { kind: 'resource', type: 'project_membership', value: await sorted(list, key) };
       },
     },

@@ -10,14 +10,14 @@
 // Email visibility (spec rule 6; our rule): a person's email is shown to the person themself and to people
 // who share a project or an account with them; everyone else gets the person without `email`.
 import { invalidField } from '../../domain/errors.js';
+import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc } from '../../ports/read-store.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { Actor, RouteDefinition } from '../route-table.js';
 import { idParam } from '../project-authorization.js';
+import { text } from '../request-schema.js';
 import { bodyChecker } from './body-schema.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
-
-export const MAX_EMAILS_PER_REQUEST = 100;
 
 export const personType: ResourceType = {
   name: 'person',
@@ -88,7 +88,7 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
   const directory = personDirectory(deps);
   const people = deps.read('people');
   const memberships = deps.read('project_memberships');
-  const checkPostBody = bodyChecker({ emails: 'string[]' });
+  const checkPostBody = bodyChecker({ emails: { type: 'array', items: text(TEXT_LIMITS.email), maxItems: LIST_LIMITS.emails } });
 
   const knownPersonType: ResourceType = {
     name: 'known_person',
@@ -143,7 +143,6 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
         const body = checkPostBody(req.body);
         const emails = body['emails'];
         if (!Array.isArray(emails) || emails.length === 0) throw invalidField('emails', "'emails' must be a non-empty array of email addresses");
-        if (emails.length > MAX_EMAILS_PER_REQUEST) throw invalidField('emails', `At most ${MAX_EMAILS_PER_REQUEST} emails per request.`);
         const meta = { commandId: req.commandId, actorId: req.actor!.id, now: req.now };
         const ids: number[] = [];
         for (const [index, email] of emails.entries()) {

@@ -1,5 +1,6 @@
 // Who may see a project, answered from the read models: the project document and the caller's
-// membership in it. Memberships marked inactive count as none.
+// membership in it. Memberships marked inactive count as none. Owners and admins of the project's
+// account act as owners of every project in it (read, write, settings, memberships), member or not.
 import type { ProjectAccessResolver } from '../app-dependencies.js';
 import type { ProjectRole } from '../route-table.js';
 import type { ResourceDeps } from './resource-module.js';
@@ -9,12 +10,21 @@ const ROLES: ReadonlySet<unknown> = new Set<ProjectRole>(['owner', 'member', 'vi
 export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>): ProjectAccessResolver {
   const projects = deps.read('projects');
   const memberships = deps.read('project_memberships');
+  const accountMemberships = deps.read('account_memberships');
+
+  async function managesAccount(accountId: unknown, personId: number): Promise<boolean> {
+    if (typeof accountId !== 'number') return false;
+    const membership = await accountMemberships.findOne({ account_id: accountId, person_id: personId });
+    return membership?.['owner'] === true || membership?.['admin'] === true;
+  }
+
   return {
     async resolve(projectId, actor) {
       const project = await projects.findOne({ id: projectId });
       if (!project) return null;
       const membership = actor ? await memberships.findOne({ project_id: projectId, person_id: actor.id }) : null;
-      const role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
+      let role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
+      if (actor && role !== 'owner' && (await managesAccount(project['account_id'], actor.id))) role = 'owner';
       return { project, role, public: project['public'] === true };
     },
   };

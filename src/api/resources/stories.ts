@@ -22,9 +22,11 @@ import { normalizedLabelName } from '../../domain/project-state.js';
 import { StoryCommands } from '../../commands/stories.js';
 import type { CommandMeta } from '../../commands/command-handler.js';
 import type { Doc } from '../../ports/read-store.js';
+import { isXhr, missingCredentials } from '../authentication.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
-import { requestSchema } from '../request-schema.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
+import { requestSchema, text } from '../request-schema.js';
 import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { assertFilterAlone, dateRangeFilter, pageOf, paginate, storyListQuery } from './story-list-query.js';
@@ -37,7 +39,7 @@ export const MAX_BULK_IDS = 500;
 const checkOwnerBody = requestSchema<{ id: number }>({ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] });
 const checkLabelBody = requestSchema<{ id?: number; name?: string }>({
   type: 'object',
-  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+  properties: { id: { type: 'integer' }, name: text(TEXT_LIMITS.label_name) },
 });
 
 export function storyResources(deps: ResourceDeps): ResourceModule {
@@ -73,10 +75,14 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     return found;
   }
 
-  /** The story of `/stories/:story_id`, after checking the caller's access to its project. */
+  /**
+   * The story of `/stories/:story_id`, after checking the caller's access to its project with the rules
+   * of the project-scoped path: anonymous callers read stories of public projects, and get 401 for any
+   * other id, existing or not, so they cannot probe which stories exist.
+   */
   async function bareStory(req: ApiRequest, level: ProjectAccessLevel): Promise<Doc> {
     const found = await stories.findOne({ id: idParam(req.params['story_id']) });
-    if (!found) throw apiError('unfound_resource');
+    if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
     await req.authorizeProject(Number(found['project_id']), level);
     return found;
   }
@@ -188,7 +194,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       access: 'project:write',
       handle: async (req) => remove(req, await pathStory(req)),
     },
-    { method: 'GET', path: '/stories/:story_id', access: 'person', handle: async (req) => story(await bareStory(req, 'project:read')) },
+    { method: 'GET', path: '/stories/:story_id', access: 'public', handle: async (req) => story(await bareStory(req, 'project:read')) },
     { method: 'PUT', path: '/stories/:story_id', access: 'person', handle: async (req) => update(req, await bareStory(req, 'project:write')) },
     { method: 'DELETE', path: '/stories/:story_id', access: 'person', handle: async (req) => remove(req, await bareStory(req, 'project:write')) },
     {

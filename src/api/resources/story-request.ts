@@ -1,44 +1,43 @@
 // The bodies of story writes: JSON schemas (ajv, compiled once) and their conversion to the deciders'
 // typed inputs. Numbers, integers and booleans are coerced from strings as the real service accepted
 // them (`"estimate": "2"`, `"owned_by_id": "5"`); datetimes are ISO 8601 or integer ms. Enumerations,
-// point scales and the other model rules are the domain's (src/domain/story/story-rules.ts).
+// point scales and the other model rules are the domain's (src/domain/story/story-rules.ts). Text
+// lengths and list lengths are bounded by the one table of limits (src/domain/input-limits.ts).
 import type { SchemaObject } from 'ajv';
 import { invalidField } from '../../domain/errors.js';
+import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { LabelReference } from '../../domain/label/label-references.js';
 import type { CreateStoryInput, NewTaskInput } from '../../domain/story/create-story.js';
 import type { StoryGroup, UpdateStoryInput } from '../../domain/story/update-story.js';
 import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
-import { requestSchema } from '../request-schema.js';
+import { requestSchema, text } from '../request-schema.js';
 
 const integer = { type: 'integer' } as const;
 const nullableInteger = { type: ['integer', 'null'] } as const;
-const nullableString = { type: ['string', 'null'] } as const;
-const integers = { type: 'array', items: integer } as const;
+const integers = (maxItems: number) => ({ type: 'array', items: integer, maxItems }) as const;
 const datetime = { type: ['integer', 'string', 'null'] } as const;
+const labelName = text(TEXT_LIMITS.label_name);
 const labelReference = {
-  anyOf: [
-    { type: 'string' },
-    { type: 'object', properties: { id: integer, name: { type: 'string' } } },
-  ],
+  anyOf: [labelName, { type: 'object', properties: { id: integer, name: labelName } }],
 } as const;
 
 /** Attributes shared by create and update bodies. */
 const STORY_ATTRIBUTES = {
-  name: { type: 'string' },
-  description: nullableString,
-  story_type: { type: 'string' },
-  current_state: { type: 'string' },
+  name: text(TEXT_LIMITS.story_name),
+  description: text(TEXT_LIMITS.story_description, true),
+  story_type: text(TEXT_LIMITS.short_text),
+  current_state: text(TEXT_LIMITS.short_text),
   estimate: { type: ['number', 'null'] },
-  story_priority: { type: 'string' },
+  story_priority: text(TEXT_LIMITS.short_text),
   requested_by_id: integer,
-  owner_ids: integers,
+  owner_ids: integers(LIST_LIMITS.owner_ids),
   owned_by_id: nullableInteger,
-  follower_ids: integers,
-  label_ids: integers,
-  labels: { type: 'array', items: labelReference },
+  follower_ids: integers(LIST_LIMITS.follower_ids),
+  label_ids: integers(LIST_LIMITS.story_labels),
+  labels: { type: 'array', items: labelReference, maxItems: LIST_LIMITS.story_labels },
   accepted_at: datetime,
   deadline: datetime,
-  external_id: nullableString,
+  external_id: text(TEXT_LIMITS.external_id, true),
   integration_id: nullableInteger,
   before_id: nullableInteger,
   after_id: nullableInteger,
@@ -47,13 +46,13 @@ const STORY_ATTRIBUTES = {
 const NEW_TASK: SchemaObject = {
   type: 'object',
   // Nested creates must not carry ids.
-  properties: { description: { type: 'string' }, complete: { type: 'boolean' }, position: integer, id: false },
+  properties: { description: text(TEXT_LIMITS.task_description), complete: { type: 'boolean' }, position: integer, id: false },
   required: ['description'],
 };
 
 const checkCreate = requestSchema<Record<string, unknown>>({
   type: 'object',
-  properties: { ...STORY_ATTRIBUTES, created_at: datetime, tasks: { type: 'array', items: NEW_TASK } },
+  properties: { ...STORY_ATTRIBUTES, created_at: datetime, tasks: { type: 'array', items: NEW_TASK, maxItems: LIST_LIMITS.story_tasks } },
   required: ['name'],
 });
 
@@ -63,7 +62,10 @@ const checkUpdate = requestSchema<Record<string, unknown>>({
     ...STORY_ATTRIBUTES,
     group: { enum: ['scheduled', 'unscheduled', 'current'] },
     project_id: integer,
-    comment: { type: 'object', properties: { text: { type: 'string' }, file_attachments: { type: 'array' } } },
+    comment: {
+      type: 'object',
+      properties: { text: text(TEXT_LIMITS.comment_text), file_attachments: { type: 'array', maxItems: LIST_LIMITS.comment_attachments } },
+    },
   },
 });
 

@@ -8,7 +8,13 @@
 //   free text      every word (or quoted phrase) appears in the name or the description
 // Matching is case-insensitive. Any other `keyword:` of the grammar answers 400 rather than a silently
 // wrong list.
+//
+// Cost: one request evaluates at most SEARCH_LIMITS.terms terms over a query of at most
+// SEARCH_LIMITS.query_length characters (longer: 400 `invalid_parameter` on `filter`, before any story is
+// read); each story's text is lower-cased once, cheap terms (state, type, id, label) run before text
+// terms, and a story is dropped at its first failing term.
 import { invalidField } from '../../domain/errors.js';
+import { SEARCH_LIMITS } from '../../domain/input-limits.js';
 
 export interface FilterTerm {
   keyword: 'state' | 'type' | 'id' | 'label' | 'name' | 'description' | 'text';
@@ -36,9 +42,19 @@ const UNSUPPORTED = new Set([
   'updated_after', 'updated_before', 'accepted', 'accepted_on', 'accepted_since', 'accepted_after', 'accepted_before',
 ]);
 
+/** Terms that compare short values, evaluated before the ones that scan a story's text. */
+const CHEAP_KEYWORDS: ReadonlySet<FilterTerm['keyword']> = new Set(['state', 'type', 'id', 'label']);
+
 export function parseStoryFilter(text: string): FilterTerm[] {
+  if ([...text].length > SEARCH_LIMITS.query_length) {
+    throw invalidField('filter', `The filter must be ${SEARCH_LIMITS.query_length} characters or less.`);
+  }
+  const found = tokens(text);
+  if (found.length > SEARCH_LIMITS.terms) {
+    throw invalidField('filter', `The filter can hold at most ${SEARCH_LIMITS.terms} terms; it has ${found.length}.`);
+  }
   const terms: FilterTerm[] = [];
-  for (const token of tokens(text)) {
+  for (const token of found) {
     const negated = token.raw.startsWith('-') && token.raw.length > 1;
     const body = negated ? token.raw.slice(1) : token.raw;
     const colon = body.indexOf(':');
@@ -57,14 +73,33 @@ export function parseStoryFilter(text: string): FilterTerm[] {
     }
     terms.push({ keyword: 'text', values: [unquote(body).toLowerCase()], negated });
   }
-  return terms;
+  return [...terms.filter((term) => CHEAP_KEYWORDS.has(term.keyword)), ...terms.filter((term) => !CHEAP_KEYWORDS.has(term.keyword))];
+}
+
+/** A story's text lower-cased once for every term of a filter. */
+interface LoweredText {
+  name: string;
+  description: string;
+  both: string;
 }
 
 export function matchesFilter(terms: readonly FilterTerm[], story: FilterableStory): boolean {
-  return terms.every((term) => termMatches(term, story) !== term.negated);
+  let lowered: LoweredText | null = null;
+  const text = (): LoweredText => {
+    if (lowered === null) {
+      const name = story.name.toLowerCase();
+      const description = (story.description ?? '').toLowerCase();
+      lowered = { name, description, both: `${name}\n${description}` };
+    }
+    return lowered;
+  };
+  for (const term of terms) {
+    if (termMatches(term, story, text) === term.negated) return false;
+  }
+  return true;
 }
 
-function termMatches(term: FilterTerm, story: FilterableStory): boolean {
+function termMatches(term: FilterTerm, story: FilterableStory, text: () => LoweredText): boolean {
   switch (term.keyword) {
     case 'state':
       return term.values.includes(story.current_state);
@@ -75,11 +110,11 @@ function termMatches(term: FilterTerm, story: FilterableStory): boolean {
     case 'label':
       return term.values[0] === '' ? story.labelNames.length === 0 : story.labelNames.includes(term.values[0]!);
     case 'name':
-      return story.name.toLowerCase().includes(term.values[0]!);
+      return text().name.includes(term.values[0]!);
     case 'description':
-      return (story.description ?? '').toLowerCase().includes(term.values[0]!);
+      return text().description.includes(term.values[0]!);
     case 'text':
-      return `${story.name}\n${story.description ?? ''}`.toLowerCase().includes(term.values[0]!);
+      return text().both.includes(term.values[0]!);
   }
 }
 

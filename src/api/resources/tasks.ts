@@ -12,7 +12,8 @@ import type { CommandMeta } from '../../commands/command-handler.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
-import { requestSchema } from '../request-schema.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
+import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -31,7 +32,7 @@ interface TaskBody {
   position?: number;
 }
 
-const TASK_PROPERTIES = { description: { type: 'string' }, complete: { type: 'boolean' }, position: { type: 'integer' } };
+const TASK_PROPERTIES = { description: text(TEXT_LIMITS.task_description), complete: { type: 'boolean' }, position: { type: 'integer' } };
 const checkCreate = requestSchema<TaskBody & { description: string }>({ type: 'object', properties: TASK_PROPERTIES, required: ['description'] });
 const checkUpdate = requestSchema<TaskBody>({ type: 'object', properties: TASK_PROPERTIES });
 

@@ -33,6 +33,8 @@ export interface CreatePerson {
   name?: unknown;
   initials?: unknown;
   username?: unknown;
+  /** Where a username is made from when none is given: this text, else the email's local part. */
+  usernameBase?: string;
   taken: TakenIdentities;
 }
 
@@ -52,7 +54,7 @@ export function createPerson(command: CreatePerson): Decide<StreamState> {
       command.initials === undefined || command.initials === null ? initialsOf(name ?? '') : validInitials(command.initials, problems);
     const username =
       command.username === undefined || command.username === null
-        ? freeUsername(email ?? '', command.taken.usernames)
+        ? freeUsername(command.usernameBase ?? email ?? '', command.taken.usernames)
         : validUsername(command.username, command.taken, problems);
     if (problems.length > 0) throw invalidParameter(problems);
     const person: Values = {
@@ -162,7 +164,7 @@ export function initialsOf(name: string): string {
   return letters.slice(0, 3).join('') || '?';
 }
 
-/** The email's local part, made a valid username, numbered when taken: `ada`, `ada2`, ... */
+/** The email's local part (or a plain base), made a valid username, numbered when taken: `ada`, `ada2`, ... */
 export function freeUsername(email: string, taken: ReadonlySet<string>): string {
   const base = (email.split('@')[0] ?? '').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 36).toLowerCase() || 'user';
   if (!taken.has(base)) return base;

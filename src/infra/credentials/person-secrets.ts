@@ -1,5 +1,6 @@
 // What the rest of the system does with secrets, over any credential store: set and check passwords,
 // issue, look up and rotate API tokens. Tokens and passwords pass through here and are never logged.
+import { randomBytes } from 'node:crypto';
 import { deriveApiToken, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
 import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
@@ -14,10 +15,15 @@ export class PersonSecrets {
    * person's entry; no other process rotates tokens (the CLI only adds people), so entries stay true.
    */
   private readonly knownTokens = new Map<string, number>();
+  /** A hash of a random password at `scryptCost`, verified when there is no real hash to verify. */
+  private dummy: Promise<string> | undefined;
 
   constructor(
     private readonly store: CredentialStore,
     private readonly scryptCost: ScryptCost = DEFAULT_SCRYPT_COST,
+    /** The scrypt functions (injected by tests that count verifications). */
+    private readonly verify: typeof verifyPassword = verifyPassword,
+    private readonly hash: typeof hashPassword = hashPassword,
   ) {}
 
   /** Gives the person a token (generation 1) and, when given, a password; keeps an existing token. */
@@ -25,20 +31,26 @@ export class PersonSecrets {
     const existing = await this.store.get(personId);
     const generation = existing?.tokenGeneration ?? 1;
     const token = await this.tokenFor(personId, generation);
-    const passwordHash = password === null ? (existing?.passwordHash ?? null) : await hashPassword(password, this.scryptCost);
+    const passwordHash = password === null ? (existing?.passwordHash ?? null) : await this.hash(password, this.scryptCost);
     await this.store.put({ personId, passwordHash, tokenGeneration: generation, tokenDigest: tokenDigest(token) });
     return token;
   }
 
   async setPassword(personId: number, password: string): Promise<void> {
     const credentials = await this.credentialsOf(personId);
-    await this.store.put({ ...credentials, passwordHash: await hashPassword(password, this.scryptCost) });
+    await this.store.put({ ...credentials, passwordHash: await this.hash(password, this.scryptCost) });
   }
 
-  async checkPassword(personId: number, password: string): Promise<boolean> {
-    const credentials = await this.store.get(personId);
-    if (!credentials?.passwordHash) return false;
-    return verifyPassword(password, credentials.passwordHash);
+  /**
+   * Whether `password` is the person's. Always runs exactly one scrypt verification, against a dummy hash
+   * of the same cost when there is no person (null) or the person has no password, so the answer takes
+   * the same time for an unknown login, a login without password and a wrong password.
+   */
+  async checkPassword(personId: number | null, password: string): Promise<boolean> {
+    const credentials = personId === null ? null : await this.store.get(personId);
+    const hash = credentials?.passwordHash ?? null;
+    const matches = await this.verify(password, hash ?? (await this.dummyHash()));
+    return hash !== null && matches;
   }
 
   /** The person's current API token, or null when they have none. */
@@ -74,6 +86,11 @@ export class PersonSecrets {
     if (credentials) return credentials;
     const token = await this.tokenFor(personId, 1);
     return { personId, passwordHash: null, tokenGeneration: 1, tokenDigest: tokenDigest(token) };
+  }
+
+  private dummyHash(): Promise<string> {
+    this.dummy ??= this.hash(randomBytes(16).toString('hex'), this.scryptCost);
+    return this.dummy;
   }
 
   private async tokenFor(personId: number, generation: number): Promise<string> {

@@ -1,8 +1,10 @@
 // A running Storyline for API tests: the real composition root with every store in memory
 // (`dataDir: ':memory:'`) and a settable clock, served on an ephemeral port.
+import type { LoginThrottleOptions } from '../../../src/api/login-throttle.js';
 import type { RouteDefinition } from '../../../src/api/route-table.js';
 import { openStoryline, type Storyline } from '../../../src/infra/composition.js';
 import { configFromEnv } from '../../../src/infra/config.js';
+import type { Log } from '../../../src/infra/log.js';
 import { startServer, type RequestOptions, type TestResponse, type TestServer } from './http-client.js';
 
 export interface PersonHandle {
@@ -29,6 +31,10 @@ export interface StorylineAppOptions {
   env?: Readonly<Record<string, string>>;
   /** Routes served beside the real ones (probes for access levels no module of this area declares). */
   extraRoutes?: readonly RouteDefinition[];
+  /** Where the server logs (silent by default). */
+  log?: Log;
+  /** Sign-in throttle thresholds (the defaults otherwise). */
+  loginThrottle?: LoginThrottleOptions;
 }
 
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
@@ -36,9 +42,10 @@ export async function storylineApp(options: StorylineAppOptions = {}): Promise<S
   const clock = { now: start };
   const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: ':memory:' }), siteUrl: 'http://storyline.test' };
   const extraRoutes = options.extraRoutes ?? [];
-  const storyline = await openStoryline(config, undefined, {
+  const storyline = await openStoryline(config, options.log, {
     clock: () => clock.now,
     extraModules: extraRoutes.length > 0 ? [() => ({ routes: [...extraRoutes], types: [] })] : [],
+    ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
   });
   const server = await startServer(storyline.app);
   let people = 0;

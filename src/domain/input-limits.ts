@@ -1,0 +1,56 @@
+// How much one request may carry: the one table of text lengths (in characters, as the service counted
+// them: code points), list lengths and search-query sizes. The request schemas (src/api) apply them so
+// that an oversized value is refused with 400 `invalid_parameter` naming the key before it becomes an
+// event; search parsers (the stories `filter`, src/queries/search/) apply SEARCH_LIMITS.
+//
+// Where a number comes from: the facts (§2.3, §4.3: project name 50, task description 1000), the issue
+// text (story name 5,000), the domain rules that already held a limit (re-used here, not repeated), and
+// otherwise a documented choice (docs/decisions.md, "Limits").
+import { ACCOUNT_NAME_MAX_LENGTH } from './account/account-decisions.js';
+import { INITIALS_MAX_LENGTH, NAME_MAX_LENGTH } from './person/person-decisions.js';
+import { POINT_SCALE_MAX_LENGTH } from './project/point-scale.js';
+import { DESCRIPTION_MAX_LENGTH, PROFILE_CONTENT_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from './project/project-settings.js';
+import { MAX_TASK_DESCRIPTION } from './task/task-rules.js';
+
+/** Maximum characters of each text attribute a request may set. */
+export const TEXT_LIMITS = {
+  story_name: 5000,
+  story_description: 20000,
+  external_id: 255,
+  label_name: 255,
+  task_description: MAX_TASK_DESCRIPTION,
+  comment_text: 20000,
+  epic_name: 5000,
+  epic_description: 20000,
+  project_name: PROJECT_NAME_MAX_LENGTH,
+  project_description: DESCRIPTION_MAX_LENGTH,
+  profile_content: PROFILE_CONTENT_MAX_LENGTH,
+  point_scale: POINT_SCALE_MAX_LENGTH,
+  account_name: ACCOUNT_NAME_MAX_LENGTH,
+  person_name: NAME_MAX_LENGTH,
+  initials: INITIALS_MAX_LENGTH,
+  email: 255,
+  username: 40,
+  /** Short enumerations and identifiers sent as text (state, type, color, time zone, role ...). */
+  short_text: 100,
+} as const;
+
+/** Maximum entries of each list a request may send. */
+export const LIST_LIMITS = {
+  /** `labels` and `label_ids` of a story write (each). */
+  story_labels: 100,
+  /** Nested `tasks` of a story create. */
+  story_tasks: 100,
+  owner_ids: 100,
+  follower_ids: 100,
+  /** `file_attachments` of a rejection comment. */
+  comment_attachments: 100,
+  /** `emails` of POST /my/people. */
+  emails: 100,
+} as const;
+
+/** The cost bound of one search: its length in characters and its number of terms. */
+export const SEARCH_LIMITS = {
+  query_length: 2000,
+  terms: 40,
+} as const;

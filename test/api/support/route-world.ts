@@ -1,0 +1,59 @@
+// A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
+// every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
+// outsider, a project with stories, labels, tasks and a release, and the real ids by path parameter.
+//
+//   const world = await routeWorld();
+//   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
+import type { RouteDefinition } from '../../../src/api/route-table.js';
+import { storylineApp, type PersonHandle, type StorylineApp } from './storyline-app.js';
+
+export interface RouteWorld {
+  app: StorylineApp;
+  /** Owner, member, viewer, outsider. */
+  people: PersonHandle[];
+  /** Real ids by the path parameter they fit (`project_id`, `story_id`, ...). */
+  ids: Record<string, string[]>;
+}
+
+export async function routeWorld(): Promise<RouteWorld> {
+  const app = await storylineApp();
+  const [owner, member, viewer, outsider] = await Promise.all(['Owner', 'Member', 'Viewer', 'Outsider'].map((name) => app.person(name)));
+  const project = (await app.api('POST', '/projects', { as: owner!, body: { name: 'Fuzzed', new_account_name: 'Fuzz Inc' } })).json;
+  const ids: Record<string, string[]> = {
+    project_id: [String(project.id)],
+    account_id: [String(project.account_id)],
+    person_id: [owner!, member!, viewer!, outsider!].map((person) => String(person.id)),
+    membership_id: [],
+    story_id: [],
+    release_id: [],
+    label_id: [],
+    task_id: [],
+  };
+  for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
+    const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
+    ids['membership_id']!.push(String(membership.id));
+  }
+  const stories = [
+    { name: 'first', labels: ['fuzz'], tasks: [{ description: 'a task' }, { description: 'another' }] },
+    { name: 'second', story_type: 'bug', current_state: 'started' },
+    { name: 'a release', story_type: 'release' },
+  ];
+  for (const story of stories) {
+    const created = (await app.api('POST', `/projects/${project.id}/stories`, { as: owner!, body: story })).json;
+    ids[story.story_type === 'release' ? 'release_id' : 'story_id']!.push(String(created.id));
+    for (const label of created.labels ?? []) ids['label_id']!.push(String(label.id));
+    const tasks = (await app.api('GET', `/projects/${project.id}/stories/${created.id}/tasks`, { as: owner! })).json;
+    for (const task of Array.isArray(tasks) ? tasks : []) ids['task_id']!.push(String(task.id));
+  }
+  return { app, people: [owner!, member!, viewer!, outsider!], ids };
+}
+
+/** The versioned JSON routes of the composition (optionally of one method). */
+export function servedRoutes(world: RouteWorld, method?: RouteDefinition['method']): RouteDefinition[] {
+  return world.app.storyline.routes.filter((route) => route.mount !== 'root' && route.body !== 'raw' && (method === undefined || route.method === method));
+}
+
+/** A route path with each `:param` replaced by the first real id of its kind (any id when none fits). */
+export function fillPath(path: string, ids: Readonly<Record<string, string[]>>): string {
+  return path.replace(/:([a-z_]+)/g, (_, name: string) => ids[name]?.[0] ?? Object.values(ids).flat()[0]!);
+}
