@@ -59,7 +59,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
-  const eventStore = await openEventStore(config, dataFile('events.sqlite'));
+  const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
   const readStore = await openReadStore(config);
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
 
@@ -137,12 +137,21 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 }
 
-async function openEventStore(config: StorylineConfig, sqlitePath: string): Promise<EventStore> {
+/** The event log alone, as the configuration chooses it (operator commands that need no read models). */
+export async function openConfiguredEventStore(config: StorylineConfig, log: Log = silentLog): Promise<EventStore> {
+  if (config.dataDir === ':memory:') return openEventStore(config, ':memory:', log);
+  mkdirSync(config.dataDir, { recursive: true });
+  return openEventStore(config, join(config.dataDir, 'events.sqlite'), log);
+}
+
+async function openEventStore(config: StorylineConfig, sqlitePath: string, log: Log): Promise<EventStore> {
   if (config.kurrentUrl) {
     const { openKurrentEventStore } = await import('./event-store/kurrent-event-store.js');
     return openKurrentEventStore({ url: config.kurrentUrl });
   }
-  return openSqliteEventStore({ path: sqlitePath });
+  const store = await openSqliteEventStore({ path: sqlitePath });
+  if (store.chainedOnOpen > 0) log.info('chained the events of a log written before hashes', { events: store.chainedOnOpen });
+  return store;
 }
 
 async function openReadStore(config: StorylineConfig): Promise<ReadStore> {

@@ -3,5 +3,6 @@ import type { CliCommand } from './command.js';
 import { personAddCommand } from './person-add.js';
 import { rebuildProjectionsCommand } from './rebuild-projections.js';
 import { serveCommand } from './serve.js';
+import { verifyCommand } from './verify.js';
 
-export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand];
+export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, verifyCommand];
