@@ -29,12 +29,14 @@ export interface StorylineAppOptions {
   env?: Readonly<Record<string, string>>;
   /** Routes served beside the real ones (probes for access levels no module of this area declares). */
   extraRoutes?: readonly RouteDefinition[];
+  /** A data directory on disk instead of memory (tests of what survives the files: export, import). */
+  dataDir?: string;
 }
 
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
   const start = options.start ?? Date.UTC(2024, 0, 10, 12);
   const clock = { now: start };
-  const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: ':memory:' }), siteUrl: 'http://storyline.test' };
+  const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: options.dataDir ?? ':memory:' }), siteUrl: 'http://storyline.test' };
   const extraRoutes = options.extraRoutes ?? [];
   const storyline = await openStoryline(config, undefined, {
     clock: () => clock.now,

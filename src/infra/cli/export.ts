@@ -1,0 +1,22 @@
+// `storyline export --out FILE`: the whole event log as NDJSON (src/infra/export/ndjson-log.ts).
+import { parseArgs } from 'node:util';
+import { exportLog } from '../export/log-export.js';
+import { CliUsageError, type CliCommand } from './command.js';
+
+export const exportCommand: CliCommand = {
+  words: ['export'],
+  usage: 'export --out FILE',
+  summary: 'write the event log as NDJSON, one event per line in global order (no credentials); FILE must not exist',
+  async run(args, { config, out }) {
+    const { values } = parseArgs({ args, options: { out: { type: 'string' } }, strict: true });
+    if (!values.out) throw new CliUsageError('export needs --out FILE');
+    const { openConfiguredEventStore } = await import('../composition.js');
+    const store = await openConfiguredEventStore(config);
+    try {
+      out(JSON.stringify({ exported: values.out, ...(await exportLog(store, values.out)) }));
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};
