@@ -25,6 +25,8 @@ export interface ProjectAccessResolver {
 
 export interface ApiLog {
   error(message: string, details?: Record<string, unknown>): void;
+  /** One access-log line per answered request. */
+  info(message: string, details?: Record<string, unknown>): void;
 }
 
 export interface ApiConfig {

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
+import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
@@ -22,7 +23,8 @@ import type { EventStore } from '../ports/event-store.js';
 import { openSqliteEventStore } from './event-store/sqlite-event-store.js';
 import { IdAllocator } from './id-allocator.js';
 import { silentLog, type Log } from './log.js';
-import { ProjectorRunner, type CatchUpReport, type RebuildReport } from './projector/projector-runner.js';
+import { packageVersion } from './package-version.js';
+import { CHECKPOINTS, ProjectorRunner, type CatchUpReport, type RebuildReport } from './projector/projector-runner.js';
 import { createMemoryReadStore } from './read-store/memory-read-store.js';
 import type { ReadStore } from '../ports/read-store.js';
 
@@ -87,7 +89,12 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 
   const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
-  const routes = modules.flatMap((module) => module.routes);
+  const operations = operationsRoutes({
+    serverVersion: packageVersion(),
+    headPosition: () => eventStore.headPosition(),
+    checkpoints: () => storedCheckpoints(readStore),
+  });
+  const routes = [...modules.flatMap((module) => module.routes), ...operations];
   const app = createApp({
     routes,
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
@@ -135,6 +142,12 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       return closing;
     },
   };
+}
+
+/** Each projection's checkpoint as the projector runner stored it. */
+async function storedCheckpoints(readStore: ReadStore): Promise<ProjectionCheckpoint[]> {
+  const docs = await readStore.collection(CHECKPOINTS).find({});
+  return docs.map((doc) => ({ name: String(doc['name']), version: Number(doc['version']), position: Number(doc['position']) }));
 }
 
 /** The event log alone, as the configuration chooses it (operator commands that need no read models). */

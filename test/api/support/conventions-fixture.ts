@@ -269,7 +269,7 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
     },
     projectVersion: async (projectId) => versions.get(projectId) ?? null,
     config: { ...defaultApiConfig, maxBodyBytes: 4096, ...config },
-    log: { error: (message, details) => world.logged.push({ message, details }) },
+    log: { error: (message, details) => world.logged.push({ message, details }), info: () => undefined },
     clock: () => T0,
   };
   return world;

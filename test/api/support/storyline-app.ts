@@ -3,6 +3,7 @@
 import type { RouteDefinition } from '../../../src/api/route-table.js';
 import { openStoryline, type Storyline } from '../../../src/infra/composition.js';
 import { configFromEnv } from '../../../src/infra/config.js';
+import type { Log } from '../../../src/infra/log.js';
 import { startServer, type RequestOptions, type TestResponse, type TestServer } from './http-client.js';
 
 export interface PersonHandle {
@@ -31,6 +32,8 @@ export interface StorylineAppOptions {
   extraRoutes?: readonly RouteDefinition[];
   /** A data directory on disk instead of memory (tests of what survives the files: export, import). */
   dataDir?: string;
+  /** Where the server logs (default: nowhere); tests of the access log pass a capturing one. */
+  log?: Log;
 }
 
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
@@ -38,7 +41,7 @@ export async function storylineApp(options: StorylineAppOptions = {}): Promise<S
   const clock = { now: start };
   const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: options.dataDir ?? ':memory:' }), siteUrl: 'http://storyline.test' };
   const extraRoutes = options.extraRoutes ?? [];
-  const storyline = await openStoryline(config, undefined, {
+  const storyline = await openStoryline(config, options.log, {
     clock: () => clock.now,
     extraModules: extraRoutes.length > 0 ? [() => ({ routes: [...extraRoutes], types: [] })] : [],
   });
