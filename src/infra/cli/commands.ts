@@ -2,9 +2,10 @@
 import type { CliCommand } from './command.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
+import { importPivotalCsvCommand } from './import-pivotal-csv.js';
 import { personAddCommand } from './person-add.js';
 import { rebuildProjectionsCommand } from './rebuild-projections.js';
 import { serveCommand } from './serve.js';
 import { verifyCommand } from './verify.js';
 
-export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, verifyCommand, exportCommand, importCommand];
+export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand];
