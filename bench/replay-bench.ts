@@ -123,7 +123,7 @@ function* fixtureEvents(count: number): Generator<{ stream: string; version: num
   }
 }
 
-async function buildFixture(path: string): Promise<void> {
+export async function buildFixture(path: string): Promise<void> {
   await (await openSqliteEventStore({ path })).close(); // creates the schema exactly as the adapter does
   const db = new Database(path);
   db.pragma('synchronous = OFF');
@@ -143,7 +143,7 @@ async function buildFixture(path: string): Promise<void> {
  * (a) The floor: the same rows and batches, read the fastest way better-sqlite3 offers (raw arrays, no
  * row objects), JSON.parse of data and meta, nothing else.
  */
-function rawReadAndParse(path: string): { events: number; ms: number } {
+export function rawReadAndParse(path: string): { events: number; ms: number } {
   const db = new Database(path, { readonly: true });
   const select = db
     .prepare<[number, number], [number, string, string, number, string, string, string]>(
@@ -172,7 +172,7 @@ function rawReadAndParse(path: string): { events: number; ms: number } {
 }
 
 /** (b) Rebuilding the read models from the log through the projector runner. */
-async function replay(path: string): Promise<{ events: number; ms: number; stories: number }> {
+export async function replay(path: string): Promise<{ events: number; ms: number; stories: number }> {
   const eventStore = await openSqliteEventStore({ path });
   const readStore = createMemoryReadStore();
   const runner = new ProjectorRunner({ eventStore, readStore, projections: [resourcesProjection], batchSize: BATCH });

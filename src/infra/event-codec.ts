@@ -6,7 +6,7 @@
 // It also holds the one definition of the hash chain (chainHash): every adapter stores, with each event,
 // a SHA-256 over the event's stored content and its stream predecessor's hash, so `storyline verify`
 // (and `storyline import`) can tell whether anything in the log was altered.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { v5 as uuidV5 } from 'uuid';
 import { EVENT_SCHEMA } from '../domain/events.js';
 import type { EventData, EventMeta, NewEvent, RecordedEvent } from '../domain/events.js';
@@ -63,13 +63,8 @@ export const GENESIS_HASH = '';
  * text (which holds no raw newline, so the newline separators are unambiguous).
  */
 export function chainHash(previousHash: string, stream: string, version: number, event: EncodedEvent): string {
-  return createHash('sha256')
-    .update(JSON.stringify([previousHash, stream, version, event.type]))
-    .update('\n')
-    .update(event.data)
-    .update('\n')
-    .update(event.meta)
-    .digest('hex');
+  // One string hashed in one call (crypto.hash): cheaper than a Hash object per event on verify's hot path.
+  return hash('sha256', `${JSON.stringify([previousHash, stream, version, event.type])}\n${event.data}\n${event.meta}`);
 }
 
 export function decodeEvent(row: StoredEventRow): RecordedEvent {

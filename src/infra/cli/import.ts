@@ -1,7 +1,8 @@
 // `storyline import FILE`: an export file into an EMPTY data directory (or a missing one). A non-empty
 // directory is refused before anything is opened; a file whose hash chain does not verify is refused
 // naming the line, and what the import had written is removed again.
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ImportRefused, dataDirectoryState, importLog, restoreDataDirectory } from '../export/log-import.js';
 import { CliUsageError, type CliCommand } from './command.js';
@@ -27,8 +28,9 @@ export const importCommand: CliCommand = {
       err(`storyline import: ${config.dataDir} is not empty; import only into an empty data directory`);
       return 1;
     }
-    const { openConfiguredEventStore } = await import('../composition.js');
-    const store = await openConfiguredEventStore(config);
+    const { openSqliteEventStore } = await import('../event-store/sqlite-event-store.js');
+    if (config.dataDir !== ':memory:') mkdirSync(config.dataDir, { recursive: true });
+    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite') });
     let refused: ImportRefused | null = null;
     try {
       out(JSON.stringify({ imported: file, ...(await importLog(store, file)) }));

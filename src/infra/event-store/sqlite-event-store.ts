@@ -19,6 +19,7 @@ import type { NewEvent } from '../../domain/events.js';
 import { GENESIS_HASH, chainHash, decodeStoredColumns, encodeEvent, eventId } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { upgradeToHashChain } from './sqlite-hash-chain.js';
+import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { WrongExpectedVersion } from '../../ports/event-store.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
@@ -39,6 +40,8 @@ export type SqliteEventStore = EventStore & {
   close(): Promise<void>;
   /** Events written before the hash chain existed that this open chained (0 once upgraded). */
   readonly chainedOnOpen: number;
+  /** `storyline import`'s batches: encoded events continuing their streams, one transaction (sqlite-bulk-append.ts). */
+  appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
 };
 
 const SCHEMA = `
@@ -172,6 +175,8 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     })
     .immediate;
 
+  const writeEncoded = bulkAppender(db);
+
   const readAhead = options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
 
   const appended = new Subject<number>();
@@ -230,6 +235,13 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
           setImmediate(flush);
         }
       });
+    },
+
+    async appendEncoded(events) {
+      assertOpen();
+      flush();
+      writeEncoded(events);
+      announce(readHead());
     },
 
     async readStream(stream, options: ReadStreamOptions = {}) {

@@ -1,21 +1,21 @@
-// `storyline import`: an export file (ndjson-log.ts) appended, in its order, into an empty log, through
-// the event store port, so every event gets back its stream, version, position, id and hash. Every line
-// is checked against its stream's hash chain before it is written; the first line that is malformed or
-// breaks its chain stops the import, naming the line. The file is streamed: memory holds one window of
-// appends in flight and one entry per stream.
+// `storyline import`: an export file (ndjson-log.ts) appended, in its order, into an empty embedded log,
+// so every event gets back its stream, version, position, id and hash (the store computes the hash again
+// with the codec). Every line is checked against its stream's hash chain before it is written; the first
+// line that is malformed or breaks its chain stops the import, naming the line. The file is streamed:
+// memory holds one batch of events (IMPORT_BATCH, one transaction) and one entry per stream.
 import { createReadStream, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { EventData, EventMeta, NewEvent } from '../../domain/events.js';
-import type { EventStore } from '../../ports/event-store.js';
+import { eventId } from '../event-codec.js';
+import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
 import { ChainVerifier } from '../event-store/chain-verifier.js';
 import { ExportLineError, parseExportLine } from './ndjson-log.js';
 
 /** A file or target the import will not take; the message says why (and which line). */
 export class ImportRefused extends Error {}
 
-/** Appends requested before waiting for them (they commit together: the store groups one turn's appends). */
-const APPEND_WINDOW = 1_000;
+/** Events written per transaction. */
+const IMPORT_BATCH = 5_000;
 
 export interface ImportReport {
   events: number;
@@ -23,56 +23,40 @@ export interface ImportReport {
   ms: number;
 }
 
-/** Events of one original append: consecutive lines of one stream and one command. */
-interface AppendGroup {
-  stream: string;
-  commandId: string;
-  expectedVersion: number;
-  events: NewEvent[];
+/** Where an import writes: an empty embedded log (the SQLite event store). */
+export interface ImportTarget {
+  headPosition(): Promise<number>;
+  appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
 }
 
-export async function importLog(store: EventStore, file: string): Promise<ImportReport> {
+export async function importLog(target: ImportTarget, file: string): Promise<ImportReport> {
   const started = performance.now();
-  if ((await store.headPosition()) > 0) throw new ImportRefused('the event log is not empty');
+  if ((await target.headPosition()) > 0) throw new ImportRefused('the event log is not empty');
   const verifier = new ChainVerifier();
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let failure: unknown = null;
-  let inFlight: Promise<void>[] = [];
-  let group: AppendGroup | null = null;
-  const append = (pending: AppendGroup) => {
-    inFlight.push(
-      store.append(pending.stream, pending.expectedVersion, pending.events).then(
-        () => undefined,
-        (error: unknown) => void (failure ??= error),
-      ),
-    );
-  };
-  const settle = async () => {
-    await Promise.all(inFlight);
-    inFlight = [];
-    if (failure) throw failure;
-  };
-
+  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let batch: EncodedStreamEvent[] = [];
+  // An event's id is derived from its command id and its index within its original append, which
+  // wrote consecutive events of one stream with one command id.
+  let previous: { stream: string; commandId: string; index: number } | null = null;
   let lineNumber = 0;
   try {
     for await (const line of lines) {
       lineNumber++;
       if (line.trim() === '') continue;
-      const event = checkedLine(line, lineNumber, verifier);
-      const commandId = event.meta.command_id;
-      if (group && group.stream === event.stream && group.commandId === commandId) {
-        group.events.push(event.body);
-        continue;
+      const link = checkedLine(line, lineNumber, verifier);
+      const commandId = link.parsedMeta['command_id'] as string;
+      const index: number = previous && previous.stream === link.stream && previous.commandId === commandId ? previous.index + 1 : 0;
+      previous = { stream: link.stream, commandId, index };
+      batch.push({ id: eventId(commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta });
+      if (batch.length >= IMPORT_BATCH) {
+        await target.appendEncoded(batch);
+        batch = [];
       }
-      if (group) append(group);
-      group = { stream: event.stream, commandId, expectedVersion: event.version - 1, events: [event.body] };
-      if (inFlight.length >= APPEND_WINDOW) await settle();
     }
-    if (group) append(group);
-    await settle();
+    if (batch.length > 0) await target.appendEncoded(batch);
   } finally {
     lines.close();
-    await Promise.all(inFlight);
   }
   const summary = verifier.summary();
   return { events: summary.events, streams: summary.streams.length, ms: Math.round(performance.now() - started) };
@@ -88,9 +72,7 @@ function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier) 
   }
   const problem = verifier.check(link);
   if (problem) throw new ImportRefused(`line ${lineNumber} (${link.stream} version ${link.version}): ${problem}`);
-  const meta = link.parsedMeta as unknown as EventMeta;
-  const body: NewEvent = { type: link.type, data: link.parsedData as unknown as EventData, meta };
-  return { stream: link.stream, version: link.version, meta, body };
+  return link;
 }
 
 /** What an import target directory holds before the import. */

@@ -19,7 +19,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * Reads one export line back into what the chain covers, data and meta as the log stores them
  * (JSON.stringify of the parsed values gives back the stored text: the log wrote them the same way).
  */
-export function parseExportLine(line: string): ChainLink & { parsedData: Record<string, unknown>; parsedMeta: Record<string, unknown> } {
+export function parseExportLine(line: string): ChainLink & { parsedMeta: Record<string, unknown> } {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -36,5 +36,5 @@ export function parseExportLine(line: string): ChainLink & { parsedData: Record<
   if (typeof hash !== 'string') throw new ExportLineError('"hash" must be a string');
   const unknownKey = Object.keys(value).find((key) => !['stream', 'version', 'type', 'data', 'meta', 'hash'].includes(key));
   if (unknownKey !== undefined) throw new ExportLineError(`unknown key "${unknownKey}"`);
-  return { stream, version, type, data: JSON.stringify(data), meta: JSON.stringify(meta), hash, parsedData: data, parsedMeta: meta };
+  return { stream, version, type, data: JSON.stringify(data), meta: JSON.stringify(meta), hash, parsedMeta: meta };
 }
