@@ -31,18 +31,19 @@ export const importCommand: CliCommand = {
     const { openSqliteEventStore } = await import('../event-store/sqlite-event-store.js');
     if (config.dataDir !== ':memory:') mkdirSync(config.dataDir, { recursive: true });
     const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite') });
-    let refused: ImportRefused | null = null;
+    let failure: unknown = null;
     try {
       out(JSON.stringify({ imported: file, ...(await importLog(store, file)) }));
     } catch (error) {
-      if (!(error instanceof ImportRefused)) throw error;
-      refused = error;
+      failure = error;
     } finally {
       await store.close();
     }
-    if (!refused) return 0;
+    if (failure === null) return 0;
+    // Whatever stopped the import, the directory goes back to how it was.
     if (config.dataDir !== ':memory:') restoreDataDirectory(config.dataDir, before);
-    err(`storyline import: refused ${file}: ${refused.message}; nothing was imported`);
+    if (!(failure instanceof ImportRefused)) throw failure;
+    err(`storyline import: refused ${file}: ${failure.message}; nothing was imported`);
     return 1;
   },
 };
