@@ -173,7 +173,7 @@ export function rawReadAndParse(path: string): { events: number; ms: number } {
 }
 
 /** (b) Rebuilding the read models from the log through the projector runner. */
-async function replay(path: string): Promise<{ events: number; ms: number; stories: number }> {
+export async function replay(path: string): Promise<{ events: number; ms: number; stories: number }> {
   const replayed = await replayProjections(path, [resourcesProjection], 'stories');
   return { events: replayed.events, ms: replayed.ms, stories: replayed.documents };
 }

@@ -7,6 +7,7 @@ import { run as activityBench } from './activity-bench.js';
 import { run as iterationsBench } from './iterations-bench.js';
 import { run as searchBench } from './search-bench.js';
 import { run as uploadBench } from './upload-bench.js';
+import { run as verifyBench } from './verify-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   iterations: iterationsBench,
   search: searchBench,
   upload: uploadBench,
+  verify: verifyBench,
 };
 
 const only = process.argv.slice(2);

@@ -26,6 +26,8 @@ export interface ProjectAccessResolver {
 
 export interface ApiLog {
   error(message: string, details?: Record<string, unknown>): void;
+  /** One access-log line per answered request. */
+  info(message: string, details?: Record<string, unknown>): void;
   /** Events worth an operator's eye that are not faults (failed sign-ins); never given a secret. */
   warn(message: string, details?: Record<string, unknown>): void;
 }

@@ -19,6 +19,8 @@
 // - OPTIONS on any path answers 204 with the CORS headers.
 // - `_method` with another value than PUT, PATCH or DELETE on a POST answers 400 `invalid_parameter`.
 // - Bad percent-encoding in the path answers 404 `route_not_found` (no route has such a segment).
+// - Every answered request logs one `request` line (accessLogLine): method, path with its query but
+//   without `token`, status, duration and the project version answered; never a header or a body.
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -68,6 +70,10 @@ interface RequestState {
   bodyRead: boolean;
   method: string;
   path: string;
+  /** The raw query string ('' when none). */
+  query: string;
+  /** The project version the response carries, for the access log. */
+  projectVersion: string | null;
 }
 
 interface Rendered {
@@ -100,12 +106,14 @@ class RequestPipeline {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const state: RequestState = { envelope: false, bodyRead: false, method: req.method ?? '', path: '' };
+    const started = performance.now();
+    const state: RequestState = { envelope: false, bodyRead: false, method: req.method ?? '', path: '', query: '', projectVersion: null };
     try {
       await this.process(req, res, state);
     } catch (thrown) {
       this.sendError(req, res, thrown, state);
     }
+    this.deps.log.info('request', accessLogLine(state, res.statusCode, performance.now() - started));
   }
 
   private async process(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
@@ -113,9 +121,10 @@ class RequestPipeline {
     const mark = url.indexOf('?');
     const rawPath = mark === -1 ? url : url.slice(0, mark);
     state.path = rawPath;
-    const query = parseQuery(mark === -1 ? '' : url.slice(mark + 1));
+    state.query = mark === -1 ? '' : url.slice(mark + 1);
+    const query = parseQuery(state.query);
     state.envelope = query.envelope === 'true';
-    if (req.method === 'OPTIONS') return this.write(res, { status: 204, headers: {}, body: null });
+    if (req.method === 'OPTIONS') return this.write(res, state, { status: 204, headers: {}, body: null });
 
     const method = effectiveMethod(req.method ?? '', query);
     const match = this.matcher.match(method, rawPath);
@@ -152,11 +161,11 @@ class RequestPipeline {
 
     const context = { route, request: apiRequest, selection, state };
     if (route.cacheable && method === 'GET' && apiRequest.project) {
-      return this.write(res, await this.cachedResponse(context), header('if-none-match'));
+      return this.write(res, state, await this.cachedResponse(context), header('if-none-match'));
     }
     const rendered = await this.render(await route.handle(apiRequest), context, null);
     if (rendered.status === 200 && rendered.body && method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
-    this.write(res, rendered, method === 'GET' ? header('if-none-match') : undefined);
+    this.write(res, state, rendered, method === 'GET' ? header('if-none-match') : undefined);
   }
 
   /** A cacheable GET: served from bytes when (project, version, request, audience) was answered before. */
@@ -248,7 +257,8 @@ class RequestPipeline {
     return { status, headers, body: Buffer.from(JSON.stringify(value)) };
   }
 
-  private write(res: ServerResponse, rendered: Rendered, ifNoneMatch?: string): void {
+  private write(res: ServerResponse, state: RequestState, rendered: Rendered, ifNoneMatch?: string): void {
+    state.projectVersion = rendered.headers['X-Tracker-Project-Version'] ?? null;
     const etag = rendered.headers.ETag;
     if (etag && rendered.status === 200 && matchesIfNoneMatch(ifNoneMatch, etag)) {
       const notModified: HeaderBag = { ...this.common, ETag: etag };
@@ -282,7 +292,7 @@ class RequestPipeline {
       : this.json(status, {}, body);
     // An unread body (refused before reading, or too large) is not worth draining: close after answering.
     if (!state.bodyRead && hasBody(req)) rendered.headers.Connection = 'close';
-    this.write(res, rendered);
+    this.write(res, state, rendered);
   }
 }
 
@@ -298,6 +308,28 @@ function assertRouteIsWellFormed(route: RouteDefinition): void {
     throw new Error(`route ${route.method} ${route.path} declares ${route.access} but has no :project_id`);
   }
   if (route.cacheable && route.method !== 'GET') throw new Error(`route ${route.method} ${route.path}: only GET is cacheable`);
+}
+
+/** The access-log fields of an answered request; the query keeps every parameter but `token`. */
+export function accessLogLine(
+  state: Pick<RequestState, 'method' | 'path' | 'query' | 'projectVersion'>,
+  status: number,
+  durationMs: number,
+): Record<string, unknown> {
+  let path = state.path;
+  if (state.query !== '') {
+    const query = new URLSearchParams(state.query);
+    query.delete('token');
+    const kept = query.toString();
+    if (kept !== '') path = `${path}?${kept}`;
+  }
+  return {
+    method: state.method,
+    path,
+    status,
+    duration_ms: Math.round(durationMs * 100) / 100,
+    project_version: state.projectVersion === null ? null : Number(state.projectVersion),
+  };
 }
 
 /** The method a request acts as: PATCH is PUT, HEAD is GET, a POST may simulate PUT / PATCH / DELETE. */

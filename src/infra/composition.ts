@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
+import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
@@ -23,7 +24,8 @@ import type { EventStore } from '../ports/event-store.js';
 import { openSqliteEventStore } from './event-store/sqlite-event-store.js';
 import { IdAllocator } from './id-allocator.js';
 import { silentLog, type Log } from './log.js';
-import { ProjectorRunner, type CatchUpReport, type RebuildReport } from './projector/projector-runner.js';
+import { packageVersion } from './package-version.js';
+import { CHECKPOINTS, ProjectorRunner, type CatchUpReport, type RebuildReport } from './projector/projector-runner.js';
 import { createMemoryReadStore } from './read-store/memory-read-store.js';
 import type { ReadStore } from '../ports/read-store.js';
 
@@ -62,7 +64,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
-  const eventStore = await openEventStore(config, dataFile('events.sqlite'));
+  const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
   const readStore = await openReadStore(config);
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
 
@@ -90,7 +92,12 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 
   const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
-  const routes = modules.flatMap((module) => module.routes);
+  const operations = operationsRoutes({
+    serverVersion: packageVersion(),
+    headPosition: () => eventStore.headPosition(),
+    checkpoints: () => storedCheckpoints(readStore),
+  });
+  const routes = [...modules.flatMap((module) => module.routes), ...operations];
   const app = createApp({
     routes,
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
@@ -142,12 +149,27 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 }
 
-async function openEventStore(config: StorylineConfig, sqlitePath: string): Promise<EventStore> {
+/** Each projection's checkpoint as the projector runner stored it. */
+async function storedCheckpoints(readStore: ReadStore): Promise<ProjectionCheckpoint[]> {
+  const docs = await readStore.collection(CHECKPOINTS).find({});
+  return docs.map((doc) => ({ name: String(doc['name']), version: Number(doc['version']), position: Number(doc['position']) }));
+}
+
+/** The event log alone, as the configuration chooses it (operator commands that need no read models). */
+export async function openConfiguredEventStore(config: StorylineConfig, log: Log = silentLog): Promise<EventStore> {
+  if (config.dataDir === ':memory:') return openEventStore(config, ':memory:', log);
+  mkdirSync(config.dataDir, { recursive: true });
+  return openEventStore(config, join(config.dataDir, 'events.sqlite'), log);
+}
+
+async function openEventStore(config: StorylineConfig, sqlitePath: string, log: Log): Promise<EventStore> {
   if (config.kurrentUrl) {
     const { openKurrentEventStore } = await import('./event-store/kurrent-event-store.js');
     return openKurrentEventStore({ url: config.kurrentUrl });
   }
-  return openSqliteEventStore({ path: sqlitePath });
+  const store = await openSqliteEventStore({ path: sqlitePath });
+  if (store.chainedOnOpen > 0) log.info('chained the events of a log written before hashes', { events: store.chainedOnOpen });
+  return store;
 }
 
 async function openReadStore(config: StorylineConfig): Promise<ReadStore> {

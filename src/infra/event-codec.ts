@@ -2,6 +2,11 @@
 // adapter reads through decodeEvent (text) or decodeParsedEvent (drivers that hand back parsed JSON),
 // which upcast events written under an older `meta.schema` to the current EVENT_SCHEMA, so no other
 // code ever sees an old layout.
+//
+// It also holds the one definition of the hash chain (chainHash): every adapter stores, with each event,
+// a SHA-256 over the event's stored content and its stream predecessor's hash, so `storyline verify`
+// (and `storyline import`) can tell whether anything in the log was altered.
+import { hash } from 'node:crypto';
 import { v5 as uuidV5 } from 'uuid';
 import { EVENT_SCHEMA } from '../domain/events.js';
 import type { EventData, EventMeta, NewEvent, RecordedEvent } from '../domain/events.js';
@@ -47,6 +52,19 @@ export function eventId(commandId: string, index: number): string {
 
 export function encodeEvent(event: NewEvent): EncodedEvent {
   return { type: event.type, data: JSON.stringify(event.data), meta: JSON.stringify(event.meta) };
+}
+
+/** The predecessor hash of a stream's first event. */
+export const GENESIS_HASH = '';
+
+/**
+ * The hash of an event in its stream's chain: SHA-256 (hex) over its predecessor's hash, stream, version
+ * and type (as one JSON array, so no field can bleed into another) and its data and meta as stored JSON
+ * text (which holds no raw newline, so the newline separators are unambiguous).
+ */
+export function chainHash(previousHash: string, stream: string, version: number, event: EncodedEvent): string {
+  // One string hashed in one call (crypto.hash): cheaper than a Hash object per event on verify's hot path.
+  return hash('sha256', `${JSON.stringify([previousHash, stream, version, event.type])}\n${event.data}\n${event.meta}`);
 }
 
 export function decodeEvent(row: StoredEventRow): RecordedEvent {

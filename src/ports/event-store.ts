@@ -39,6 +39,20 @@ export interface ReadAllOptions {
   limit?: number;
 }
 
+/**
+ * An event as stored, with its hash in its stream's chain (infra/event-codec.ts chainHash): what
+ * `storyline verify` checks and `storyline export` writes. `data` and `meta` are the stored JSON text.
+ */
+export interface ChainedEvent {
+  position: number;
+  stream: string;
+  version: number;
+  type: string;
+  data: string;
+  meta: string;
+  hash: string;
+}
+
 export interface EventStore {
   /**
    * Appends events atomically, acknowledged only once durable. Events whose ids (derived from the
@@ -48,6 +62,8 @@ export interface EventStore {
   append(stream: string, expectedVersion: ExpectedVersion, events: NewEvent[]): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** The same global order as readAll, as stored text with each event's chain hash, not decoded. */
+  readChain(options?: ReadAllOptions): Promise<ChainedEvent[]>;
   /** Current version of a stream (0 when it does not exist). */
   streamVersion(stream: string): Promise<number>;
   /** Position of the newest event in the global log (0 when empty). */

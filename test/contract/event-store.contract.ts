@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import { eventId } from '../../src/infra/event-codec.js';
+import { GENESIS_HASH, chainHash, encodeEvent, eventId } from '../../src/infra/event-codec.js';
 import { WrongExpectedVersion } from '../../src/ports/event-store.js';
 import type { AppendResult, EventStore } from '../../src/ports/event-store.js';
 import { appendOf, storyUpdateEvent } from './event-store.fixtures.js';
@@ -245,6 +245,57 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       );
       const result = await store.append(newStream(), 0, appendOf(randomUUID(), 2));
       expect(await announced).to.be.at.least(result.position);
+    });
+
+    describe('hash chain', () => {
+      it("stores each event with the hash of its content over its stream predecessor's hash", async () => {
+        const stream = newStream();
+        const other = newStream();
+        const head = await store.headPosition();
+        const first = appendOf(randomUUID(), 2);
+        const interleaved = appendOf(randomUUID());
+        const third = appendOf(randomUUID(), 1, 2);
+        await store.append(stream, 0, first);
+        await store.append(other, 0, interleaved);
+        await store.append(stream, 2, third);
+
+        const chain = await store.readChain({ after: head });
+        const ours = chain.filter((event) => event.stream === stream);
+        expect(ours.map((event) => event.version)).to.deep.equal([1, 2, 3]);
+        let previous = GENESIS_HASH;
+        [...first, ...third].forEach((event, index) => {
+          const stored = ours[index]!;
+          expect({ type: stored.type, data: JSON.parse(stored.data), meta: JSON.parse(stored.meta) }).to.deep.equal(event);
+          previous = chainHash(previous, stream, index + 1, encodeEvent(event));
+          expect(stored.hash).to.equal(previous);
+        });
+        const otherHead = chain.find((event) => event.stream === other)!;
+        expect(otherHead.hash).to.equal(chainHash(GENESIS_HASH, other, 1, encodeEvent(interleaved[0]!)));
+      });
+
+      it('reads the chain in the global order and positions of readAll, after a position, with a limit', async () => {
+        const head = await store.headPosition();
+        await store.append(newStream(), 0, appendOf(randomUUID(), 3));
+        await store.append(newStream(), 0, appendOf(randomUUID(), 2));
+        const chain = await store.readChain({ after: head + 1, limit: 3 });
+        const all = await store.readAll({ after: head + 1, limit: 3 });
+        expect(chain.map(({ position, stream, version }) => ({ position, stream, version }))).to.deep.equal(
+          all.map(({ position, stream, version }) => ({ position, stream, version })),
+        );
+        expect(chain.map((event) => event.position)).to.deep.equal([head + 2, head + 3, head + 4]);
+      });
+
+      it("chains an 'any' append and an idempotent re-append like any other", async () => {
+        const stream = newStream();
+        const head = await store.headPosition();
+        const repeated = appendOf(randomUUID());
+        await store.append(stream, 'any', repeated);
+        await store.append(stream, 'any', appendOf(randomUUID(), 1, 1));
+        await store.append(stream, 0, repeated);
+        const chain = (await store.readChain({ after: head })).filter((event) => event.stream === stream);
+        expect(chain).to.have.length(2);
+        expect(chain[1]!.hash).to.equal(chainHash(chain[0]!.hash, stream, 2, chain[1]!));
+      });
     });
   });
 }

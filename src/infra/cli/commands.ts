@@ -1,8 +1,12 @@
 // Every `storyline` command, in the order `storyline --help` lists them. Add a command's module here.
 import type { CliCommand } from './command.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
+import { importPivotalCsvCommand } from './import-pivotal-csv.js';
 import { personAddCommand } from './person-add.js';
 import { rebuildProjectionsCommand } from './rebuild-projections.js';
 import { serveCommand } from './serve.js';
 import { sweepUploadsCommand } from './sweep-uploads.js';
+import { verifyCommand } from './verify.js';
 
-export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, sweepUploadsCommand];
+export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand, sweepUploadsCommand];

@@ -1,7 +1,9 @@
 // The `storyline` command line: finds the command named by the first words (commands.ts) and runs it
-// with the configuration read from the environment.
+// with the configuration read from the environment. `--help` after any command prints that command's
+// usage (here, once for every command); `--version` prints package.json's version.
 import { ConfigError, configFromEnv } from '../config.js';
 import { createLog } from '../log.js';
+import { packageVersion } from '../package-version.js';
 import { CliUsageError, type CliCommand, type CliContext } from './command.js';
 import { cliCommands } from './commands.js';
 
@@ -17,14 +19,23 @@ async function main(argv: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
   const [first] = argv;
-  if (first === undefined || first === 'help' || first === '--help') {
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     out(usage(cliCommands));
     return first ? 0 : 2;
+  }
+  if (first === '--version' || first === '-v') {
+    out(packageVersion());
+    return 0;
   }
   const command = commandOf(argv);
   if (!command) {
     err(`storyline: unknown command "${argv.join(' ')}"\n${usage(cliCommands)}`);
     return 2;
+  }
+  const args = argv.slice(command.words.length);
+  if (args.includes('--help') || args.includes('-h')) {
+    out(usage([command]));
+    return 0;
   }
   let context: CliContext;
   try {
@@ -36,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(argv.slice(command.words.length), context);
+    return await command.run(args, context);
   } catch (error) {
     if (!(error instanceof CliUsageError) && !isParseArgsError(error)) throw error;
     err(`storyline: ${(error as Error).message}\nusage: storyline ${command.usage}`);

@@ -4,7 +4,10 @@
 // version 0 is NO_STREAM, n is revision n - 1, 'any' is ANY. Event ids come from eventId(), so the
 // server's own idempotency (same ids at the same expected revision) already answers a retried append
 // with the original result. Events are stored as JSON (data = event data, metadata = event meta) and
-// read back through the codec's decodeParsedEvent, which upcasts.
+// read back through the codec's decodeParsedEvent, which upcasts. The event's chain hash (the codec's
+// chainHash over the event as JSON text) travels in the metadata as `chain_hash` and is taken out of the
+// meta again when reading; the append computes it from the stream's last event, and appends at that
+// event's revision so the predecessor cannot change underneath (an 'any' append re-reads, bounded).
 //
 // Global positions come from KurrentPositionIndex (see its header for the limits of that mapping).
 //
@@ -37,12 +40,12 @@ import type {
 } from '@kurrent/kurrentdb-client';
 import { Subject } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../domain/events.js';
-import { decodeParsedEvent, eventId } from '../event-codec.js';
+import { GENESIS_HASH, chainHash, decodeParsedEvent, encodeEvent, eventId } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { KurrentPositionIndex } from './kurrent-position-index.js';
 import type { LogPosition } from './kurrent-position-index.js';
 import { WrongExpectedVersion } from '../../ports/event-store.js';
-import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
+import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
 export interface KurrentEventStoreOptions {
   /** A KurrentDB connection string, e.g. `kurrentdb://localhost:2113?tls=false`. */
@@ -53,6 +56,17 @@ export type KurrentEventStore = EventStore & { close(): Promise<void> };
 
 const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
 const RESUBSCRIBE_DELAY_MS = 1000;
+/** How often an 'any' append re-reads the stream head when another writer moved it meanwhile. */
+const ANY_APPEND_ATTEMPTS = 10;
+
+/** The event's metadata as stored: our meta plus the chain hash. */
+type ChainedMetadata = Record<string, unknown> & { chain_hash?: unknown };
+
+/** Splits stored metadata into the event's meta and its chain hash ('' when it has none). */
+function splitMetadata(metadata: unknown): { meta: unknown; hash: string } {
+  const { chain_hash: hash, ...meta } = (metadata ?? {}) as ChainedMetadata;
+  return { meta, hash: typeof hash === 'string' ? hash : '' };
+}
 
 export function toStreamState(expected: ExpectedVersion): AppendStreamState {
   if (expected === 'any') return ANY;
@@ -87,7 +101,70 @@ export async function openKurrentEventStore(options: KurrentEventStoreOptions): 
       position: position ?? (await index.positionOf(event.position)),
       type: event.type,
       data: event.data,
-      meta: event.metadata,
+      meta: splitMetadata(event.metadata).meta,
+    });
+  }
+
+  /** The events of $all after a 1-based position, each with its position, checked against the index. */
+  async function* readAllRaw(options: ReadAllOptions): AsyncIterable<[KurrentRecordedEvent, number]> {
+    await index.catchUp();
+    const after = Math.max(options.after ?? 0, 0);
+    const count = Math.min(options.limit ?? Number.MAX_SAFE_INTEGER, index.head - after);
+    const from = index.logPositionOf(after + 1);
+    if (count <= 0 || !from) return;
+    let read = 0;
+    for await (const resolved of client.readAll({
+      fromPosition: from,
+      direction: FORWARDS,
+      maxCount: count,
+      filter: excludeSystemEvents(),
+    })) {
+      const event = resolved.event;
+      if (!event) continue;
+      const position = after + read + 1;
+      const expected = index.logPositionOf(position);
+      if (!expected || expected.commit !== event.position.commit || expected.prepare !== event.position.prepare) {
+        throw new Error(`KurrentDB $all no longer matches the position index at position ${position}`);
+      }
+      yield [event, position];
+      read++;
+      if (read === count) return;
+    }
+  }
+
+  function chained(event: KurrentRecordedEvent, position: number): ChainedEvent {
+    const { meta, hash } = splitMetadata(event.metadata);
+    return {
+      position,
+      stream: event.streamId,
+      version: Number(event.revision) + 1,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      meta: JSON.stringify(meta),
+      hash,
+    };
+  }
+
+  /** The stream's version and last chain hash, read at `expected` (a version) or at its end ('any'). */
+  async function streamHead(stream: string, expected: ExpectedVersion): Promise<{ version: number; hash: string }> {
+    if (expected === 0) return { version: 0, hash: GENESIS_HASH };
+    const [last] =
+      expected === 'any' ? await readRaw(stream, END, BACKWARDS, 1) : await readRaw(stream, BigInt(expected - 1), FORWARDS, 1);
+    if (!last) return { version: expected === 'any' ? 0 : -1, hash: GENESIS_HASH };
+    return { version: Number(last.revision) + 1, hash: splitMetadata(last.metadata).hash };
+  }
+
+  /** Proposed events chained after the stream head. */
+  function chainedProposals(stream: string, head: { version: number; hash: string }, events: NewEvent[]) {
+    let previous = head.hash;
+    return events.map((event, index) => {
+      previous = chainHash(previous, stream, head.version + index + 1, encodeEvent(event));
+      return jsonEvent({
+        id: eventId(event.meta.command_id, index),
+        type: event.type,
+        data: event.data as unknown as JSONType,
+        metadata: { ...event.meta, chain_hash: previous } as unknown as JSONType,
+      });
     });
   }
 
@@ -191,24 +268,23 @@ export async function openKurrentEventStore(options: KurrentEventStoreOptions): 
         const earlier = await earlierAppend(stream, first);
         if (earlier) return earlier;
       }
-      const proposed = events.map((event, position) =>
-        jsonEvent({
-          id: eventId(first.meta.command_id, position),
-          type: event.type,
-          data: event.data as unknown as JSONType,
-          metadata: event.meta as unknown as JSONType,
-        }),
-      );
-      try {
-        const written = await client.appendToStream(stream, proposed, { streamState: toStreamState(expectedVersion) });
-        const result = await resultAt(stream, written.nextExpectedRevision);
-        void announceNewEvents().catch(() => undefined);
-        return result;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError)) throw error;
-        const earlier = await earlierAppend(stream, first);
-        if (earlier) return earlier;
-        throw new WrongExpectedVersion(stream, expectedVersion, toVersion(error.actualState));
+      for (let attempt = 1; ; attempt++) {
+        const head = await streamHead(stream, expectedVersion);
+        // An explicit version the stream has not reached: let the server report the mismatch.
+        const state = head.version < 0 ? toStreamState(expectedVersion) : toStreamState(head.version);
+        try {
+          const written = await client.appendToStream(stream, chainedProposals(stream, head, events), { streamState: state });
+          const result = await resultAt(stream, written.nextExpectedRevision);
+          void announceNewEvents().catch(() => undefined);
+          return result;
+        } catch (error) {
+          if (!(error instanceof WrongExpectedVersionError)) throw error;
+          const earlier = await earlierAppend(stream, first);
+          if (earlier) return earlier;
+          if (expectedVersion !== 'any' || attempt >= ANY_APPEND_ATTEMPTS) {
+            throw new WrongExpectedVersion(stream, expectedVersion, toVersion(error.actualState));
+          }
+        }
       }
     },
 
@@ -225,28 +301,15 @@ export async function openKurrentEventStore(options: KurrentEventStoreOptions): 
 
     async readAll(options: ReadAllOptions = {}) {
       assertOpen();
-      await index.catchUp();
-      const after = Math.max(options.after ?? 0, 0);
-      const count = Math.min(options.limit ?? Number.MAX_SAFE_INTEGER, index.head - after);
-      const from = index.logPositionOf(after + 1);
-      if (count <= 0 || !from) return [];
       const events: RecordedEvent[] = [];
-      for await (const resolved of client.readAll({
-        fromPosition: from,
-        direction: FORWARDS,
-        maxCount: count,
-        filter: excludeSystemEvents(),
-      })) {
-        const event = resolved.event;
-        if (!event) continue;
-        const position = after + events.length + 1;
-        const expected = index.logPositionOf(position);
-        if (!expected || expected.commit !== event.position.commit || expected.prepare !== event.position.prepare) {
-          throw new Error(`KurrentDB $all no longer matches the position index at position ${position}`);
-        }
-        events.push(await decode(event, position));
-        if (events.length === count) break;
-      }
+      for await (const [event, position] of readAllRaw(options)) events.push(await decode(event, position));
+      return events;
+    },
+
+    async readChain(options: ReadAllOptions = {}) {
+      assertOpen();
+      const events: ChainedEvent[] = [];
+      for await (const [event, position] of readAllRaw(options)) events.push(chained(event, position));
       return events;
     },
 

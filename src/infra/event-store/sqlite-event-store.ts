@@ -9,14 +9,20 @@
 // Positions are assigned explicitly (head + 1) inside the write transaction, which is serialised by
 // SQLite's write lock (BEGIN IMMEDIATE), so they are gap-free and monotonic even with several processes
 // appending to the same file.
+//
+// Each row carries its hash in its stream's chain (column `hash`, computed by the codec's chainHash while
+// the append holds the write lock); logs written before the column existed are chained once at open
+// (sqlite-hash-chain.ts).
 import Database from 'better-sqlite3';
 import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
-import { decodeStoredColumns, encodeEvent, eventId } from '../event-codec.js';
+import { GENESIS_HASH, chainHash, decodeStoredColumns, encodeEvent, eventId } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
+import { upgradeToHashChain } from './sqlite-hash-chain.js';
+import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { WrongExpectedVersion } from '../../ports/event-store.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
-import type { AppendResult, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
+import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
 export interface SqliteEventStoreOptions {
   /** File path, or ':memory:' (tests). */
@@ -30,7 +36,13 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
-export type SqliteEventStore = EventStore & { close(): Promise<void> };
+export type SqliteEventStore = EventStore & {
+  close(): Promise<void>;
+  /** Events written before the hash chain existed that this open chained (0 once upgraded). */
+  readonly chainedOnOpen: number;
+  /** `storyline import`'s batches: encoded events continuing their streams, one transaction (sqlite-bulk-append.ts). */
+  appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
+};
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -41,6 +53,7 @@ const SCHEMA = `
     type     TEXT NOT NULL,
     data     TEXT NOT NULL,
     meta     TEXT NOT NULL,
+    hash     TEXT,
     UNIQUE (stream, version)
   )`;
 
@@ -48,6 +61,11 @@ const COLUMNS = 'position, id, stream, version, type, data, meta';
 
 /** Batches at least this large are read ahead in a worker (replay and catch-up). */
 const READ_AHEAD_MIN_BATCH = 256;
+
+type ChainColumns = [number, string, number, string, string, string, string];
+const chainedEvent = (row: ChainColumns): ChainedEvent => ({
+  position: row[0], stream: row[1], version: row[2], type: row[3], data: row[4], meta: row[5], hash: row[6],
+});
 
 const decodeColumns = (row: EventColumns) => decodeStoredColumns(row[0], row[1], row[2], row[3], row[4], row[5], row[6]);
 
@@ -67,17 +85,24 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(SCHEMA);
+  const chainedOnOpen = upgradeToHashChain(db);
 
   const statements = {
     head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
     streamVersion: db.prepare<[string], { version: number }>(
       'SELECT version FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1',
     ),
+    streamHead: db.prepare<[string], { version: number; hash: string | null }>(
+      'SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1',
+    ),
     byId: db.prepare<[string], { version: number; position: number }>(
       'SELECT version, position FROM events WHERE id = ?',
     ),
-    insert: db.prepare<[number, string, string, number, string, string, string]>(
-      `INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    insert: db.prepare<[number, string, string, number, string, string, string, string]>(
+      `INSERT INTO events (${COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    chain: db.prepare<[number, number], ChainColumns>(
+      'SELECT position, stream, version, type, data, meta, hash FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',
     ),
     forwards: db.prepare<[string, number, number], EventColumns>(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND version >= ? ORDER BY version ASC LIMIT ?`,
@@ -89,7 +114,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
   };
-  for (const reader of [statements.forwards, statements.backwards, statements.all]) reader.raw(true);
+  for (const reader of [statements.forwards, statements.backwards, statements.all, statements.chain]) reader.raw(true);
 
   const readHead = (): number => statements.head.get()?.head ?? 0;
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
@@ -109,20 +134,26 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     const commandId = request.events[0]!.meta.command_id;
     const earlier = earlierResult(commandId);
     if (earlier) return earlier;
-    const actual = readStreamVersion(request.stream);
+    const streamHead = statements.streamHead.get(request.stream);
+    const actual = streamHead?.version ?? 0;
+    if (streamHead && streamHead.hash === null) throw new Error(`${request.stream}@${actual} has no chain hash`);
+    let previousHash = streamHead?.hash ?? GENESIS_HASH;
     if (request.expectedVersion !== 'any' && request.expectedVersion !== actual) {
       throw new WrongExpectedVersion(request.stream, request.expectedVersion, actual);
     }
     request.events.forEach((event, index) => {
       const encoded = encodeEvent(event);
+      const version = actual + index + 1;
+      previousHash = chainHash(previousHash, request.stream, version, encoded);
       statements.insert.run(
         head + index + 1,
         eventId(event.meta.command_id, index),
         request.stream,
-        actual + index + 1,
+        version,
         encoded.type,
         encoded.data,
         encoded.meta,
+        previousHash,
       );
     });
     return { version: actual + request.events.length, position: head + request.events.length };
@@ -143,6 +174,8 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       });
     })
     .immediate;
+
+  const writeEncoded = bulkAppender(db);
 
   const readAhead = options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
 
@@ -189,6 +222,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   }
 
   return {
+    chainedOnOpen,
     appended$: appended.asObservable(),
 
     append(stream, expectedVersion, events) {
@@ -201,6 +235,13 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
           setImmediate(flush);
         }
       });
+    },
+
+    async appendEncoded(events) {
+      assertOpen();
+      flush();
+      writeEncoded(events);
+      announce(readHead());
     },
 
     async readStream(stream, options: ReadStreamOptions = {}) {
@@ -221,6 +262,11 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       const rows = (await readAhead.take(after, limit)) ?? statements.all.all(after, limit);
       if (rows.length === limit) readAhead.readAhead(rows[rows.length - 1]![0], limit);
       return rows.map(decodeColumns);
+    },
+
+    async readChain(options: ReadAllOptions = {}) {
+      assertOpen();
+      return statements.chain.all(options.after ?? 0, options.limit ?? -1).map(chainedEvent);
     },
 
     async streamVersion(stream) {

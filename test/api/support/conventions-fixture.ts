@@ -272,6 +272,7 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
     log: {
       error: (message, details) => world.logged.push({ message, details }),
       warn: (message, details) => world.logged.push({ message, details }),
+      info: () => undefined,
     },
     clock: () => T0,
   };

@@ -31,7 +31,9 @@ export interface StorylineAppOptions {
   env?: Readonly<Record<string, string>>;
   /** Routes served beside the real ones (probes for access levels no module of this area declares). */
   extraRoutes?: readonly RouteDefinition[];
-  /** Where the server logs (silent by default). */
+  /** A data directory on disk instead of memory (tests of what survives the files: export, import). */
+  dataDir?: string;
+  /** Where the server logs (silent by default); tests of the access log pass a capturing one. */
   log?: Log;
   /** Sign-in throttle thresholds (the defaults otherwise). */
   loginThrottle?: LoginThrottleOptions;
@@ -40,7 +42,7 @@ export interface StorylineAppOptions {
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
   const start = options.start ?? Date.UTC(2024, 0, 10, 12);
   const clock = { now: start };
-  const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: ':memory:' }), siteUrl: 'http://storyline.test' };
+  const config = { ...configFromEnv({ ...options.env, STORYLINE_DATA: options.dataDir ?? ':memory:' }), siteUrl: 'http://storyline.test' };
   const extraRoutes = options.extraRoutes ?? [];
   const storyline = await openStoryline(config, options.log, {
     clock: () => clock.now,

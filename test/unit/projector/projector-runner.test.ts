@@ -53,6 +53,7 @@ function gated(inner: EventStore) {
       }
       return inner.readAll(options);
     },
+    readChain: (options) => inner.readChain(options),
     streamVersion: (stream) => inner.streamVersion(stream),
     headPosition: () => inner.headPosition(),
     appended$: inner.appended$,

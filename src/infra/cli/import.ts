@@ -1,0 +1,49 @@
+// `storyline import FILE`: an export file into an EMPTY data directory (or a missing one). A non-empty
+// directory is refused before anything is opened; a file whose hash chain does not verify is refused
+// naming the line, and what the import had written is removed again.
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ImportRefused, dataDirectoryState, importLog, restoreDataDirectory } from '../export/log-import.js';
+import { CliUsageError, type CliCommand } from './command.js';
+
+export const importCommand: CliCommand = {
+  words: ['import'],
+  usage: 'import FILE',
+  summary: 'recreate a log from an export file into an empty data directory; people then need `person reset-token`',
+  async run(args, { config, out, err }) {
+    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+    if (positionals.length !== 1) throw new CliUsageError('import needs exactly one FILE');
+    const file = positionals[0]!;
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      err(`storyline import: ${file} is not a file`);
+      return 1;
+    }
+    if (config.kurrentUrl) {
+      err('storyline import: import writes the embedded log; unset STORYLINE_KURRENT_URL (KurrentDB has its own backup tools)');
+      return 1;
+    }
+    const before = config.dataDir === ':memory:' ? 'missing' : dataDirectoryState(config.dataDir);
+    if (before === 'not-empty') {
+      err(`storyline import: ${config.dataDir} is not empty; import only into an empty data directory`);
+      return 1;
+    }
+    const { openSqliteEventStore } = await import('../event-store/sqlite-event-store.js');
+    if (config.dataDir !== ':memory:') mkdirSync(config.dataDir, { recursive: true });
+    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite') });
+    let failure: unknown = null;
+    try {
+      out(JSON.stringify({ imported: file, ...(await importLog(store, file)) }));
+    } catch (error) {
+      failure = error;
+    } finally {
+      await store.close();
+    }
+    if (failure === null) return 0;
+    // Whatever stopped the import, the directory goes back to how it was.
+    if (config.dataDir !== ':memory:') restoreDataDirectory(config.dataDir, before);
+    if (!(failure instanceof ImportRefused)) throw failure;
+    err(`storyline import: refused ${file}: ${failure.message}; nothing was imported`);
+    return 1;
+  },
+};

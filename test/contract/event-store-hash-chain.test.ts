@@ -1,0 +1,117 @@
+// What the SQLite log promises about its hash chain beyond the contract: a log written before hashes
+// existed is chained at open to the very hashes a fresh log computes, and verifyLog names the first
+// event that was altered, removed or re-hashed in the file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { chainHash } from '../../src/infra/event-codec.js';
+import { verifyLog } from '../../src/infra/event-store/chain-verifier.js';
+import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import { appendOf } from './event-store.fixtures.js';
+
+const tempDirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-chain-'));
+  tempDirs.push(dir);
+  return join(dir, 'events.sqlite');
+}
+after(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A log of three streams, 2 + 3 + 1 appends interleaved, closed; returns its path and stored hashes. */
+async function writtenLog(): Promise<{ path: string; hashes: string[] }> {
+  const path = tempFile();
+  const store = await openSqliteEventStore({ path });
+  const plan = ['project-1', 'project-2', 'project-1', 'project-2', 'person-7', 'project-2'];
+  for (const [index, stream] of plan.entries()) {
+    await store.append(stream, await store.streamVersion(stream), appendOf(`command-${index}`, 1, index));
+  }
+  const hashes = (await store.readChain()).map((event) => event.hash);
+  await store.close();
+  return { path, hashes };
+}
+
+function editFile(path: string, sql: string): void {
+  const db = new Database(path);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+async function verification(path: string) {
+  const store = await openSqliteEventStore({ path });
+  try {
+    return await verifyLog(store, 2);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('SQLite event store: hash chain', () => {
+  it('chains a log written before hashes at open, to the hashes a fresh log computes', async () => {
+    const { path, hashes } = await writtenLog();
+    editFile(path, 'DROP INDEX events_unchained; ALTER TABLE events DROP COLUMN hash;');
+
+    const upgraded = await openSqliteEventStore({ path });
+    try {
+      expect(upgraded.chainedOnOpen).to.equal(6);
+      expect((await upgraded.readChain()).map((event) => event.hash)).to.deep.equal(hashes);
+      await upgraded.append('project-1', 2, appendOf('command-after-upgrade', 1, 9));
+      expect((await verifyLog(upgraded)).ok).to.equal(true);
+    } finally {
+      await upgraded.close();
+    }
+    const reopened = await openSqliteEventStore({ path });
+    expect(reopened.chainedOnOpen).to.equal(0);
+    await reopened.close();
+  });
+
+  it("summarises every stream's version and head hash when nothing was altered", async () => {
+    const { path, hashes } = await writtenLog();
+    const result = await verification(path);
+    expect(result).to.deep.equal({
+      ok: true,
+      summary: {
+        events: 6,
+        streams: [
+          { stream: 'person-7', version: 1, head_hash: hashes[4] },
+          { stream: 'project-1', version: 2, head_hash: hashes[2] },
+          { stream: 'project-2', version: 3, head_hash: hashes[5] },
+        ],
+      },
+    });
+  });
+
+  it('names the stream and version of an event whose data was edited in the file', async () => {
+    const { path } = await writtenLog();
+    editFile(path, `UPDATE events SET data = replace(data, 'finished', 'accepted') WHERE position = 4`);
+    expect(await verification(path)).to.include({ ok: false, stream: 'project-2', version: 2, position: 4 });
+  });
+
+  it('names the successor of an event that was edited and re-hashed', async () => {
+    const { path } = await writtenLog();
+    const db = new Database(path);
+    const row = db.prepare('SELECT stream, version, type, data, meta FROM events WHERE position = 2').get() as {
+      stream: string; version: number; type: string; data: string; meta: string;
+    };
+    const data = row.data.replace('finished', 'accepted');
+    db.prepare('UPDATE events SET data = ?, hash = ? WHERE position = 2').run(data, chainHash('', row.stream, 1, { ...row, data }));
+    db.close();
+    const result = await verification(path);
+    expect(result).to.include({ ok: false, stream: 'project-2', version: 2, position: 4 });
+    expect(result.ok || result.problem).to.match(/altered/);
+  });
+
+  // (a stream's removed LAST event leaves no gap: the head hashes an operator kept elsewhere show it)
+  it('names the gap an event removed from the file leaves', async () => {
+    const { path } = await writtenLog();
+    editFile(path, 'DELETE FROM events WHERE position = 2');
+    const result = await verification(path);
+    expect(result).to.include({ ok: false, stream: 'project-2', version: 2, position: 4 });
+  });
+});

@@ -1,0 +1,204 @@
+// The operator's audit tools as child processes on files: `storyline verify` summarises the chains of a
+// log built over HTTP and names an event edited with sqlite3; `storyline export` then `storyline import`
+// into an empty directory recreate a state whose every GET answers as before; import refuses a non-empty
+// directory (untouched) and a file whose chain breaks (naming the line, leaving the directory empty).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
+import { seededRandom } from '../support/seeded-random.js';
+
+const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
+const START = Date.UTC(2024, 0, 10, 12);
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function storyline(dataDir: string, ...args: string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, STORYLINE_DATA: dataDir } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A scripted, seeded history over HTTP: an account and project, members, labels, stories, tasks, edits. */
+async function scriptedHistory(app: StorylineApp): Promise<{ owner: PersonHandle; projects: number[] }> {
+  const random = seededRandom(16);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const owner = await app.person('Olivia Owner');
+  const bob = await app.person('Bob Member');
+  const projects: number[] = [];
+  for (const name of ['Audit One', 'Audit Two']) {
+    const body = projects.length === 0 ? { name, new_account_name: 'Audit Inc' } : { name, account_id: (await app.api('GET', `/projects/${projects[0]}`, { as: owner })).json.account_id };
+    projects.push((await app.api('POST', '/projects', { as: owner, body })).json.id);
+    await app.api('POST', `/projects/${projects.at(-1)}/memberships`, { as: owner, body: { person_id: bob.id, role: 'member' } });
+  }
+  const stories: [number, number][] = [];
+  for (let step = 0; step < 40; step++) {
+    app.clock.now += 1000 * (1 + Math.floor(random() * 600));
+    const project = pick(projects);
+    const own = stories.filter(([p]) => p === project);
+    const as = pick([owner, bob]);
+    const choice = own.length === 0 ? 0 : Math.floor(random() * 7);
+    if (choice <= 2) {
+      const body = { name: `Story ${step}`, story_type: pick(['feature', 'bug', 'chore']), labels: [pick(['api', 'ui', 'docs'])] };
+      const res = await app.api('POST', `/projects/${project}/stories`, { as, body });
+      expect(res.status, res.text).to.equal(200);
+      stories.push([project, res.json.id]);
+    } else if (choice === 3) {
+      const [, story] = pick(own);
+      await app.api('POST', `/projects/${project}/stories/${story}/tasks`, { as, body: { description: `task ${step}`, complete: random() < 0.5 } });
+    } else if (choice === 4) {
+      const [, story] = pick(own);
+      await app.api('PUT', `/projects/${project}/stories/${story}`, { as, body: { description: `edited at ${step}`, owner_ids: [bob.id] } });
+    } else if (choice === 5) {
+      await app.api('POST', `/projects/${project}/labels`, { as, body: { name: `label ${step}` } });
+    } else {
+      const index = stories.findIndex(([p]) => p === project);
+      const [[, story]] = stories.splice(index, 1);
+      await app.api('DELETE', `/projects/${project}/stories/${story}`, { as });
+    }
+  }
+  return { owner, projects };
+}
+
+/** Every GET a client of these projects makes, answered as text with status and version header. */
+async function everyGet(app: StorylineApp, as: PersonHandle, projects: number[]): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  const get = async (path: string) => {
+    const res = await app.api('GET', path, { as });
+    answers[path] = { status: res.status, version: res.headers['x-tracker-project-version'], body: res.json };
+    return res.json;
+  };
+  const me = await get('/me');
+  delete (me as Record<string, unknown>)['api_token'];
+  answers['/me'] = { ...(answers['/me'] as object), body: me };
+  await get('/accounts');
+  await get('/my/people');
+  await get('/projects');
+  for (const project of projects) {
+    await get(`/projects/${project}`);
+    await get(`/projects/${project}/memberships`);
+    await get(`/projects/${project}/labels`);
+    await get(`/projects/${project}/activity?limit=500`);
+    for (const story of (await get(`/projects/${project}/stories?limit=500`)) as { id: number }[]) {
+      await get(`/projects/${project}/stories/${story.id}`);
+      await get(`/projects/${project}/stories/${story.id}/tasks`);
+      await get(`/projects/${project}/stories/${story.id}/activity`);
+    }
+  }
+  return answers;
+}
+
+describe('CLI: verify, export and import', function () {
+  this.timeout(60_000);
+  let root: string;
+  let source: string;
+  let exportFile: string;
+  let answersBefore: Record<string, unknown>;
+  let owner: PersonHandle;
+  let projects: number[];
+  let clockAtEnd: number;
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'storyline-audit-'));
+    source = join(root, 'source');
+    exportFile = join(root, 'export.ndjson');
+    const app = await storylineApp({ start: START, dataDir: source });
+    try {
+      ({ owner, projects } = await scriptedHistory(app));
+      clockAtEnd = app.clock.now;
+      answersBefore = await everyGet(app, owner, projects);
+      const statuses = Object.values(answersBefore).map((answer) => (answer as { status: number }).status);
+      expect(statuses.length).to.be.greaterThan(30);
+      expect(statuses.every((status) => status === 200)).to.equal(true);
+    } finally {
+      await app.close();
+    }
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('verify prints each stream head hash and exits 0 on an untouched log', async () => {
+    const ran = await storyline(source, 'verify');
+    expect(ran.code, ran.stderr).to.equal(0);
+    const summary = JSON.parse(ran.stdout) as { ok: boolean; events: number; streams: { stream: string; head_hash: string }[] };
+    expect(summary.ok).to.equal(true);
+    expect(summary.events).to.be.greaterThan(40);
+    expect(summary.streams.map((s) => s.stream)).to.include.members(projects.map((p) => `project-${p}`));
+    for (const stream of summary.streams) expect(stream.head_hash).to.match(/^[0-9a-f]{64}$/);
+  });
+
+  it('export then import into an empty directory answers every GET as before', async () => {
+    const exported = await storyline(source, 'export', '--out', exportFile);
+    expect(exported.code, exported.stderr).to.equal(0);
+    const lines = readFileSync(exportFile, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(exported.stdout)).to.include({ events: lines.length });
+    expect(Object.keys(JSON.parse(lines[0]!))).to.deep.equal(['stream', 'version', 'type', 'data', 'meta', 'hash']);
+
+    const target = join(root, 'imported');
+    const imported = await storyline(target, 'import', exportFile);
+    expect(imported.code, imported.stderr).to.equal(0);
+    expect(JSON.parse(imported.stdout)).to.include({ events: lines.length });
+    expect(readdirSync(target)).to.not.include('credentials.sqlite');
+
+    const app = await storylineApp({ start: clockAtEnd, dataDir: target });
+    try {
+      // Credentials are not exported: the owner signs in again with a new token (what `person reset-token` gives).
+      const token = await app.storyline.deps.secrets.rotateToken(owner.id);
+      expect(await everyGet(app, { ...owner, token }, projects)).to.deep.equal(answersBefore);
+    } finally {
+      await app.close();
+    }
+    const reexported = join(root, 'again.ndjson');
+    expect((await storyline(target, 'export', '--out', reexported)).code).to.equal(0);
+    expect(readFileSync(reexported, 'utf8')).to.equal(readFileSync(exportFile, 'utf8'));
+  });
+
+  it('import refuses a non-empty directory and leaves it untouched', async () => {
+    const target = join(root, 'occupied');
+    mkdirSync(target);
+    writeFileSync(join(target, 'notes.txt'), 'keep me');
+    const ran = await storyline(target, 'import', exportFile);
+    expect(ran.code).to.equal(1);
+    expect(ran.stderr).to.match(/not empty/);
+    expect(readdirSync(target)).to.deep.equal(['notes.txt']);
+  });
+
+  it('import refuses a file whose chain breaks, naming the line, and leaves the directory as it was', async () => {
+    const lines = readFileSync(exportFile, 'utf8').trimEnd().split('\n');
+    lines[6] = lines[6]!.replace('"meta":{', '"meta":{"tampered":true,');
+    const tampered = join(root, 'tampered.ndjson');
+    writeFileSync(tampered, `${lines.join('\n')}\n`);
+    const target = join(root, 'refused');
+    mkdirSync(target);
+    const ran = await storyline(target, 'import', tampered);
+    expect(ran.code).to.equal(1);
+    expect(ran.stderr).to.match(/line 7 \(.+ version \d+\): its hash does not match/);
+    expect(readdirSync(target)).to.deep.equal([]);
+    const missing = join(root, 'never-created');
+    expect((await storyline(missing, 'import', tampered)).code).to.equal(1);
+    expect(existsSync(missing)).to.equal(false);
+  });
+
+  it('verify exits non-zero naming the stream and version of an event edited with sqlite3', async () => {
+    const db = join(source, 'events.sqlite');
+    const row = await new Promise<string>((resolve, reject) =>
+      execFile('sqlite3', [db, "SELECT stream || ' ' || version FROM events WHERE position = 9"], (error, out) => (error ? reject(error) : resolve(out.trim()))),
+    );
+    await new Promise<void>((resolve, reject) =>
+      execFile('sqlite3', [db, "UPDATE events SET data = replace(data, '\"kind\"', '\"kind\" ') WHERE position = 9"], (error) => (error ? reject(error) : resolve())),
+    );
+    const ran = await storyline(source, 'verify');
+    expect(ran.code).to.equal(1);
+    const [stream, version] = row.split(' ');
+    expect(JSON.parse(ran.stdout)).to.include({ ok: false, stream, version: Number(version), position: 9 });
+    expect(ran.stderr).to.include(`${stream} version ${version}`);
+  });
+});

@@ -1,0 +1,125 @@
+// `storyline import-pivotal-csv` as a child process beside a running server on the same data directory:
+// a Tracker export written from the format becomes stories of the project in the file's order, with
+// people matched by name, tasks, labels and dates; unknown people, refused rows and the comments and
+// blockers not carried over yet are reported; importing the same file again writes nothing twice.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
+
+const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
+
+function importCsv(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, 'import-pivotal-csv', ...args], { env: { ...process.env, STORYLINE_DATA: dataDir } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const EXPORT_2016 = [
+  'Id,Title,Labels,Iteration,Iteration Start,Iteration End,Type,Estimate,Current State,Created at,Accepted at,Deadline,Requested By,Description,URL,Owned By,Owned By,Comment,Comment,Task,Task Status,Task,Task Status,Blocker,Blocker Status',
+  '501,"Sign in, with SSO",auth,1,"Feb 1, 2016","Feb 8, 2016",feature,2,accepted,"Feb 1, 2016","Feb 5, 2016",,Bob Member,"Steps:\n1. open, 2. sign in",https://www.pivotaltracker.com/story/show/501,Bob Member,Olivia Owner,"Done (Olivia Owner - Feb 5, 2016)",,write tests,completed,"docs, too",not completed,,',
+  '502,Fix the crash,"auth, bugs",,,,bug,,unstarted,"Feb 2, 2016",,,Zed Unknown,,,Zed Unknown,,,,,,,,"waiting on 503",unresolved',
+  '503,Refused: started without estimate,,,,,feature,,started,"Feb 2, 2016",,,Olivia Owner,,,,,,,,,,,,',
+  '504,Icebox idea one,,,,,chore,,unscheduled,"Feb 3, 2016",,,Olivia Owner,,,,,,,,,,,,',
+  '505,Icebox idea two,,,,,feature,,unscheduled,"Feb 3, 2016",,,Olivia Owner,,,,,,,,,,,,',
+  '506,Second in the backlog,,,,,feature,1,unstarted,"Feb 4, 2016",,,Olivia Owner,,,,,,,,,,,,',
+].join('\r\n');
+
+describe('CLI: import-pivotal-csv', function () {
+  this.timeout(60_000);
+  let root: string;
+  let app: StorylineApp;
+  let owner: PersonHandle;
+  let bob: PersonHandle;
+  let project: number;
+  let csvFile: string;
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'storyline-pivotal-'));
+    csvFile = join(root, 'export.csv');
+    writeFileSync(csvFile, EXPORT_2016);
+    app = await storylineApp({ dataDir: join(root, 'data'), start: Date.now() });
+    owner = await app.person('Olivia Owner');
+    bob = await app.person('Bob Member');
+    project = (await app.api('POST', '/projects', { as: owner, body: { name: 'Imported', new_account_name: 'Import Inc' } })).json.id;
+    await app.api('POST', `/projects/${project}/memberships`, { as: owner, body: { person_id: bob.id, role: 'member' } });
+  });
+  after(async () => {
+    await app.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function importedStories(): Promise<Record<string, any>[]> {
+    await app.storyline.runner.waitFor(await app.storyline.eventStore.headPosition());
+    const res = await app.api('GET', `/projects/${project}/stories?fields=:default,tasks,owner_ids&limit=500`, { as: owner });
+    expect(res.status, res.text).to.equal(200);
+    return res.json;
+  }
+
+  it('imports the rows as stories beside the running server and reports what it could not carry over', async () => {
+    const ran = await importCsv(join(root, 'data'), csvFile, '--project', String(project));
+    expect(ran.code, ran.stderr).to.equal(1);
+    const lines = ran.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const summary = lines.at(-1);
+    expect(summary).to.deep.include({
+      stories_created: 5,
+      rows_refused: 1,
+      unknown_people: ['Zed Unknown'],
+      not_carried_over_yet: { comments: 1, blockers: 1 },
+      ignored_columns: ['Iteration', 'Iteration Start', 'Iteration End', 'URL'],
+    });
+    const refused = lines.find((line) => line.record === 4);
+    expect(refused).to.include({ pivotal_id: '503' });
+    expect(refused.problems.join(' ')).to.match(/estimate/);
+    expect(lines.find((line) => line.pivotal_id === '502').unknown_people).to.deep.equal(['Zed Unknown', 'Zed Unknown']);
+
+    // The running server picks the CLI's events up from the shared log.
+    await app.storyline.runner.waitFor(await app.storyline.eventStore.headPosition());
+    const stories = await importedStories();
+    expect(stories.map((story) => story.name)).to.deep.equal([
+      'Sign in, with SSO', 'Fix the crash', 'Second in the backlog', 'Icebox idea one', 'Icebox idea two',
+    ]);
+    const [accepted, bug] = stories;
+    expect(accepted).to.deep.include({
+      story_type: 'feature',
+      current_state: 'accepted',
+      estimate: 2,
+      description: 'Steps:\n1. open, 2. sign in',
+      requested_by_id: bob.id,
+      owner_ids: [bob.id, owner.id],
+      created_at: '2016-02-01T00:00:00Z',
+      accepted_at: '2016-02-05T00:00:00Z',
+    });
+    expect(accepted.labels.map((label: { name: string }) => label.name)).to.deep.equal(['auth']);
+    expect(accepted.tasks.map(({ description, complete }: { description: string; complete: boolean }) => ({ description, complete }))).to.deep.equal([
+      { description: 'write tests', complete: true },
+      { description: 'docs, too', complete: false },
+    ]);
+    expect(bug).to.deep.include({ story_type: 'bug', current_state: 'unstarted', requested_by_id: owner.id, owner_ids: [] });
+    expect(bug.labels.map((label: { name: string }) => label.name)).to.deep.equal(['auth', 'bugs']);
+  });
+
+  it('writes nothing twice when the same file is imported again', async () => {
+    const before = await importedStories();
+    const ran = await importCsv(join(root, 'data'), csvFile, '--project', String(project));
+    expect(JSON.parse(ran.stdout.trim().split('\n').at(-1)!)).to.include({ stories_created: 5 });
+    expect((await importedStories()).map((story) => story.id)).to.deep.equal(before.map((story) => story.id));
+  });
+
+  it('refuses an unknown project, a file that is no Tracker export, and a missing --project', async () => {
+    const unknown = await importCsv(join(root, 'data'), csvFile, '--project', '999999');
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.match(/project 999999/);
+    const notExport = join(root, 'other.csv');
+    writeFileSync(notExport, 'a,b\n1,2\n');
+    const wrong = await importCsv(join(root, 'data'), notExport, '--project', String(project));
+    expect(wrong.code).to.equal(1);
+    expect(wrong.stderr).to.match(/no "Title"/);
+    expect((await importCsv(join(root, 'data'), csvFile)).code).to.equal(2);
+  });
+});
