@@ -1,7 +1,6 @@
 // The composition root: the one place that chooses adapters and wires every piece together.
 // Embedded default: SQLite event log and credentials under the data directory, in-memory read models
 // rebuilt from the log at start-up. Scale-out: KurrentDB and MongoDB when their URLs are set.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
@@ -15,6 +14,7 @@ import { CommandHandler } from '../commands/command-handler.js';
 import { PeopleCommands } from '../commands/people.js';
 import { projections } from '../projections/registry.js';
 import type { StorylineConfig } from './config.js';
+import { openDataDirectory } from './data-directory.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { CredentialStore } from '../ports/credentials.js';
 import { SqliteCredentialStore } from './credentials/sqlite-credential-store.js';
@@ -56,7 +56,10 @@ export interface OpenOptions {
 export async function openStoryline(config: StorylineConfig, log: Log = silentLog, options: OpenOptions = {}): Promise<Storyline> {
   const clock = options.clock ?? Date.now;
   const inMemory = config.dataDir === ':memory:';
-  if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
+  if (!inMemory) {
+    const identity = openDataDirectory(config.dataDir, { embeddedEventLog: !config.kurrentUrl });
+    if (identity === 'upgraded') log.info('wrote the install id into events.sqlite and credentials.sqlite (upgrade)', { data: config.dataDir });
+  }
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
   const eventStore = await openEventStore(config, dataFile('events.sqlite'));

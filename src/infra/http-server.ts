@@ -19,6 +19,10 @@ export async function listen(
     port: number;
     host: string;
     graceMs: number;
+    /** Whole-request limit (node's requestTimeout): slow or stalled uploads are cut off (0: none). */
+    requestTimeoutMs?: number;
+    /** Time allowed to send the request headers (node's headersTimeout). */
+    headersTimeoutMs?: number;
     log: Log;
     onClosed: () => Promise<void>;
     /** Called once with the server before it listens (e.g. to answer malformed requests). */
@@ -28,6 +32,15 @@ export async function listen(
   const server = createServer(app);
   options.configure?.(server);
   server.keepAliveTimeout = 5_000;
+  if (options.requestTimeoutMs !== undefined) server.requestTimeout = options.requestTimeoutMs;
+  if (options.headersTimeoutMs !== undefined) server.headersTimeout = Math.min(options.headersTimeoutMs, server.requestTimeout || Infinity);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      options.log.info('request timed out before it was complete; connection closed', { remote: socket.remoteAddress });
+    } else if (error.code === 'ECONNRESET') {
+      options.log.info('client aborted the connection mid-request', { remote: socket.remoteAddress });
+    }
+  });
   const busy = new Map<Socket, number>();
   server.on('connection', (socket) => {
     busy.set(socket, 0);

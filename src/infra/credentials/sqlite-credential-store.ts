@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
+import { asStorageFailure } from '../storage-failure.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS person_credentials (
@@ -59,7 +60,11 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async put(credentials: PersonCredentials): Promise<void> {
-    this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest);
+    try {
+      this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest);
+    } catch (error) {
+      throw asStorageFailure(error);
+    }
   }
 
   async serverSecret(): Promise<Buffer> {
