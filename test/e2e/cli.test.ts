@@ -1,56 +1,15 @@
 // The operator's view: `storyline serve` on an empty data directory creates the demo account, `storyline
 // person add` run beside the running server adds a person the server recognises within a second,
 // SIGTERM stops the server cleanly, and a restart rebuilds the read models from the log.
-import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { bin, getMe, serve, stop } from './storyline-process.js';
 
-const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
 const run = promisify(execFile);
-
-interface Served {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  port: number;
-  stdout: string[];
-  logs: Record<string, unknown>[];
-}
-
-function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const served: Served = { child, port: 0, stdout: [], logs: [] };
-  return new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => served.stdout.push(...chunk.split('\n').filter(Boolean)));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const line of chunk.split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        served.logs.push(entry);
-        if (entry['message'] === 'listening') resolve({ ...served, port: Number(entry['port']) });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-}
-
-function stop(served: Served): Promise<number | null> {
-  return new Promise((resolve) => {
-    served.child.removeAllListeners('exit');
-    served.child.on('exit', (code) => resolve(code));
-    served.child.kill('SIGTERM');
-  });
-}
-
-async function getMe(port: number, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`http://127.0.0.1:${port}/services/v5/me`, { headers: { 'X-TrackerToken': token } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 async function eventually<T>(check: () => Promise<T | null>, withinMs: number): Promise<T> {
   const deadline = Date.now() + withinMs;

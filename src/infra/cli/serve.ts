@@ -19,6 +19,12 @@ export const serveCommand: CliCommand = {
     const { lockDataDirectory } = await import('../data-directory-lock.js');
     const { prepareDataDirectory, storeFiles } = await import('../data-directory.js');
 
+    // Signals are listened for from the start: one that arrives while starting stops the server as soon
+    // as it listens, and "listening" is never logged before a SIGTERM would be handled.
+    const stopSignal = new Promise<string>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    });
     const embedded = config.dataDir !== ':memory:';
     if (embedded) prepareDataDirectory(config.dataDir);
     const lock = embedded ? lockDataDirectory(config.dataDir) : null;
@@ -43,14 +49,9 @@ export const serveCommand: CliCommand = {
       });
       await seedDemoIfEmpty(storyline, config, out);
       log.info('listening', { port: running.port, data: config.dataDir });
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          log.info('shutting down', { signal });
-          void running.shutdown().then(resolve);
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-      });
+      const signal = await stopSignal;
+      log.info('shutting down', { signal });
+      await running.shutdown();
       log.info('stopped');
       return 0;
     } finally {
