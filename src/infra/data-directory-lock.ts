@@ -3,7 +3,7 @@
 // makes a second `serve` refuse, naming it. CLI appends (person add ...) do not take the lock.
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StartupError } from './startup-error.js';
+import { OperatorError } from './operator-error.js';
 
 export interface DataDirectoryLock {
   /** The stale holder's pid this lock replaced, or null. */
@@ -27,14 +27,14 @@ export function lockDataDirectory(dataDir: string, pid: number = process.pid): D
     }
     const holder = holderOf(path);
     if (holder !== null && holder !== pid && isAlive(holder)) {
-      throw new StartupError(
+      throw new OperatorError(
         `another Storyline server (pid ${holder}) already serves ${dataDir}; stop it first, or give this server another data directory (STORYLINE_DATA). If no such server runs, delete ${path}.`,
       );
     }
     tookOverFrom = holder;
     rmSync(path, { force: true });
   }
-  throw new StartupError(`could not take the lock ${path}: another process keeps creating it`);
+  throw new OperatorError(`could not take the lock ${path}: another process keeps creating it`);
 }
 
 /** Writes the pid beside the lock, then links it into place: the lock never exists without its pid. */

@@ -3,7 +3,7 @@
 // other than `serve` is pointed at an existing installation.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { StartupError } from './startup-error.js';
+import { OperatorError } from './operator-error.js';
 import { checkStoreIdentity, type IdentityOutcome, type StoreFiles } from './store-identity.js';
 
 export const DIRECTORY_MODE = 0o700;
@@ -24,7 +24,7 @@ export function prepareDataDirectory(dataDir: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM' && code !== 'ENOTDIR') throw error;
-    throw new StartupError(`cannot use ${dataDir} as the data directory (${(error as Error).message}); give Storyline a writable directory in STORYLINE_DATA or --data.`);
+    throw new OperatorError(`cannot use ${dataDir} as the data directory (${(error as Error).message}); give Storyline a writable directory in STORYLINE_DATA or --data.`);
   }
 }
 
@@ -32,7 +32,7 @@ export function prepareDataDirectory(dataDir: string): void {
 export function requireExistingData(dataDir: string): void {
   const { events } = storeFiles(dataDir);
   if (!existsSync(events) || statSync(events).size === 0) {
-    throw new StartupError(
+    throw new OperatorError(
       `${dataDir} holds no Storyline data (no events.sqlite). Point the command at the server's data directory with --data DIR or STORYLINE_DATA, or start \`storyline serve\` there first.`,
     );
   }

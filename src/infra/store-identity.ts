@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { StartupError } from './startup-error.js';
+import { OperatorError } from './operator-error.js';
 
 const IDENTITY_SCHEMA = `CREATE TABLE IF NOT EXISTS storyline_identity (
   id         INTEGER PRIMARY KEY CHECK (id = 1),
@@ -42,7 +42,7 @@ export function checkStoreIdentity(files: StoreFiles): IdentityOutcome {
   const events = inspect('events.sqlite', files.events, eventsHoldData);
   const credentials = inspect('credentials.sqlite', files.credentials, credentialsHoldData);
   const problem = identityProblem(events, credentials);
-  if (problem) throw new StartupError(problem);
+  if (problem) throw new OperatorError(problem);
   if (events.identity && credentials.identity) return 'matched';
   const identity = events.identity ?? credentials.identity ?? randomUUID();
   const upgraded = events.holdsData && credentials.holdsData;
@@ -83,7 +83,7 @@ function inspect(name: string, path: string, holdsData: DataProbe): StoreHalf {
       : null;
     return { name, path, identity, holdsData: holdsData(db, tables) };
   } catch (error) {
-    throw new StartupError(
+    throw new OperatorError(
       `${path} is not a readable Storyline ${name} (${(error as Error).message}). Restore it from a backup; Storyline does not start on it.`,
     );
   } finally {

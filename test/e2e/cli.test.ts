@@ -64,6 +64,28 @@ describe('storyline command line', function () {
     }
   });
 
+  it('resets a token beside the running server: the old one is refused at once, the new one works', async () => {
+    const served = await serve({ STORYLINE_DATA: dataDir });
+    try {
+      const env = { ...process.env, STORYLINE_DATA: dataDir };
+      const { stdout } = await run(process.execPath, [bin, 'person', 'add', '--email', 'reset@example.com', '--name', 'Reset Me', '--password', 'a-long-password'], { env });
+      const added = JSON.parse(stdout) as { id: number; api_token: string };
+      const seen = await eventually(async () => ((await getMe(served.port, added.api_token)).status === 200 ? true : null), 1_000);
+      expect(seen).to.equal(true); // the server now remembers the token
+      const reset = await run(process.execPath, [bin, 'person', 'reset-token', '--email', 'reset@example.com'], { env });
+      const renewed = JSON.parse(reset.stdout) as { id: number; api_token: string };
+      expect(renewed.id).to.equal(added.id);
+      expect(renewed.api_token).to.match(/^[0-9a-f]{32}$/).and.not.equal(added.api_token);
+      expect((await getMe(served.port, added.api_token)).status).to.be.oneOf([401, 403]);
+      expect((await getMe(served.port, renewed.api_token)).body).to.include({ id: added.id });
+      const unknown = await run(process.execPath, [bin, 'person', 'reset-token', '--email', 'nobody@example.com'], { env }).catch((error: { code: number; stderr: string }) => error);
+      expect(unknown).to.include({ code: 1 });
+      expect((unknown as { stderr: string }).stderr).to.contain('nobody with the email nobody@example.com');
+    } finally {
+      expect(await stop(served)).to.equal(0);
+    }
+  });
+
   it('rebuilds every projection offline and reports what it read', async () => {
     const { stdout } = await run(process.execPath, [bin, 'rebuild-projections'], { env: { ...process.env, STORYLINE_DATA: dataDir } });
     const reports = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { lockDataDirectory } from '../../src/infra/data-directory-lock.js';
-import { StartupError } from '../../src/infra/startup-error.js';
+import { OperatorError } from '../../src/infra/operator-error.js';
 
 /** The pid of a process that has ended (and was reaped). */
 function deadPid(): number {
@@ -32,7 +32,7 @@ describe('data-directory lock', () => {
         return error;
       }
     })();
-    expect(second).to.be.instanceOf(StartupError);
+    expect(second).to.be.instanceOf(OperatorError);
     expect((second as Error).message).to.contain(`pid ${process.pid}`).and.contain(dir);
     lock.release();
     expect(existsSync(join(dir, 'storyline.lock'))).to.equal(false);

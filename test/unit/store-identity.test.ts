@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { checkStoreIdentity, type StoreFiles } from '../../src/infra/store-identity.js';
-import { StartupError } from '../../src/infra/startup-error.js';
+import { OperatorError } from '../../src/infra/operator-error.js';
 
 function installIdOf(path: string): string | undefined {
   const db = new Database(path, { readonly: true });
@@ -32,7 +32,7 @@ function refusal(files: StoreFiles): string {
   try {
     checkStoreIdentity(files);
   } catch (error) {
-    expect(error).to.be.instanceOf(StartupError);
+    expect(error).to.be.instanceOf(OperatorError);
     return (error as Error).message;
   }
   throw new Error('expected the pair to be refused');

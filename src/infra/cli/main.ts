@@ -5,7 +5,7 @@
 import { ConfigError, configFromEnv } from '../config.js';
 import { requireExistingData } from '../data-directory.js';
 import { createLog } from '../log.js';
-import { StartupError } from '../startup-error.js';
+import { OperatorError } from '../operator-error.js';
 import { CliUsageError, type CliCommand, type CliContext } from './command.js';
 import { cliCommands } from './commands.js';
 
@@ -73,7 +73,7 @@ async function main(rawArgv: string[]): Promise<number> {
     if (!command.createsData && config.dataDir !== ':memory:' && !config.kurrentUrl) requireExistingData(config.dataDir);
     return await command.run(argv.slice(command.words.length), context);
   } catch (error) {
-    if (error instanceof StartupError) {
+    if (error instanceof OperatorError) {
       err(`storyline: ${error.message}`);
       return 1;
     }

@@ -3,7 +3,7 @@
 // seed, so a start that cannot listen leaves the data directory as it found it.
 import { accessSync, constants } from 'node:fs';
 import type { Server } from 'node:http';
-import { StartupError } from '../startup-error.js';
+import { OperatorError } from '../operator-error.js';
 import type { CliCommand } from './command.js';
 
 export const serveCommand: CliCommand = {
@@ -62,9 +62,9 @@ export const serveCommand: CliCommand = {
 
 function listenFailure(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new StartupError(`port ${port} on ${host} is already in use; stop what listens there or set PORT to a free port.`);
-  if (code === 'EACCES') return new StartupError(`not allowed to listen on port ${port} on ${host}; use a port above 1023 or run with the needed privilege.`);
-  if (code === 'EADDRNOTAVAIL') return new StartupError(`HOST ${host} is not an address of this machine; set HOST to one that is (or 0.0.0.0).`);
+  if (code === 'EADDRINUSE') return new OperatorError(`port ${port} on ${host} is already in use; stop what listens there or set PORT to a free port.`);
+  if (code === 'EACCES') return new OperatorError(`not allowed to listen on port ${port} on ${host}; use a port above 1023 or run with the needed privilege.`);
+  if (code === 'EADDRNOTAVAIL') return new OperatorError(`HOST ${host} is not an address of this machine; set HOST to one that is (or 0.0.0.0).`);
   return error;
 }
 
