@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { bin, getMe, serve, stop } from './storyline-process.js';
+import { bin, getMe, serve, stop, stopAll } from './storyline-process.js';
 
 const run = promisify(execFile);
 
@@ -27,7 +27,10 @@ describe('storyline command line', function () {
   before(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'storyline-cli-'));
   });
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  after(async () => {
+    await stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('serves, adds a person from a second process, stops on SIGTERM and restarts from the log', async () => {
     const env = { STORYLINE_DATA: dataDir, STORYLINE_DEMO_EMAIL: 'owner@example.com', STORYLINE_DEMO_PASSWORD: 'demo-password' };

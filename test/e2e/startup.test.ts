@@ -3,11 +3,21 @@
 // directory; the CLI finds the data directory as the server does and refuses one without data; the
 // data directory and the credentials are private to their owner.
 import { createServer, type Server } from 'node:net';
-import { mkdtempSync, rmSync, statSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { runToExit, serve, stop } from './storyline-process.js';
+import { mountSmallVolume } from '../crash/small-volume.js';
+import { runToExit, serve, stop, stopAll, type RunAs } from './storyline-process.js';
+
+/** As root, file modes do not bind: the server then runs as `nobody` on files it owns. */
+const NOBODY = 65534;
+function unprivileged(dir: string): RunAs {
+  if (process.getuid?.() !== 0) return {};
+  chownSync(dir, NOBODY, NOBODY);
+  for (const file of readdirSync(dir)) chownSync(`${dir}/${file}`, NOBODY, NOBODY);
+  return { uid: NOBODY, gid: NOBODY };
+}
 
 function occupiedPort(): Promise<Server> {
   return new Promise((resolve) => {
@@ -26,7 +36,10 @@ describe('storyline start-up refusals', function () {
     root = mkdtempSync(join(tmpdir(), 'storyline-startup-'));
     dataDir = join(root, 'data');
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(async () => {
+    await stopAll();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('exits 1 with one line when the port is taken, and seeds nothing before it could listen', async () => {
     const taken = await occupiedPort();
@@ -102,6 +115,48 @@ describe('storyline start-up refusals', function () {
     expect(malformed.code).to.equal(1);
     expect(oneLine(malformed.stderr)).to.have.length(1);
     expect(malformed.stderr).to.contain('is not a readable Storyline events.sqlite');
+  });
+
+  it('serves reads from a read-only events.sqlite, warns at start, and answers writes 503 storage_read_only', async () => {
+    const first = await serve({ STORYLINE_DATA: dataDir, STORYLINE_DEMO_PASSWORD: 'long-enough-pw' });
+    const token = first.stdout.find((line) => line.includes('API token:'))!.split(': ')[1]!;
+    await stop(first);
+    chmodSync(root, 0o755);
+    chmodSync(join(dataDir, 'events.sqlite'), 0o444);
+    const readOnly = await serve({ STORYLINE_DATA: dataDir }, unprivileged(dataDir));
+    try {
+      expect(readOnly.logs.find((entry) => entry['level'] === 'warn')?.['message']).to.contain('events.sqlite is read-only');
+      const headers = { 'X-TrackerToken': token, 'Content-Type': 'application/json' };
+      const projects = await fetch(`http://127.0.0.1:${readOnly.port}/services/v5/projects`, { headers });
+      expect(projects.status).to.equal(200);
+      const [project] = (await projects.json()) as { id: number }[];
+      const write = await fetch(`http://127.0.0.1:${readOnly.port}/services/v5/projects/${project!.id}/stories`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'cannot be stored' }),
+      });
+      expect(write.status).to.equal(503);
+      expect(await write.json()).to.include({ kind: 'error', code: 'storage_read_only' });
+    } finally {
+      expect(await stop(readOnly)).to.equal(0);
+    }
+  });
+
+  it('exits 1 with one line on a data directory whose volume is read-only', async function () {
+    const mounted = mountSmallVolume(1024 * 1024);
+    if ('reason' in mounted) this.skip();
+    const { volume } = mounted as Exclude<typeof mounted, { reason: string }>;
+    try {
+      const onVolume = join(volume.path, 'data');
+      await stop(await serve({ STORYLINE_DATA: onVolume }));
+      volume.setReadOnly(true);
+      const refused = await runToExit(['serve'], { STORYLINE_DATA: onVolume }, 5_000);
+      expect(refused.code).to.equal(1);
+      expect(oneLine(refused.stderr)).to.have.length(1);
+      expect(refused.stderr).to.contain(`cannot use ${onVolume} as the data directory`).and.contain('read-only file system');
+    } finally {
+      volume.unmount();
+    }
   });
 
   it('creates the data directory 0700 and the credentials (with their -wal and -shm) 0600', async () => {

@@ -13,11 +13,23 @@ export interface Served {
   logs: Record<string, unknown>[];
 }
 
-export function serve(env: Record<string, string>, args: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [bin, ...args, 'serve'], {
+/** Servers started and not yet seen to exit: `stopAll` ends them (a failed test leaves none behind). */
+const running = new Set<Served['child']>();
+
+/** Who the process runs as (root tests drop to another user where file modes must bind). */
+export interface RunAs {
+  uid?: number;
+  gid?: number;
+}
+
+export function serve(env: Record<string, string>, runAs: RunAs = {}): Promise<Served> {
+  const child = spawn(process.execPath, [bin, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...runAs,
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const served: Served = { child, port: 0, stdout: [], logs: [] };
   return new Promise((resolve, reject) => {
     let stderr = '';
@@ -42,6 +54,14 @@ export function stop(served: Served): Promise<number | null> {
     served.child.on('exit', (code) => resolve(code));
     served.child.kill('SIGTERM');
   });
+}
+
+export async function stopAll(): Promise<void> {
+  const alive = [...running].filter((child) => child.exitCode === null && child.signalCode === null);
+  running.clear();
+  const ended = alive.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of alive) child.kill('SIGKILL');
+  await Promise.all(ended);
 }
 
 export interface Exited {
