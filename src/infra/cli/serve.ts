@@ -48,7 +48,7 @@ export const serveCommand: CliCommand = {
         throw listenFailure(error, config.host, config.port);
       });
       await seedDemoIfEmpty(storyline, config, out);
-      log.info('listening', { port: running.port, data: config.dataDir });
+      log.info('listening', { port: running.port, data: config.dataDir, pid: process.pid });
       const signal = await stopSignal;
       log.info('shutting down', { signal });
       await running.shutdown();
