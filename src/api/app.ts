@@ -29,7 +29,7 @@ import { authenticate, missingCredentials } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { parseFields, type FieldSelection } from './fields-selection.js';
 import { authorizeProject } from './project-authorization.js';
-import { parseBody, readBodyBytes } from './request-body.js';
+import { parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, HttpMethod, RouteDefinition } from './route-table.js';
@@ -254,6 +254,10 @@ class RequestPipeline {
   }
 
   private sendError(req: IncomingMessage, res: ServerResponse, thrown: unknown, state: RequestState): void {
+    if (thrown instanceof RequestAbandoned) {
+      res.destroy();
+      return;
+    }
     const { error, unexpected } = classifyThrown(thrown);
     if (unexpected) {
       this.deps.log.error('unhandled error while answering a request', {

@@ -9,8 +9,8 @@
 // - `cant_parse_json` (400) stays in the catalogue for clients that know it; Storyline does not emit it.
 // - A known path with an unsupported method: 405 `http_method_not_supported`.
 // - `deadlock` 409: a write that kept conflicting with concurrent writes after its bounded retries.
-// - `storage_full` 507 and `storage_read_only` 503 (Storyline's own codes): the disk is full or the data
-//   files are read-only; nothing was stored, reads go on, and writes work again once the operator mends it.
+// - `storage_full` 507 (Storyline's own code): the disk is full; nothing was stored, reads go on, and
+//   writes work again once space returns. Read-only data files answer 503 `component_unavailable`.
 
 import { DomainError, mergeProblems, type DomainErrorDetails, type ValidationError } from '../domain/errors.js';
 
@@ -50,7 +50,6 @@ export const errorCatalogue = {
   route_not_found: { status: 404, error: 'The path you requested has no valid endpoint.' },
   server_under_load: { status: 503, error: 'The server is under heavy load. Please retry later.' },
   storage_full: { status: 507, error: 'The server cannot store the change: it is out of storage space.' },
-  storage_read_only: { status: 503, error: 'The server cannot store the change: its storage is read-only.' },
   timeout: { status: 504, error: 'The request took too long to process.' },
   unauthenticated: { status: 401, error: 'No authentication credentials were presented.' },
   unauthorized_operation: { status: 403, error: 'Authorization failure.' },

@@ -1,5 +1,5 @@
 // Storage failures a write can meet that are not bugs: the disk is full, or the data file is read-only.
-// They become catalogued errors (507 `storage_full`, 503 `storage_read_only`) instead of a 500, and
+// They become catalogued errors (507 `storage_full`, 503 `component_unavailable`) instead of a 500, and
 // nothing is stored: SQLite rolls the transaction back, so the next write succeeds once space returns.
 import { DomainError } from '../domain/errors.js';
 
@@ -14,7 +14,7 @@ export function asStorageFailure(thrown: unknown): unknown {
     });
   }
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') {
-    return new DomainError('storage_read_only', {
+    return new DomainError('component_unavailable', {
       general_problem: 'The server cannot store the change: its data files are read-only. Nothing was changed.',
       possible_fix: 'Reads still work; retry once the operator has made the data directory writable.',
     });

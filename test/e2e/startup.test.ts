@@ -117,7 +117,7 @@ describe('storyline start-up refusals', function () {
     expect(malformed.stderr).to.contain('is not a readable Storyline events.sqlite');
   });
 
-  it('serves reads from a read-only events.sqlite, warns at start, and answers writes 503 storage_read_only', async () => {
+  it('serves reads from a read-only events.sqlite, warns at start, and answers writes 503 component_unavailable', async () => {
     const first = await serve({ STORYLINE_DATA: dataDir, STORYLINE_DEMO_PASSWORD: 'long-enough-pw' });
     const token = first.stdout.find((line) => line.includes('API token:'))!.split(': ')[1]!;
     await stop(first);
@@ -136,7 +136,9 @@ describe('storyline start-up refusals', function () {
         body: JSON.stringify({ name: 'cannot be stored' }),
       });
       expect(write.status).to.equal(503);
-      expect(await write.json()).to.include({ kind: 'error', code: 'storage_read_only' });
+      const refusal = (await write.json()) as { general_problem: string };
+      expect(refusal).to.include({ kind: 'error', code: 'component_unavailable' });
+      expect(refusal.general_problem).to.contain('data files are read-only');
     } finally {
       expect(await stop(readOnly)).to.equal(0);
     }

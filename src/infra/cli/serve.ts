@@ -32,7 +32,7 @@ export const serveCommand: CliCommand = {
     try {
       const storyline = await openStoryline(config, log);
       if (embedded && !config.kurrentUrl && !isWritable(storeFiles(config.dataDir).events)) {
-        log.warn('events.sqlite is read-only: reads are served, writes are refused with 503 storage_read_only', { data: config.dataDir });
+        log.warn('events.sqlite is read-only: reads are served, writes are refused with 503 component_unavailable', { data: config.dataDir });
       }
       const running = await listen(storyline.app, {
         port: config.port,
