@@ -2,7 +2,6 @@
 // the data-directory lock (one server per directory), the stores, the port, and only then the demo
 // seed, so a start that cannot listen leaves the data directory as it found it.
 import { accessSync, constants } from 'node:fs';
-import type { Server } from 'node:http';
 import { OperatorError } from '../operator-error.js';
 import type { CliCommand } from './command.js';
 
@@ -42,7 +41,7 @@ export const serveCommand: CliCommand = {
         headersTimeoutMs: config.headersTimeoutMs,
         log,
         onClosed: () => storyline.close(),
-        configure: (server: Server) => answerClientErrorsWithJson(server),
+        configure: answerClientErrorsWithJson,
       }).catch(async (error: unknown) => {
         await storyline.close();
         throw listenFailure(error, config.host, config.port);
