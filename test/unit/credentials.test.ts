@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,6 +139,37 @@ describe('person secrets', () => {
     const secret = await store.serverSecret();
     expect(deriveApiToken(secret, 3, after.tokenGeneration, leaked.tokenSalt)).not.to.equal(rotated);
     expect(deriveApiToken(secret, 3, leaked.tokenGeneration, leaked.tokenSalt)).to.equal(token);
+  });
+
+  it('keeps tokens issued before per-person salts valid in an older credentials file, until reset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storyline-legacy-'));
+    const path = join(dir, 'credentials.sqlite');
+    try {
+      const secret = Buffer.alloc(32, 7);
+      const legacyToken = deriveApiToken(secret, 12, 1);
+      const legacy = new Database(path);
+      legacy.exec(`CREATE TABLE person_credentials (person_id INTEGER PRIMARY KEY, password_hash TEXT,
+        token_generation INTEGER NOT NULL, token_digest TEXT NOT NULL UNIQUE);
+        CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);`);
+      legacy.prepare('INSERT INTO server_secret VALUES (1, ?)').run(secret);
+      legacy.prepare('INSERT INTO person_credentials VALUES (12, NULL, 1, ?)').run(tokenDigest(legacyToken));
+      legacy.close();
+
+      const store = new SqliteCredentialStore({ path });
+      try {
+        const secrets = new PersonSecrets(store, CHEAP);
+        expect((await store.get(12))?.tokenSalt).to.equal('');
+        expect(await secrets.personIdForToken(legacyToken)).to.equal(12);
+        expect(await secrets.apiToken(12)).to.equal(legacyToken);
+        const rotated = await secrets.rotateToken(12);
+        expect(await secrets.personIdForToken(legacyToken)).to.equal(null);
+        expect(await secrets.personIdForToken(rotated)).to.equal(12);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses at once a token another process reset (on the same credentials file)', async () => {
