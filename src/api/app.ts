@@ -34,7 +34,7 @@ import { parseFields, type FieldSelection } from './fields-selection.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
-import { parseBody, readBodyBytes } from './request-body.js';
+import { parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, HttpMethod, RouteDefinition } from './route-table.js';
@@ -274,6 +274,10 @@ class RequestPipeline {
   }
 
   private sendError(req: IncomingMessage, res: ServerResponse, thrown: unknown, state: RequestState): void {
+    if (thrown instanceof RequestAbandoned) {
+      res.destroy();
+      return;
+    }
     const { error, unexpected } = classifyThrown(thrown);
     if (unexpected) {
       this.deps.log.error('unhandled error while answering a request', {

@@ -11,6 +11,8 @@
 // - `deadlock` 409: a write that kept conflicting with concurrent writes after its bounded retries.
 // - `too_many_requests` 429 (our code; clients must accept unknown codes): a password sign-in refused
 //   while its login or address is in back-off after repeated failures (api/login-throttle.ts).
+// - `storage_full` 507 (Storyline's own code): the disk is full; nothing was stored, reads go on, and
+//   writes work again once space returns. Read-only data files answer 503 `component_unavailable`.
 
 import { DomainError, mergeProblems, type DomainErrorDetails, type ValidationError } from '../domain/errors.js';
 
@@ -49,6 +51,7 @@ export const errorCatalogue = {
   requires_post: { status: 405, error: 'This endpoint requires the POST method.' },
   route_not_found: { status: 404, error: 'The path you requested has no valid endpoint.' },
   server_under_load: { status: 503, error: 'The server is under heavy load. Please retry later.' },
+  storage_full: { status: 507, error: 'The server cannot store the change: it is out of storage space.' },
   timeout: { status: 504, error: 'The request took too long to process.' },
   too_many_requests: { status: 429, error: 'Too many requests. Please wait before retrying.' },
   unauthenticated: { status: 401, error: 'No authentication credentials were presented.' },

@@ -23,6 +23,17 @@ const EMPTY: ParsedBody = Object.freeze({ body: Object.freeze({}) as Record<stri
 
 const NO_BYTES = Buffer.alloc(0);
 
+/**
+ * The client went away (closed, or was cut off by the server's request timeout) before its body was
+ * complete: nobody is left to answer, and the HTTP listener logs it once (infra/http-server.ts).
+ */
+export class RequestAbandoned extends Error {
+  constructor() {
+    super('the client went away before the request body was complete');
+    this.name = 'RequestAbandoned';
+  }
+}
+
 /** Collects the body bytes, refusing more than `maxBytes`. */
 export async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const announced = req.headers['content-length'];
@@ -31,11 +42,17 @@ export async function readBodyBytes(req: IncomingMessage, maxBytes: number): Pro
   if (announced === '0' || (announced === undefined && req.headers['transfer-encoding'] === undefined)) return NO_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) break;
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (!req.complete && (req.destroyed || req.socket.destroyed)) throw new RequestAbandoned();
+    throw error;
   }
+  if (size > maxBytes) throw tooLarge(maxBytes);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 

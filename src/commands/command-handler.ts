@@ -3,7 +3,7 @@
 // wait until the read models have applied the event -> return the new state and version.
 import { DomainError } from '../domain/errors.js';
 import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
-import type { Decide, DecisionContext, IdKind } from '../domain/decision.js';
+import type { Decide, Decision, DecisionContext, IdKind } from '../domain/decision.js';
 import { emptyState, evolve, type StreamState } from '../domain/resource-state.js';
 import { eventId } from '../infra/event-codec.js';
 import { WrongExpectedVersion, type EventStore } from '../ports/event-store.js';
@@ -24,7 +24,8 @@ export interface CommandOutcome {
 
 export interface IdSource {
   take(kind: IdKind): number | null;
-  refill(kind: IdKind): Promise<void>;
+  /** Makes at least `count` ids of a kind available to `take` (one reservation, whatever the count). */
+  reserve(kind: IdKind, count: number): Promise<unknown>;
 }
 
 export interface ProjectionProgress {
@@ -41,12 +42,12 @@ export interface CommandHandlerOptions {
   cacheSize?: number;
 }
 
-/** Thrown inside a decision when the id source's block is used up; the handler refills and decides again. */
-class IdsExhausted extends Error {
-  constructor(readonly kind: IdKind) {
-    super(`no ${kind} ids left in the reserved block`);
-  }
-}
+/**
+ * Decisions tried per command while getting the ids it needs: when the reserved ids run out, the decision
+ * goes on with provisional ids only to count what it asks for, the handler reserves that many in one
+ * block per kind and decides again; a third round covers ids taken meanwhile by other commands.
+ */
+const MAX_ID_ROUNDS = 3;
 
 export class CommandHandler {
   private readonly cache = new Map<string, StreamState>();
@@ -111,28 +112,43 @@ export class CommandHandler {
 
   private async decideWithIds(state: StreamState, decide: Decide<StreamState>, meta: CommandMeta): Promise<NewEvent> {
     const ids = this.options.ids;
-    for (;;) {
+    for (let round = 1; round <= MAX_ID_ROUNDS; round++) {
+      const asked = new Map<IdKind, number>();
+      const short = new Set<IdKind>();
+      let provisional = 0;
       const context: DecisionContext = {
         now: meta.now,
         actorId: meta.actorId,
         nextId(kind) {
-          const id = ids.take(kind);
-          if (id === null) throw new IdsExhausted(kind);
-          return id;
+          asked.set(kind, (asked.get(kind) ?? 0) + 1);
+          const id = short.has(kind) ? null : ids.take(kind);
+          if (id !== null) return id;
+          short.add(kind);
+          provisional -= 1; // counted, never appended: this decision is thrown away
+          return provisional;
         },
       };
+      let decision: Decision | undefined;
+      let refusal: unknown;
       try {
-        const decision = decide(state, context);
+        decision = decide(state, context);
+      } catch (error) {
+        refusal = error;
+      }
+      if (short.size === 0) {
+        if (decision === undefined) throw refusal;
         return {
           type: decision.type,
           data: decision.data,
           meta: { schema: EVENT_SCHEMA, occurred_at: meta.now, performed_by: meta.actorId, command_id: meta.commandId },
         };
-      } catch (error) {
-        if (!(error instanceof IdsExhausted)) throw error;
-        await ids.refill(error.kind);
       }
+      for (const kind of short) await ids.reserve(kind, asked.get(kind)!);
     }
+    throw new DomainError('server_under_load', {
+      general_problem: `Could not reserve the ids this change needs after ${MAX_ID_ROUNDS} attempts; the request was not applied.`,
+      possible_fix: 'Retry the request.',
+    });
   }
 
   private async caughtUp(stream: string): Promise<StreamState> {

@@ -1,7 +1,6 @@
 // The composition root: the one place that chooses adapters and wires every piece together.
 // Embedded default: SQLite event log and credentials under the data directory, in-memory read models
 // rebuilt from the log at start-up. Scale-out: KurrentDB and MongoDB when their URLs are set.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
@@ -16,6 +15,7 @@ import { CommandHandler } from '../commands/command-handler.js';
 import { PeopleCommands } from '../commands/people.js';
 import { projections } from '../projections/registry.js';
 import type { StorylineConfig } from './config.js';
+import { openDataDirectory } from './data-directory.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
 import type { CredentialStore } from '../ports/credentials.js';
@@ -61,7 +61,10 @@ export interface OpenOptions {
 export async function openStoryline(config: StorylineConfig, log: Log = silentLog, options: OpenOptions = {}): Promise<Storyline> {
   const clock = options.clock ?? Date.now;
   const inMemory = config.dataDir === ':memory:';
-  if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
+  if (!inMemory) {
+    const identity = openDataDirectory(config.dataDir, { embeddedEventLog: !config.kurrentUrl });
+    if (identity === 'upgraded') log.info('wrote the install id into events.sqlite and credentials.sqlite (upgrade)', { data: config.dataDir });
+  }
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
   const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
@@ -158,7 +161,7 @@ async function storedCheckpoints(readStore: ReadStore): Promise<ProjectionCheckp
 /** The event log alone, as the configuration chooses it (operator commands that need no read models). */
 export async function openConfiguredEventStore(config: StorylineConfig, log: Log = silentLog): Promise<EventStore> {
   if (config.dataDir === ':memory:') return openEventStore(config, ':memory:', log);
-  mkdirSync(config.dataDir, { recursive: true });
+  openDataDirectory(config.dataDir, { embeddedEventLog: !config.kurrentUrl });
   return openEventStore(config, join(config.dataDir, 'events.sqlite'), log);
 }
 

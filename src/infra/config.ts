@@ -25,6 +25,10 @@ export interface StorylineConfig {
   downtime: { start: string; finish: string } | null;
   /** Milliseconds SIGTERM waits for in-flight requests before closing the stores. */
   shutdownGraceMs: number;
+  /** Milliseconds a client has to send a whole request (slow or stalled uploads are cut off). */
+  requestTimeoutMs: number;
+  /** Milliseconds a client has to send the request headers. */
+  headersTimeoutMs: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -53,6 +57,8 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     deprecationWarning: env['STORYLINE_DEPRECATION_WARNING'] || null,
     downtime: downtimeWindow(env),
     shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    requestTimeoutMs: integer(env, 'STORYLINE_REQUEST_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    headersTimeoutMs: integer(env, 'STORYLINE_HEADERS_TIMEOUT_MS', 20_000, 1_000, 3_600_000),
   };
 }
 

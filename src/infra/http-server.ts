@@ -19,15 +19,41 @@ export async function listen(
     port: number;
     host: string;
     graceMs: number;
+    /** Whole-request limit (node's requestTimeout): slow or stalled uploads are cut off (0: none). */
+    requestTimeoutMs?: number;
+    /** Time allowed to send the request headers (node's headersTimeout). */
+    headersTimeoutMs?: number;
     log: Log;
     onClosed: () => Promise<void>;
     /** Called once with the server before it listens (e.g. to answer malformed requests). */
     configure?: (server: Server) => void;
   },
 ): Promise<RunningServer> {
-  const server = createServer(app);
+  const requestTimeout = options.requestTimeoutMs ?? 300_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 60_000, requestTimeout);
+  // node checks these timeouts every connectionsCheckingInterval (30 s by default): check often enough
+  // that a limit is kept to within a quarter of the shorter one.
+  const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
+  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval }, app);
   options.configure?.(server);
   server.keepAliveTimeout = 5_000;
+  // Slow, stalled and abandoned requests are logged once each, at info, without a stack: a timeout
+  // here, a client that closed mid-request when its request closes incomplete.
+  const timedOut = new WeakSet<Socket>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') return;
+    timedOut.add(socket);
+    options.log.info('request timed out before it was complete; connection closed', { remote: socket.remoteAddress, requestTimeoutMs: requestTimeout, headersTimeoutMs: headersTimeout });
+    // Whatever answer was written, the connection ends here: close it once the answer is flushed.
+    if (socket.writableFinished || !socket.writable) socket.destroy();
+    else socket.once('finish', () => socket.destroy()).end();
+  });
+  server.on('request', (request) => {
+    request.once('close', () => {
+      if (request.complete || timedOut.has(request.socket)) return;
+      options.log.info('client closed the connection before its request was complete', { method: request.method, path: request.url?.split('?')[0] });
+    });
+  });
   const busy = new Map<Socket, number>();
   server.on('connection', (socket) => {
     busy.set(socket, 0);

@@ -5,8 +5,13 @@ export interface PersonCredentials {
   personId: number;
   /** scrypt hash in the form `scrypt$N$r$p$salt$hash` (base64 parts). */
   passwordHash: string | null;
-  /** Incremented to revoke a token: the token is derived from (server secret, person id, generation). */
+  /** Incremented to revoke a token: the token is derived from (server secret, person id, generation, salt). */
   tokenGeneration: number;
+  /**
+   * Random per person, replaced on every reset, so a leaked credentials file yields no future token;
+   * '' for tokens issued before salts existed (they stay valid until reset).
+   */
+  tokenSalt: string;
   /** SHA-256 (hex) of the current API token, for lookup by token. */
   tokenDigest: string;
 }
@@ -15,6 +20,11 @@ export interface CredentialStore {
   get(personId: number): Promise<PersonCredentials | null>;
   findByTokenDigest(digest: string): Promise<PersonCredentials | null>;
   put(credentials: PersonCredentials): Promise<void>;
+  /**
+   * A number that changes whenever another process (the CLI resetting a token) changed the stored
+   * credentials; what a process remembers about tokens is forgotten when it changes.
+   */
+  revision(): Promise<number>;
   /** The server secret tokens are derived from; created on first use. */
   serverSecret(): Promise<Buffer>;
   close(): Promise<void>;

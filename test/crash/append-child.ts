@@ -31,4 +31,17 @@ async function writer(index: number): Promise<never> {
   }
 }
 
-await Promise.all(Array.from({ length: options.writers }, (_, index) => writer(index)));
+/** Readers beside the writers (mixed load): whole streams and pages of the global log, as projectors read. */
+async function reader(): Promise<never> {
+  for (;;) {
+    const stream = `project-${Math.floor(random() * options.streams) + 1}`;
+    await store.readStream(stream, { direction: random() < 0.5 ? 'forwards' : 'backwards', limit: 50 });
+    await store.readAll({ after: Math.floor(random() * Math.max(1, await store.headPosition())), limit: 300 });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+await Promise.all([
+  ...Array.from({ length: options.writers }, (_, index) => writer(index)),
+  ...Array.from({ length: options.readers ?? 0 }, () => reader()),
+]);

@@ -14,6 +14,8 @@ export interface AppendChildOptions {
   streams: number;
   /** Number of concurrent writers in the child. */
   writers: number;
+  /** Number of concurrent readers in the child (default none). */
+  readers?: number;
 }
 
 /** One append the child saw acknowledged (committed with full sync). */

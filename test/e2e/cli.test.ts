@@ -1,56 +1,15 @@
 // The operator's view: `storyline serve` on an empty data directory creates the demo account, `storyline
 // person add` run beside the running server adds a person the server recognises within a second,
 // SIGTERM stops the server cleanly, and a restart rebuilds the read models from the log.
-import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { bin, getMe, serve, stop, stopAll } from './storyline-process.js';
 
-const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
 const run = promisify(execFile);
-
-interface Served {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  port: number;
-  stdout: string[];
-  logs: Record<string, unknown>[];
-}
-
-function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const served: Served = { child, port: 0, stdout: [], logs: [] };
-  return new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => served.stdout.push(...chunk.split('\n').filter(Boolean)));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const line of chunk.split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        served.logs.push(entry);
-        if (entry['message'] === 'listening') resolve({ ...served, port: Number(entry['port']) });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-}
-
-function stop(served: Served): Promise<number | null> {
-  return new Promise((resolve) => {
-    served.child.removeAllListeners('exit');
-    served.child.on('exit', (code) => resolve(code));
-    served.child.kill('SIGTERM');
-  });
-}
-
-async function getMe(port: number, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`http://127.0.0.1:${port}/services/v5/me`, { headers: { 'X-TrackerToken': token } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 async function eventually<T>(check: () => Promise<T | null>, withinMs: number): Promise<T> {
   const deadline = Date.now() + withinMs;
@@ -68,7 +27,10 @@ describe('storyline command line', function () {
   before(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'storyline-cli-'));
   });
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  after(async () => {
+    await stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('serves, adds a person from a second process, stops on SIGTERM and restarts from the log', async () => {
     const env = { STORYLINE_DATA: dataDir, STORYLINE_DEMO_EMAIL: 'owner@example.com', STORYLINE_DEMO_PASSWORD: 'demo-password' };
@@ -102,6 +64,28 @@ describe('storyline command line', function () {
       expect((await getMe(second.port, added.api_token)).body).to.include({ id: added.id });
     } finally {
       expect(await stop(second)).to.equal(0);
+    }
+  });
+
+  it('resets a token beside the running server: the old one is refused at once, the new one works', async () => {
+    const served = await serve({ STORYLINE_DATA: dataDir });
+    try {
+      const env = { ...process.env, STORYLINE_DATA: dataDir };
+      const { stdout } = await run(process.execPath, [bin, 'person', 'add', '--email', 'reset@example.com', '--name', 'Reset Me', '--password', 'a-long-password'], { env });
+      const added = JSON.parse(stdout) as { id: number; api_token: string };
+      const seen = await eventually(async () => ((await getMe(served.port, added.api_token)).status === 200 ? true : null), 1_000);
+      expect(seen).to.equal(true); // the server now remembers the token
+      const reset = await run(process.execPath, [bin, 'person', 'reset-token', '--email', 'reset@example.com'], { env });
+      const renewed = JSON.parse(reset.stdout) as { id: number; api_token: string };
+      expect(renewed.id).to.equal(added.id);
+      expect(renewed.api_token).to.match(/^[0-9a-f]{32}$/).and.not.equal(added.api_token);
+      expect((await getMe(served.port, added.api_token)).status).to.be.oneOf([401, 403]);
+      expect((await getMe(served.port, renewed.api_token)).body).to.include({ id: added.id });
+      const unknown = await run(process.execPath, [bin, 'person', 'reset-token', '--email', 'nobody@example.com'], { env }).catch((error: { code: number; stderr: string }) => error);
+      expect(unknown).to.include({ code: 1 });
+      expect((unknown as { stderr: string }).stderr).to.contain('nobody with the email nobody@example.com');
+    } finally {
+      expect(await stop(served)).to.equal(0);
     }
   });
 

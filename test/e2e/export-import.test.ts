@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { SqliteCredentialStore } from '../../src/infra/credentials/sqlite-credential-store.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { seededRandom } from '../support/seeded-random.js';
 
@@ -146,7 +147,10 @@ describe('CLI: verify, export and import', function () {
     const imported = await storyline(target, 'import', exportFile);
     expect(imported.code, imported.stderr).to.equal(0);
     expect(JSON.parse(imported.stdout)).to.include({ events: lines.length });
-    expect(readdirSync(target)).to.not.include('credentials.sqlite');
+    // the credentials file is the new installation's own: it holds nobody's secrets
+    const credentials = new SqliteCredentialStore({ path: join(target, 'credentials.sqlite') });
+    expect(await credentials.get(owner.id)).to.equal(null);
+    await credentials.close();
 
     const app = await storylineApp({ start: clockAtEnd, dataDir: target });
     try {

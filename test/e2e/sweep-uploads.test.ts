@@ -12,6 +12,7 @@ import { EVENT_SCHEMA, streams } from '../../src/domain/events.js';
 import type { NewEvent } from '../../src/domain/events.js';
 import { openFileBlobStore } from '../../src/infra/blob-store/file-blob-store.js';
 import { emptyState, evolve } from '../../src/domain/resource-state.js';
+import { openDataDirectory } from '../../src/infra/data-directory.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { chunked, seededBytes } from '../contract/blob-store.contract.js';
 
@@ -43,6 +44,7 @@ describe('storyline sweep-uploads', function () {
     const state = evolve(emptyState(stream), { ...projectCreate, id: 'e1', stream, version: 1, position: 1 });
     const command = { filename: 'kept.bin', content_type: 'application/octet-stream', size: 500, content_hash: kept.key };
     const upload = decideUploadFile(command, state, { now: Date.now(), actorId: 5, nextId: () => 1 });
+    openDataDirectory(dataDir, { embeddedEventLog: true }); // as `serve` would have made it
     const events = await openSqliteEventStore({ path: join(dataDir, 'events.sqlite') });
     await events.append(stream, 0, [projectCreate]);
     await events.append(stream, 1, [{ ...upload, meta: meta('c2') }]);
@@ -60,6 +62,8 @@ describe('storyline sweep-uploads', function () {
   });
 
   it('refuses a negative grace period with exit code 2', async () => {
+    openDataDirectory(dataDir, { embeddedEventLog: true }); // an installation, so only the option is wrong
+    await (await openSqliteEventStore({ path: join(dataDir, 'events.sqlite') })).close();
     const error = await run(process.execPath, [bin, 'sweep-uploads', '--grace-hours', '-1'], {
       env: { ...process.env, STORYLINE_DATA: dataDir },
     }).catch((caught: { code: number }) => caught);

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,12 @@ describe('API tokens', () => {
     expect(deriveApiToken(Buffer.alloc(32, 2), 5, 1)).not.to.equal(token);
     expect(tokenDigest(token)).to.match(/^[0-9a-f]{64}$/);
   });
+
+  it('depend on the per-person salt, which the legacy form leaves out', () => {
+    const secret = Buffer.alloc(32, 1);
+    expect(deriveApiToken(secret, 5, 1, '')).to.equal(deriveApiToken(secret, 5, 1));
+    expect(deriveApiToken(secret, 5, 1, 'aa')).not.to.equal(deriveApiToken(secret, 5, 1, 'bb'));
+  });
 });
 
 function storeContract(name: string, open: () => CredentialStore) {
@@ -50,10 +57,10 @@ function storeContract(name: string, open: () => CredentialStore) {
 
     it('stores, replaces and finds credentials by person and by token digest', async () => {
       expect(await store.get(1)).to.equal(null);
-      await store.put({ personId: 1, passwordHash: 'h1', tokenGeneration: 1, tokenDigest: 'd1' });
-      await store.put({ personId: 2, passwordHash: null, tokenGeneration: 1, tokenDigest: 'd2' });
-      expect(await store.get(1)).to.deep.equal({ personId: 1, passwordHash: 'h1', tokenGeneration: 1, tokenDigest: 'd1' });
-      await store.put({ personId: 1, passwordHash: 'h1', tokenGeneration: 2, tokenDigest: 'd1b' });
+      await store.put({ personId: 1, passwordHash: 'h1', tokenGeneration: 1, tokenDigest: 'd1', tokenSalt: 's1' });
+      await store.put({ personId: 2, passwordHash: null, tokenGeneration: 1, tokenDigest: 'd2', tokenSalt: '' });
+      expect(await store.get(1)).to.deep.equal({ personId: 1, passwordHash: 'h1', tokenGeneration: 1, tokenDigest: 'd1', tokenSalt: 's1' });
+      await store.put({ personId: 1, passwordHash: 'h1', tokenGeneration: 2, tokenDigest: 'd1b', tokenSalt: 's1b' });
       expect(await store.findByTokenDigest('d1')).to.equal(null);
       expect((await store.findByTokenDigest('d1b'))?.personId).to.equal(1);
       expect((await store.findByTokenDigest('d2'))?.passwordHash).to.equal(null);
@@ -119,6 +126,68 @@ describe('person secrets', () => {
     await secrets.setPassword(3, 'pw-two');
     expect(await secrets.checkPassword(3, 'pw-two')).to.equal(true);
     expect(await secrets.apiToken(3)).to.equal(rotated);
+  });
+
+  it('resets a token with a new random salt: the secret and the old salt no longer yield it', async () => {
+    const store = new MemoryCredentialStore();
+    const secrets = new PersonSecrets(store, CHEAP);
+    const token = await secrets.enrol(3, null);
+    const leaked = (await store.get(3))!;
+    const rotated = await secrets.rotateToken(3);
+    const after = (await store.get(3))!;
+    expect(after.tokenSalt).to.match(/^[0-9a-f]{32}$/).and.not.equal(leaked.tokenSalt);
+    const secret = await store.serverSecret();
+    expect(deriveApiToken(secret, 3, after.tokenGeneration, leaked.tokenSalt)).not.to.equal(rotated);
+    expect(deriveApiToken(secret, 3, leaked.tokenGeneration, leaked.tokenSalt)).to.equal(token);
+  });
+
+  it('keeps tokens issued before per-person salts valid in an older credentials file, until reset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storyline-legacy-'));
+    const path = join(dir, 'credentials.sqlite');
+    try {
+      const secret = Buffer.alloc(32, 7);
+      const legacyToken = deriveApiToken(secret, 12, 1);
+      const legacy = new Database(path);
+      legacy.exec(`CREATE TABLE person_credentials (person_id INTEGER PRIMARY KEY, password_hash TEXT,
+        token_generation INTEGER NOT NULL, token_digest TEXT NOT NULL UNIQUE);
+        CREATE TABLE server_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);`);
+      legacy.prepare('INSERT INTO server_secret VALUES (1, ?)').run(secret);
+      legacy.prepare('INSERT INTO person_credentials VALUES (12, NULL, 1, ?)').run(tokenDigest(legacyToken));
+      legacy.close();
+
+      const store = new SqliteCredentialStore({ path });
+      try {
+        const secrets = new PersonSecrets(store, CHEAP);
+        expect((await store.get(12))?.tokenSalt).to.equal('');
+        expect(await secrets.personIdForToken(legacyToken)).to.equal(12);
+        expect(await secrets.apiToken(12)).to.equal(legacyToken);
+        const rotated = await secrets.rotateToken(12);
+        expect(await secrets.personIdForToken(legacyToken)).to.equal(null);
+        expect(await secrets.personIdForToken(rotated)).to.equal(12);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses at once a token another process reset (on the same credentials file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storyline-reset-'));
+    const server = new SqliteCredentialStore({ path: join(dir, 'credentials.sqlite') });
+    const cli = new SqliteCredentialStore({ path: join(dir, 'credentials.sqlite') });
+    try {
+      const serving = new PersonSecrets(server, CHEAP);
+      const token = await serving.enrol(4, null);
+      expect(await serving.personIdForToken(token)).to.equal(4); // now remembered
+      const rotated = await new PersonSecrets(cli, CHEAP).rotateToken(4);
+      expect(await serving.personIdForToken(token)).to.equal(null);
+      expect(await serving.personIdForToken(rotated)).to.equal(4);
+    } finally {
+      await server.close();
+      await cli.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('enrols without a password (invited people) and keeps the token on re-enrolment', async () => {

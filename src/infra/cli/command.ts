@@ -19,6 +19,11 @@ export interface CliCommand {
   usage: string;
   /** One sentence: what it does. */
   summary: string;
+  /**
+   * True for a command that may start a new installation (`serve`); every other command refuses a data
+   * directory that holds no Storyline data, naming it.
+   */
+  createsData?: boolean;
   /** Runs with the arguments after the command words; resolves to the exit code. */
   run(args: string[], context: CliContext): Promise<number>;
 }

@@ -4,9 +4,10 @@ import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { importPivotalCsvCommand } from './import-pivotal-csv.js';
 import { personAddCommand } from './person-add.js';
+import { personResetTokenCommand } from './person-reset-token.js';
 import { rebuildProjectionsCommand } from './rebuild-projections.js';
 import { serveCommand } from './serve.js';
 import { sweepUploadsCommand } from './sweep-uploads.js';
 import { verifyCommand } from './verify.js';
 
-export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand, sweepUploadsCommand];
+export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, personResetTokenCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand, sweepUploadsCommand];

@@ -1,14 +1,16 @@
 // `storyline import FILE`: an export file into an EMPTY data directory (or a missing one). A non-empty
 // directory is refused before anything is opened; a file whose hash chain does not verify is refused
 // naming the line, and what the import had written is removed again.
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { openDataDirectory } from '../data-directory.js';
 import { ImportRefused, dataDirectoryState, importLog, restoreDataDirectory } from '../export/log-import.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
 export const importCommand: CliCommand = {
   words: ['import'],
+  createsData: true,
   usage: 'import FILE',
   summary: 'recreate a log from an export file into an empty data directory; people then need `person reset-token`',
   async run(args, { config, out, err }) {
@@ -29,7 +31,9 @@ export const importCommand: CliCommand = {
       return 1;
     }
     const { openSqliteEventStore } = await import('../event-store/sqlite-event-store.js');
-    if (config.dataDir !== ':memory:') mkdirSync(config.dataDir, { recursive: true });
+    // the directory is made as `serve` makes it (0700, credentials beside the log, one install identity), so
+    // the server starts on it; its people sign in after `storyline person reset-token`
+    if (config.dataDir !== ':memory:') openDataDirectory(config.dataDir, { embeddedEventLog: true });
     const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite') });
     let failure: unknown = null;
     try {

@@ -1,23 +1,56 @@
 // The `storyline` command line: finds the command named by the first words (commands.ts) and runs it
 // with the configuration read from the environment. `--help` after any command prints that command's
-// usage (here, once for every command); `--version` prints package.json's version.
+// usage (here, once for every command); `--version` prints package.json's version. The configuration is
+// read exactly as the server reads it; `--data DIR` (anywhere on the line) stands for STORYLINE_DATA. A
+// command that does not create data (all but `serve` and `import`) refuses a directory without Storyline
+// data. Problems the operator can act on are one line on stderr and a non-zero exit.
 import { ConfigError, configFromEnv } from '../config.js';
+import { requireExistingData } from '../data-directory.js';
 import { createLog } from '../log.js';
+import { OperatorError } from '../operator-error.js';
 import { packageVersion } from '../package-version.js';
 import { CliUsageError, type CliCommand, type CliContext } from './command.js';
 import { cliCommands } from './commands.js';
 
 function usage(commands: readonly CliCommand[]): string {
-  return ['usage:', ...commands.map((command) => `  storyline ${command.usage}\n      ${command.summary}`)].join('\n');
+  return [
+    'usage: storyline [--data DIR] COMMAND ...   (DIR defaults to STORYLINE_DATA, else ./data)',
+    ...commands.map((command) => `  storyline ${command.usage}\n      ${command.summary}`),
+  ].join('\n');
 }
 
 function commandOf(argv: string[]): CliCommand | undefined {
   return cliCommands.find((command) => command.words.every((word, index) => argv[index] === word));
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Takes `--data DIR` / `--data=DIR` out of the arguments; it overrides STORYLINE_DATA. */
+function withoutDataOption(argv: readonly string[]): { argv: string[]; dataDir: string | undefined } {
+  const rest: string[] = [];
+  let dataDir: string | undefined;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--data') {
+      dataDir = argv[++index];
+      if (dataDir === undefined || dataDir === '') throw new CliUsageError('--data needs a directory');
+    } else if (arg.startsWith('--data=')) {
+      dataDir = arg.slice('--data='.length);
+      if (dataDir === '') throw new CliUsageError('--data needs a directory');
+    } else rest.push(arg);
+  }
+  return { argv: rest, dataDir };
+}
+
+async function main(rawArgv: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
+  let parsed: { argv: string[]; dataDir: string | undefined };
+  try {
+    parsed = withoutDataOption(rawArgv);
+  } catch (error) {
+    err(`storyline: ${(error as Error).message}\n${usage(cliCommands)}`);
+    return 2;
+  }
+  const { argv, dataDir } = parsed;
   const [first] = argv;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     out(usage(cliCommands));
@@ -40,15 +73,22 @@ async function main(argv: string[]): Promise<number> {
   let context: CliContext;
   try {
     const log = createLog((process.env['STORYLINE_LOG_LEVEL'] as 'info' | undefined) ?? 'info');
-    context = { config: configFromEnv(), log, out, err };
+    const env = dataDir === undefined ? process.env : { ...process.env, STORYLINE_DATA: dataDir };
+    context = { config: configFromEnv(env), log, out, err };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     err(`storyline: ${error.message}`);
     return 2;
   }
   try {
+    const { config } = context;
+    if (!command.createsData && config.dataDir !== ':memory:' && !config.kurrentUrl) requireExistingData(config.dataDir);
     return await command.run(args, context);
   } catch (error) {
+    if (error instanceof OperatorError) {
+      err(`storyline: ${error.message}`);
+      return 1;
+    }
     if (!(error instanceof CliUsageError) && !isParseArgsError(error)) throw error;
     err(`storyline: ${(error as Error).message}\nusage: storyline ${command.usage}`);
     return 2;
@@ -61,13 +101,13 @@ function isParseArgsError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
+// Exits explicitly: a start-up that failed half-way may leave handles open (a store's worker thread),
+// and a failed start must end the process, never hang.
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => process.exit(code),
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`storyline: ${message}\n`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );

@@ -1,35 +1,77 @@
-// `storyline serve`: the HTTP server on the configured stores, until SIGTERM / SIGINT.
+// `storyline serve`: the HTTP server on the configured stores, until SIGTERM / SIGINT. Start-up order:
+// the data-directory lock (one server per directory), the stores, the port, and only then the demo
+// seed, so a start that cannot listen leaves the data directory as it found it.
+import { accessSync, constants } from 'node:fs';
+import { OperatorError } from '../operator-error.js';
 import type { CliCommand } from './command.js';
 
 export const serveCommand: CliCommand = {
   words: ['serve'],
   usage: 'serve',
-  summary: 'serve HTTP on PORT (default 3000), data under STORYLINE_DATA (default ./data)',
+  summary: 'serve HTTP on PORT (default 3000), data under STORYLINE_DATA or --data DIR (default ./data)',
+  createsData: true,
   async run(_args, { config, log, out }) {
     const { openStoryline } = await import('../composition.js');
     const { listen } = await import('../http-server.js');
     const { seedDemoIfEmpty } = await import('../demo-seed.js');
     const { answerClientErrorsWithJson } = await import('../../api/app.js');
-    const storyline = await openStoryline(config, log);
-    await seedDemoIfEmpty(storyline, config, out);
-    const running = await listen(storyline.app, {
-      port: config.port,
-      host: config.host,
-      graceMs: config.shutdownGraceMs,
-      log,
-      onClosed: () => storyline.close(),
-      configure: answerClientErrorsWithJson,
+    const { lockDataDirectory } = await import('../data-directory-lock.js');
+    const { prepareDataDirectory, storeFiles } = await import('../data-directory.js');
+
+    // Signals are listened for from the start: one that arrives while starting stops the server as soon
+    // as it listens, and "listening" is never logged before a SIGTERM would be handled.
+    const stopSignal = new Promise<string>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
     });
-    log.info('listening', { port: running.port, data: config.dataDir });
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        log.info('shutting down', { signal });
-        void running.shutdown().then(resolve);
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
-    });
-    log.info('stopped');
-    return 0;
+    const embedded = config.dataDir !== ':memory:';
+    if (embedded) prepareDataDirectory(config.dataDir);
+    const lock = embedded ? lockDataDirectory(config.dataDir) : null;
+    if (lock?.tookOverFrom) log.info('took over a stale data-directory lock', { stalePid: lock.tookOverFrom, data: config.dataDir });
+    try {
+      const storyline = await openStoryline(config, log);
+      if (embedded && !config.kurrentUrl && !isWritable(storeFiles(config.dataDir).events)) {
+        log.warn('events.sqlite is read-only: reads are served, writes are refused with 503 component_unavailable', { data: config.dataDir });
+      }
+      const running = await listen(storyline.app, {
+        port: config.port,
+        host: config.host,
+        graceMs: config.shutdownGraceMs,
+        requestTimeoutMs: config.requestTimeoutMs,
+        headersTimeoutMs: config.headersTimeoutMs,
+        log,
+        onClosed: () => storyline.close(),
+        configure: answerClientErrorsWithJson,
+      }).catch(async (error: unknown) => {
+        await storyline.close();
+        throw listenFailure(error, config.host, config.port);
+      });
+      await seedDemoIfEmpty(storyline, config, out);
+      log.info('listening', { port: running.port, data: config.dataDir, pid: process.pid });
+      const signal = await stopSignal;
+      log.info('shutting down', { signal });
+      await running.shutdown();
+      log.info('stopped');
+      return 0;
+    } finally {
+      lock?.release();
+    }
   },
 };
+
+function listenFailure(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new OperatorError(`port ${port} on ${host} is already in use; stop what listens there or set PORT to a free port.`);
+  if (code === 'EACCES') return new OperatorError(`not allowed to listen on port ${port} on ${host}; use a port above 1023 or run with the needed privilege.`);
+  if (code === 'EADDRNOTAVAIL') return new OperatorError(`HOST ${host} is not an address of this machine; set HOST to one that is (or 0.0.0.0).`);
+  return error;
+}
+
+function isWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -20,6 +20,10 @@ export class MemoryCredentialStore implements CredentialStore {
     this.byPerson.set(credentials.personId, { ...credentials });
   }
 
+  async revision(): Promise<number> {
+    return 0; // one process only: nobody else changes it
+  }
+
   async serverSecret(): Promise<Buffer> {
     return Buffer.from(this.secret);
   }

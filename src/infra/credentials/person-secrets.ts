@@ -1,7 +1,7 @@
 // What the rest of the system does with secrets, over any credential store: set and check passwords,
 // issue, look up and rotate API tokens. Tokens and passwords pass through here and are never logged.
 import { randomBytes } from 'node:crypto';
-import { deriveApiToken, tokenDigest } from './api-token.js';
+import { deriveApiToken, newTokenSalt, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
 import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
 
@@ -11,12 +11,13 @@ const REMEMBERED_TOKENS = 50_000;
 export class PersonSecrets {
   private secret: Promise<Buffer> | undefined;
   /**
-   * Digest -> person for tokens seen valid. Tokens change only through rotateToken, which forgets the
-   * person's entry; no other process rotates tokens (the CLI only adds people), so entries stay true.
+   * Digest -> person for tokens seen valid. rotateToken forgets the person's entry; a reset by another
+   * process (the CLI) changes the store's revision, which empties the map before the next lookup.
    */
   private readonly knownTokens = new Map<string, number>();
   /** A hash of a random password at `scryptCost`, verified when there is no real hash to verify. */
   private dummy: Promise<string> | undefined;
+  private knownRevision: number | null = null;
 
   constructor(
     private readonly store: CredentialStore,
@@ -30,9 +31,10 @@ export class PersonSecrets {
   async enrol(personId: number, password: string | null): Promise<string> {
     const existing = await this.store.get(personId);
     const generation = existing?.tokenGeneration ?? 1;
-    const token = await this.tokenFor(personId, generation);
+    const tokenSalt = existing?.tokenSalt ?? newTokenSalt();
+    const token = await this.tokenFor(personId, generation, tokenSalt);
     const passwordHash = password === null ? (existing?.passwordHash ?? null) : await this.hash(password, this.scryptCost);
-    await this.store.put({ personId, passwordHash, tokenGeneration: generation, tokenDigest: tokenDigest(token) });
+    await this.store.put({ personId, passwordHash, tokenGeneration: generation, tokenDigest: tokenDigest(token), tokenSalt });
     return token;
   }
 
@@ -56,22 +58,28 @@ export class PersonSecrets {
   /** The person's current API token, or null when they have none. */
   async apiToken(personId: number): Promise<string | null> {
     const credentials = await this.store.get(personId);
-    return credentials ? this.tokenFor(personId, credentials.tokenGeneration) : null;
+    return credentials ? this.tokenFor(personId, credentials.tokenGeneration, credentials.tokenSalt) : null;
   }
 
-  /** Revokes the current token and returns the new one. */
+  /** Revokes the current token and returns a new one, derived with a new random salt. */
   async rotateToken(personId: number): Promise<string> {
     const credentials = await this.credentialsOf(personId);
     const generation = credentials.tokenGeneration + 1;
-    const token = await this.tokenFor(personId, generation);
+    const tokenSalt = newTokenSalt();
+    const token = await this.tokenFor(personId, generation, tokenSalt);
     this.knownTokens.delete(credentials.tokenDigest);
-    await this.store.put({ ...credentials, tokenGeneration: generation, tokenDigest: tokenDigest(token) });
+    await this.store.put({ ...credentials, tokenGeneration: generation, tokenDigest: tokenDigest(token), tokenSalt });
     return token;
   }
 
   /** The person a token belongs to, or null for an unknown or revoked token. */
   async personIdForToken(token: string): Promise<number | null> {
     const digest = tokenDigest(token);
+    const revision = await this.store.revision();
+    if (revision !== this.knownRevision) {
+      this.knownTokens.clear();
+      this.knownRevision = revision;
+    }
     const known = this.knownTokens.get(digest);
     if (known !== undefined) return known;
     const credentials = await this.store.findByTokenDigest(digest);
@@ -84,8 +92,9 @@ export class PersonSecrets {
   private async credentialsOf(personId: number): Promise<PersonCredentials> {
     const credentials = await this.store.get(personId);
     if (credentials) return credentials;
-    const token = await this.tokenFor(personId, 1);
-    return { personId, passwordHash: null, tokenGeneration: 1, tokenDigest: tokenDigest(token) };
+    const tokenSalt = newTokenSalt();
+    const token = await this.tokenFor(personId, 1, tokenSalt);
+    return { personId, passwordHash: null, tokenGeneration: 1, tokenDigest: tokenDigest(token), tokenSalt };
   }
 
   private dummyHash(): Promise<string> {
@@ -93,8 +102,8 @@ export class PersonSecrets {
     return this.dummy;
   }
 
-  private async tokenFor(personId: number, generation: number): Promise<string> {
+  private async tokenFor(personId: number, generation: number, salt: string): Promise<string> {
     this.secret ??= this.store.serverSecret();
-    return deriveApiToken(await this.secret, personId, generation);
+    return deriveApiToken(await this.secret, personId, generation, salt);
   }
 }

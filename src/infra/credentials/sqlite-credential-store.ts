@@ -4,13 +4,15 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
+import { asStorageFailure } from '../storage-failure.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS person_credentials (
     person_id        INTEGER PRIMARY KEY,
     password_hash    TEXT,
     token_generation INTEGER NOT NULL,
-    token_digest     TEXT NOT NULL UNIQUE
+    token_digest     TEXT NOT NULL UNIQUE,
+    token_salt       TEXT NOT NULL DEFAULT ''
   );
   CREATE TABLE IF NOT EXISTS server_secret (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
@@ -23,6 +25,7 @@ interface Row {
   password_hash: string | null;
   token_generation: number;
   token_digest: string;
+  token_salt: string;
 }
 
 export interface SqliteCredentialStoreOptions {
@@ -35,19 +38,23 @@ export class SqliteCredentialStore implements CredentialStore {
   private readonly db: Database.Database;
   private readonly byPerson: Database.Statement<[number], Row>;
   private readonly byDigest: Database.Statement<[string], Row>;
-  private readonly upsert: Database.Statement<[number, string | null, number, string]>;
+  private readonly upsert: Database.Statement<[number, string | null, number, string, string]>;
+  private readonly dataVersion: Database.Statement<[], number>;
 
   constructor(options: SqliteCredentialStoreOptions) {
     this.db = new Database(options.path);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     if (options.path !== ':memory:') this.db.pragma('journal_mode = WAL');
     this.db.exec(SCHEMA);
+    addSaltColumnToOlderFiles(this.db);
     this.byPerson = this.db.prepare('SELECT * FROM person_credentials WHERE person_id = ?');
     this.byDigest = this.db.prepare('SELECT * FROM person_credentials WHERE token_digest = ?');
     this.upsert = this.db.prepare(`
-      INSERT INTO person_credentials (person_id, password_hash, token_generation, token_digest) VALUES (?, ?, ?, ?)
+      INSERT INTO person_credentials (person_id, password_hash, token_generation, token_digest, token_salt) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (person_id) DO UPDATE SET password_hash = excluded.password_hash,
-        token_generation = excluded.token_generation, token_digest = excluded.token_digest`);
+        token_generation = excluded.token_generation, token_digest = excluded.token_digest, token_salt = excluded.token_salt`);
+    // SQLite's data_version changes when another connection commits to the file: a cheap cross-process check.
+    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   async get(personId: number): Promise<PersonCredentials | null> {
@@ -59,7 +66,15 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async put(credentials: PersonCredentials): Promise<void> {
-    this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest);
+    try {
+      this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest, credentials.tokenSalt);
+    } catch (error) {
+      throw asStorageFailure(error);
+    }
+  }
+
+  async revision(): Promise<number> {
+    return this.dataVersion.get()!;
   }
 
   async serverSecret(): Promise<Buffer> {
@@ -81,5 +96,14 @@ function fromRow(row: Row | undefined): PersonCredentials | null {
     passwordHash: row.password_hash,
     tokenGeneration: row.token_generation,
     tokenDigest: row.token_digest,
+    tokenSalt: row.token_salt,
   };
+}
+
+/** Credentials files from before per-person salts: their tokens keep salt '' until reset. */
+function addSaltColumnToOlderFiles(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(person_credentials)').all();
+  if (!columns.some((column) => column.name === 'token_salt')) {
+    db.exec("ALTER TABLE person_credentials ADD COLUMN token_salt TEXT NOT NULL DEFAULT ''");
+  }
 }

@@ -22,6 +22,7 @@ import { upgradeToHashChain } from './sqlite-hash-chain.js';
 import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { WrongExpectedVersion } from '../../ports/event-store.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
+import { asStorageFailure } from '../storage-failure.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
 export interface SqliteEventStoreOptions {
@@ -201,13 +202,13 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       outcomes = writeBatch(batch);
     } catch (error) {
       // The commit itself failed (disk, lock timeout): nothing of the batch is durable.
-      for (const request of batch) request.reject(error);
+      for (const request of batch) request.reject(asStorageFailure(error));
       return;
     }
     batch.forEach((request, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) request.resolve(outcome.result);
-      else request.reject(outcome.error);
+      else request.reject(asStorageFailure(outcome.error));
     });
     announce(readHead());
   }

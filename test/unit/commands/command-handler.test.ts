@@ -26,6 +26,17 @@ function addLabel(name: string): Decide<StreamState> {
   };
 }
 
+/** Adds `count` labels in one event, each with an id of its own. */
+function addLabels(count: number): Decide<StreamState> {
+  return (_state, context) => {
+    const changes = Array.from({ length: count }, (_, n) => {
+      const id = context.nextId('label');
+      return { kind: 'label' as const, change_type: 'create' as const, id, new_values: { id, name: `bulk-${n}`, created_at: context.now } };
+    });
+    return { type: 'label_create', data: { changes, primary_resources: [] } };
+  };
+}
+
 let commandCount = 0;
 function meta(overrides: Partial<CommandMeta> = {}): CommandMeta {
   return { commandId: `command-${++commandCount}`, actorId: 1, now: 1_700_000_000_000, ...overrides };
@@ -117,6 +128,40 @@ describe('command handler', () => {
       ids.push(outcome.event.data.changes[0]!.id);
     }
     expect(ids).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+
+  it('serves a decision that needs more ids than a block holds with one reservation of that many', async () => {
+    const handler = handlerOver(store);
+    await handler.execute(STREAM, addLabel('first'), meta()); // label block 1..100, 99 left
+    const outcome = await handler.execute(STREAM, addLabels(150), meta());
+    const ids = outcome.event.data.changes.map((change) => change.id);
+    expect(ids).to.deep.equal(Array.from({ length: 150 }, (_, n) => 101 + n));
+    const blocks = (await store.readStream(streams.ids('label'))).map((event) => event.data.changes[0]!.new_values);
+    expect(blocks).to.deep.equal([
+      { kind_of_id: 'label', first: 1, last: 100 },
+      { kind_of_id: 'label', first: 101, last: 250 },
+    ]);
+    expect(await store.streamVersion(STREAM)).to.equal(2);
+  });
+
+  it('gives up with server_under_load when the ids it reserved keep being taken (bounded rounds)', async () => {
+    let reservations = 0;
+    const starved = { take: () => null, reserve: async () => void reservations++ };
+    const handler = new CommandHandler({ eventStore: store, ids: starved, projections: { waitFor: async () => {} } });
+    const error = await handler.execute(STREAM, addLabels(3), meta()).catch((thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(DomainError).and.have.property('code', 'server_under_load');
+    expect(reservations).to.equal(3);
+    expect(await store.streamVersion(STREAM)).to.equal(0);
+  });
+
+  it('reports the refusal of a decision only once it decided with real ids', async () => {
+    const handler = handlerOver(store);
+    const refuseProvisional: Decide<StreamState> = (state, context) => {
+      if (context.nextId('label') < 0) throw invalidField('name', 'provisional id seen');
+      return addLabel('real')(state, context);
+    };
+    const outcome = await handler.execute(STREAM, refuseProvisional, meta());
+    expect(outcome.version).to.equal(1);
   });
 });
 
