@@ -1,6 +1,6 @@
 // What a decision receives and returns. Deciders are pure: time, ids and the acting person arrive in
 // the context; they return the one event a write request appends (or throw a DomainError).
-import type { EventData, ResourceKind } from './events.js';
+import type { EventData, EventType, ResourceKind } from './events.js';
 
 /** Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere. */
 export type IdKind =
@@ -20,7 +20,7 @@ export interface DecisionContext {
 
 /** One event to append: `type` is the activity kind without `_activity` (e.g. `story_update`). */
 export interface Decision {
-  type: string;
+  type: EventType;
   data: EventData;
 }
 

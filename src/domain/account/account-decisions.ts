@@ -6,7 +6,7 @@
 // - plan is `self_hosted` and status `active`: a self-hosted server has no billing plans.
 import type { Decide } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import type { EventType, ResourceChange, Values } from '../events.js';
 import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
 
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
@@ -186,7 +186,7 @@ function validAccountName(value: unknown): string {
   return value.trim();
 }
 
-function accountEvent(type: string, account: ResourceDoc, change: ResourceChange) {
+function accountEvent(type: EventType, account: ResourceDoc, change: ResourceChange) {
   return {
     type,
     data: {

@@ -2,7 +2,7 @@
 // Every decision is one event; the project's version is the stream's event count.
 import type { Decide, Decision } from '../decision.js';
 import { DomainError, invalidParameter, type ValidationError } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import type { EventType, ResourceChange, Values } from '../events.js';
 import type { StreamState } from '../resource-state.js';
 import { membershipCreateChange, type NewMembership } from './membership-decisions.js';
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
@@ -110,7 +110,7 @@ export function deleteProject(): Decide<StreamState> {
   };
 }
 
-function projectEvent(type: string, change: ResourceChange): Decision {
+function projectEvent(type: EventType, change: ResourceChange): Decision {
   return {
     type,
     data: { changes: [change], primary_resources: [{ kind: 'project', id: change.id, name: change.name ?? '' }] },

@@ -5,7 +5,7 @@
 // tasks off. Every task change carries the task's description (after the write) as its `name`, so the
 // feed can quote the task even when the description did not change ("completed task: \"...\"").
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange } from '../events.js';
+import type { EventType, ResourceChange } from '../events.js';
 import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
 import type { StoryDoc, TaskDoc } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
@@ -112,7 +112,7 @@ export function storyTouchChange(story: StoryDoc, now: number): ResourceChange {
   return storyUpdateChange(story, { updated_at: story.updated_at }, { updated_at: now });
 }
 
-function taskDecision(type: string, story: StoryDoc, context: DecisionContext, changes: ResourceChange[]): Decision {
+function taskDecision(type: EventType, story: StoryDoc, context: DecisionContext, changes: ResourceChange[]): Decision {
   return {
     type,
     data: { changes: [...changes, storyTouchChange(story, context.now)], primary_resources: [storyRef(story)] },

@@ -243,7 +243,7 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       handle: async () => ({ kind: 'resource', type: 'notification', value: [{ id: 1, created_at: T0 }] }),
     },
     { method: 'GET', path: '/boom', access: 'public', handle: async () => { throw new Error('secret internals'); } },
-    { method: 'GET', path: '/strange-error', access: 'public', handle: async () => { throw new DomainError('no_such_code'); } },
+    { method: 'GET', path: '/strange-error', access: 'public', handle: async () => { throw new DomainError('no_such_code' as never); } },
   ];
 
   world.deps = {

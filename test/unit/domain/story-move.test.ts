@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../src/domain/errors.js';
-import { EVENT_SCHEMA, type ResourceChange } from '../../../src/domain/events.js';
+import { EVENT_SCHEMA, type EventType, type ResourceChange } from '../../../src/domain/events.js';
 import { findLabelByName, findStory, type StoryDoc } from '../../../src/domain/project-state.js';
 import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
@@ -13,7 +13,7 @@ const TARGET_ID = 8;
 /** A second project stream, folded by hand (the Scenario holds project 7). */
 function targetProject(settings: Record<string, unknown> = {}): { state: StreamState; fold(type: string, changes: ResourceChange[]): void } {
   const state = emptyState(`project-${TARGET_ID}`);
-  const fold = (type: string, changes: ResourceChange[]) => {
+  const fold = (type: EventType, changes: ResourceChange[]) => {
     const version = state.version + 1;
     evolve(state, {
       id: `t-${version}`, stream: state.stream, version, position: version, type,

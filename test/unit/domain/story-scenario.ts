@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Decision, DecisionContext } from '../../../src/domain/decision.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { EVENT_SCHEMA } from '../../../src/domain/events.js';
-import type { ResourceChange } from '../../../src/domain/events.js';
+import type { EventType, ResourceChange } from '../../../src/domain/events.js';
 import { findStory } from '../../../src/domain/project-state.js';
 import type { LabelDoc, ProjectDoc, StoryDoc, TaskDoc } from '../../../src/domain/project-state.js';
 import { emptyState, evolve } from '../../../src/domain/resource-state.js';
@@ -65,7 +65,7 @@ export class Scenario {
     };
   }
 
-  fold(type: string, changes: ResourceChange[]): void {
+  fold(type: EventType, changes: ResourceChange[]): void {
     const version = this.state.version + 1;
     evolve(this.state, {
       id: `event-${version}`,
