@@ -235,7 +235,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
       owner_ids: i % 2 === 0 ? [personId] : [],
       label_ids: [labelIds[i % labelIds.length]!],
     };
-    const decision = decideCreateStory(state, input, { now, actorId: personId, nextId: () => storyIds[i]! });
+    const decision = decideCreateStory(input, state, { now, actorId: personId, nextId: () => storyIds[i]! });
     const event: NewEvent = {
       type: decision.type,
       data: decision.data,

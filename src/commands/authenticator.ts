@@ -8,7 +8,7 @@ import { API_TOKEN_PATTERN } from '../infra/credentials/api-token.js';
 import { hashPassword } from '../infra/credentials/password-hash.js';
 import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
 import type { Doc } from '../ports/read-store.js';
-import type { ReadView } from './people.js';
+import type { ReadView } from './read-view.js';
 
 export interface AuthenticatorDeps {
   people: ReadView;

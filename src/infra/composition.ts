@@ -13,6 +13,7 @@ import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resou
 import { credentialAuthenticator } from '../commands/authenticator.js';
 import { CommandHandler } from '../commands/command-handler.js';
 import { PeopleCommands } from '../commands/people.js';
+import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections } from '../projections/registry.js';
 import type { StorylineConfig } from './config.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
@@ -70,11 +71,13 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const commands = new CommandHandler({ eventStore, ids, projections: runner });
   const secrets = new PersonSecrets(credentials);
   const read = (name: string) => runner.collection(name);
-  const people = new PeopleCommands({ commands, ids, people: read('people'), secrets });
+  const writer = new ResourceWriter({ commands, read });
+  const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
   const deps: ResourceDeps = {
     read,
     waitForPosition: (position) => runner.waitFor(position),
     commands,
+    writer,
     people,
     secrets,
     eventStore,

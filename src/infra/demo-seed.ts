@@ -26,7 +26,7 @@ export async function seedDemoIfEmpty(storyline: Storyline, config: StorylineCon
 
   const project = await projectCommands(storyline.deps).createProject(owner.id, { name: 'Sample Project', new_account_name: 'Demo Account' }, meta());
   for (const story of SAMPLE_STORIES) {
-    await storyline.commands.execute(streams.project(project.id), (state, context) => decideCreateStory(state, story, context), meta());
+    await storyline.deps.writer.execute(streams.project(project.id), decideCreateStory, story, meta());
   }
 
   print('Storyline: created a demo account on this empty data directory.');

@@ -14,6 +14,7 @@ import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { commandMeta } from '../command-meta.js';
 import { bodyChecker } from './body-schema.js';
 import { personAssociation, personDirectory } from './people.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -30,7 +31,7 @@ export const PERMISSIONS = ['project_creation'] as const;
 
 export function accountCommands(deps: ResourceDeps): AccountCommands {
   return new AccountCommands({
-    commands: deps.commands,
+    writer: deps.writer,
     ids: deps.ids,
     accounts: deps.read('accounts'),
     accountMemberships: deps.read('account_memberships'),
@@ -74,7 +75,6 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
     return account;
   }
 
-  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
 
   async function membershipOf(accountId: number, req: ApiRequest): Promise<Doc> {
     const membership = await accountMemberships.findOne({ account_id: accountId, person_id: idParam(req.params['person_id']) });
@@ -129,7 +129,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       access: 'person',
       async handle(req) {
         const account = await managedAccount(req);
-        const value = await commands.addMember(account.id, checkMemberBody(req.body), meta(req));
+        const value = await commands.addMember(account.id, checkMemberBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value, created: true };
       },
     },
@@ -149,7 +149,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), meta(req));
+        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value };
       },
     },
@@ -160,7 +160,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        await commands.removeMember(account.id, Number(membership['person_id']), meta(req));
+        await commands.removeMember(account.id, Number(membership['person_id']), commandMeta(req));
         return { kind: 'empty' };
       },
     },

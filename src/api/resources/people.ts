@@ -9,6 +9,7 @@
 //
 // Email visibility (spec rule 6; our rule): a person's email is shown to the person themself and to people
 // who share a project or an account with them; everyone else gets the person without `email`.
+import { commandMeta } from '../command-meta.js';
 import { invalidField } from '../../domain/errors.js';
 import type { Doc } from '../../ports/read-store.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
@@ -144,7 +145,7 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
         const emails = body['emails'];
         if (!Array.isArray(emails) || emails.length === 0) throw invalidField('emails', "'emails' must be a non-empty array of email addresses");
         if (emails.length > MAX_EMAILS_PER_REQUEST) throw invalidField('emails', `At most ${MAX_EMAILS_PER_REQUEST} emails per request.`);
-        const meta = { commandId: req.commandId, actorId: req.actor!.id, now: req.now };
+        const meta = commandMeta(req);
         const ids: number[] = [];
         for (const [index, email] of emails.entries()) {
           const person = await deps.people.findOrInvite({ email }, { ...meta, commandId: `${req.commandId}:invite-${index}` });

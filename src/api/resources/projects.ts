@@ -14,8 +14,9 @@ import { ProjectCommands } from '../../commands/projects.js';
 import { currentIterationNumber, projectStartTime } from '../../domain/project/project-calendar.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
 import type { ResourceType } from '../resource-type.js';
-import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import type { RouteDefinition } from '../route-table.js';
 import { accountCommands } from './accounts.js';
+import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
@@ -48,7 +49,7 @@ const PROJECT_BODY: Record<string, FieldType> = {
 
 export function projectCommands(deps: ResourceDeps): ProjectCommands {
   return new ProjectCommands({
-    commands: deps.commands,
+    writer: deps.writer,
     ids: deps.ids,
     projects: deps.read('projects'),
     people: deps.read('people'),
@@ -104,7 +105,6 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
     },
   };
 
-  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
 
   const routes: RouteDefinition[] = [
     {
@@ -124,7 +124,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects',
       access: 'person',
       async handle(req) {
-        const project = await commands.createProject(req.actor!.id, checkBody(req.body), meta(req));
+        const project = await commands.createProject(req.actor!.id, checkBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'project', value: project, created: true, projectId: project.id, projectVersion: Number(project['version']) };
       },
     },
@@ -141,7 +141,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id',
       access: 'project:owner',
       async handle(req) {
-        const { project, version } = await commands.updateProject(req.project!.id, checkBody(req.body), meta(req));
+        const { project, version } = await commands.updateProject(req.project!.id, checkBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'project', value: project, projectVersion: version };
       },
     },
@@ -150,7 +150,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id',
       access: 'project:owner',
       async handle(req) {
-        const version = await commands.deleteProject(req.project!.id, meta(req));
+        const version = await commands.deleteProject(req.project!.id, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
       },
     },

@@ -7,6 +7,7 @@
 // writes go through `deps.commands` (the one command handler) with a decider from src/domain/.
 import type { CommandHandler } from '../../commands/command-handler.js';
 import type { PeopleCommands } from '../../commands/people.js';
+import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { PersonSecrets } from '../../infra/credentials/person-secrets.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { IdAllocator } from '../../infra/id-allocator.js';
@@ -29,6 +30,8 @@ export interface ResourceDeps {
   /** Resolves once the read models have applied the global position (read-your-writes). */
   waitForPosition(position: number): Promise<void>;
   commands: CommandHandler;
+  /** Runs a decider on a stream and reads back the resource it wrote (every write goes through it). */
+  writer: ResourceWriter;
   /** Adding, inviting and updating people (shared by /me, memberships, accounts). */
   people: PeopleCommands;
   /** Passwords and API tokens. */

@@ -16,11 +16,21 @@
 //   DELETE /projects/:project_id/stories/:story_id/labels/:label_id   the removed label
 //
 // A move (PUT with another `project_id`) needs write access to both projects and carries no other
-// attribute (send those in a separate PUT); see src/commands/stories.ts for its two events.
+// attribute (send those in a separate PUT); see src/commands/story-move.ts for its two events.
 import { invalidField } from '../../domain/errors.js';
 import { normalizedLabelName } from '../../domain/project-state.js';
-import { StoryCommands } from '../../commands/stories.js';
-import type { CommandMeta } from '../../commands/command-handler.js';
+import { streams } from '../../domain/events.js';
+import { decideCreateStory } from '../../domain/story/create-story.js';
+import { decideDeleteStory } from '../../domain/story/delete-story.js';
+import {
+  decideAddStoryLabel,
+  decideAddStoryOwner,
+  decideRemoveStoryLabel,
+  decideRemoveStoryOwner,
+  decideUpdateStory,
+} from '../../domain/story/update-story.js';
+import { moveStory } from '../../commands/story-move.js';
+import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
@@ -45,7 +55,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const labels = deps.read('labels');
   const people = deps.read('people');
   const memberships = deps.read('project_memberships');
-  const commands = new StoryCommands({ commands: deps.commands, stories });
+  const { writer } = deps;
   const storyType = storyResourceType({
     stories,
     labels,
@@ -56,7 +66,6 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     siteUrl: deps.settings.siteUrl,
   });
 
-  const meta = (req: ApiRequest): CommandMeta => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
   const story = (value: Doc, projectVersion?: number, created = false): ApiResult => ({
     kind: 'resource',
     type: 'story',
@@ -140,21 +149,22 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     const projectId = Number(current['project_id']);
     const { input, projectId: targetId } = updateStoryInput(current.id, req.body);
     if (targetId === undefined || targetId === projectId) {
-      const { story: updated, version } = await commands.update(projectId, input, meta(req));
-      return story(updated, version);
+      const { doc, version } = await writer.onProject(projectId, decideUpdateStory, input, commandMeta(req));
+      return story(doc, version);
     }
     const extra = Object.keys(req.body).filter((key) => UPDATE_KEYS.includes(key));
     if (extra.length > 0) {
       throw invalidField('project_id', `A move to another project takes no other attribute; send ${extra.join(', ')} in a separate request.`);
     }
     await req.authorizeProject(targetId, 'project:write');
-    const { story: moved, version } = await commands.move(projectId, targetId, current.id, meta(req));
-    return story(moved, version);
+    const { doc, version } = await moveStory({ commands: deps.commands, writer, stories }, projectId, targetId, current.id, commandMeta(req));
+    return story(doc, version);
   }
 
   async function remove(req: ApiRequest, current: Doc): Promise<ApiResult> {
-    const version = await commands.delete(Number(current['project_id']), current.id, meta(req));
-    return { kind: 'empty', projectVersion: version };
+    const stream = streams.project(Number(current['project_id']));
+    const outcome = await writer.execute(stream, decideDeleteStory, { story_id: current.id }, commandMeta(req));
+    return { kind: 'empty', projectVersion: outcome.version };
   }
 
   const routes: RouteDefinition[] = [
@@ -164,8 +174,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/stories',
       access: 'project:write',
       async handle(req) {
-        const { story: created, version } = await commands.create(req.project!.id, createStoryInput(req.body), meta(req));
-        return story(created, version, true);
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateStory, createStoryInput(req.body), commandMeta(req));
+        return story(doc, version, true);
       },
     },
     { method: 'GET', path: '/projects/:project_id/stories/bulk', access: 'project:read', cacheable: true, handle: bulk },
@@ -209,7 +219,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathStory(req);
         const { id: personId } = checkOwnerBody(req.body);
-        const { version } = await commands.addOwner(req.project!.id, { story_id: current.id, person_id: personId }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideAddStoryOwner, { story_id: current.id, person_id: personId }, commandMeta(req));
         const found = await peopleById({ people, memberships }, [personId], req);
         const person = found.get(personId);
         if (!person) throw apiError('unfound_resource');
@@ -223,7 +233,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathStory(req);
         const personId = idParam(req.params['person_id']);
-        const { version } = await commands.removeOwner(req.project!.id, { story_id: current.id, person_id: personId }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideRemoveStoryOwner, { story_id: current.id, person_id: personId }, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
       },
     },
@@ -249,7 +259,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
           throw invalidField('name', 'this endpoint requires one of the following parameters: id, name');
         }
         const reference = body.id !== undefined ? { id: body.id } : body.name!;
-        const { version } = await commands.addLabel(req.project!.id, { story_id: current.id, label: reference }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideAddStoryLabel, { story_id: current.id, label: reference }, commandMeta(req));
         const label = await labels.findOne(
           body.id !== undefined ? { id: body.id, project_id: req.project!.id } : { project_id: req.project!.id, name: normalizedLabelName(body.name!) },
         );
@@ -264,7 +274,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathStory(req);
         const labelId = idParam(req.params['label_id']);
-        const { version } = await commands.removeLabel(req.project!.id, { story_id: current.id, label_id: labelId }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideRemoveStoryLabel, { story_id: current.id, label_id: labelId }, commandMeta(req));
         const label = await labels.findOne({ id: labelId, project_id: req.project!.id });
         if (!label) throw apiError('unfound_resource');
         return { kind: 'resource', type: 'label', value: label, projectVersion: version };

@@ -13,7 +13,7 @@ export interface DeleteStoryInput {
   story_id: number;
 }
 
-export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _context: DecisionContext): Decision {
+export function decideDeleteStory(input: DeleteStoryInput, state: StreamState, _context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const changes: ResourceChange[] = storyWriteChanges(state, {
     before: story,
@@ -25,5 +25,5 @@ export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, _
   for (const { kind, doc } of storyContents(state, story.id)) {
     changes.push(kind === 'task' ? taskDeleteChange(doc as TaskDoc) : { kind, change_type: 'delete', id: doc.id, original_values: { ...doc } });
   }
-  return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] } };
+  return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }

@@ -49,7 +49,7 @@ export function holdsStory(target: StreamState, storyId: number): boolean {
   return findStory(target, storyId) !== undefined;
 }
 
-export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapshot, context: DecisionContext): Decision {
+export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: StreamState, context: DecisionContext): Decision {
   const project = projectOf(target);
   const targetId = projectIdOf(target);
   if (targetId === snapshot.sourceProjectId) throw invalidField('project_id', 'The story is already in this project.');
@@ -82,6 +82,7 @@ export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapsh
       primary_resources: [storyRef(story)],
       secondary_resources: [{ kind: 'project', id: snapshot.sourceProjectId, name: snapshot.sourceProjectName }],
     },
+    subject: { kind: 'story', id: story.id },
   };
 }
 
@@ -92,16 +93,17 @@ export interface MoveStoryOutInput {
   target_project_name: string;
 }
 
-export function decideMoveStoryOut(source: StreamState, input: MoveStoryOutInput, context: DecisionContext): Decision {
+export function decideMoveStoryOut(input: MoveStoryOutInput, source: StreamState, context: DecisionContext): Decision {
   if (projectIdOf(source) === input.target_project_id) {
     throw invalidField('project_id', 'The story is already in this project.');
   }
-  const deletion = decideDeleteStory(source, { story_id: input.story_id }, context);
+  const deletion = decideDeleteStory({ story_id: input.story_id }, source, context);
   return {
     type: 'story_move_from_project',
     data: {
       ...deletion.data,
       secondary_resources: [{ kind: 'project', id: input.target_project_id, name: input.target_project_name }],
     },
+    subject: deletion.subject,
   };
 }
