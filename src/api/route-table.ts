@@ -6,23 +6,20 @@
 // pagination headers, CORS, the byte cache and error rendering. A handler only reads its request and
 // returns an `ApiResult` (or throws a `DomainError`).
 //
-// Example (a label route):
+// Example (the label routes, src/api/resources/labels.ts): a read maps to a read-model look-up or a
+// query (src/queries/), a write to a decider run by the one ResourceWriter, which answers with the
+// resource the decision names and the project version the write produced:
 //
-//   export const labelRoutes: RouteDefinition[] = [
-//     { method: 'GET', path: '/projects/:project_id/labels/:label_id', access: 'project:read', cacheable: true,
-//       async handle(req) {
-//         const label = await labels.findOne({ id: intParam(req, 'label_id'), project_id: req.project!.id });
-//         if (!label) throw unfound();
-//         return { kind: 'resource', type: 'label', value: label, projectId: req.project!.id };
-//       } },
-//     { method: 'POST', path: '/projects/:project_id/labels', access: 'project:write',
-//       async handle(req) {
-//         const { label, version } = await commands.createLabel(req.project!.id, req.body, req);
-//         return { kind: 'resource', type: 'label', value: label, created: true, projectId: req.project!.id,
-//                  projectVersion: version };
-//       } },
-//   ];
+//   { method: 'GET', path: '/projects/:project_id/labels/:label_id', access: 'project:read', cacheable: true,
+//     handle: async (req) => ({ kind: 'resource', type: 'label', value: await pathLabel(req) }) },
+//   { method: 'POST', path: '/projects/:project_id/labels', access: 'project:write',
+//     async handle(req) {
+//       const { name } = checkLabelBody(req.body);
+//       const { doc, version } = await writer.onProject(req.project!.id, decideCreateLabel, { name }, commandMeta(req));
+//       return { kind: 'resource', type: 'label', value: doc, created: true, projectVersion: version };
+//     } },
 
+import type { Actor } from '../ports/authenticator.js';
 import type { Doc } from '../ports/read-store.js';
 
 /**
@@ -44,8 +41,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export type ProjectRole = 'owner' | 'member' | 'viewer';
 
-/** The authenticated person (a person read-model document). */
-export type Actor = Doc & { name: string; email: string; username: string; initials: string };
+export type { Actor };
 
 /** The project a request is about, after the access check passed. */
 export interface ProjectAccess {

@@ -9,7 +9,7 @@ import {
 import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
-import type { IdAllocator } from '../infra/id-allocator.js';
+import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
 import type { CommandMeta } from './command-handler.js';
 import type { ResourceWriter } from './resource-writer.js';
@@ -18,7 +18,7 @@ import type { ReadView } from './read-view.js';
 
 export interface AccountDeps {
   writer: ResourceWriter;
-  ids: Pick<IdAllocator, 'next'>;
+  ids: IdAllocation;
   accounts: ReadView;
   accountMemberships: ReadView;
   peopleRead: ReadView;

@@ -10,8 +10,8 @@ import { decideCreatePerson, decideRememberPeople, decideUpdatePerson, type Take
 import { invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
-import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
-import type { IdAllocator } from '../infra/id-allocator.js';
+import type { PersonSecretsPort } from '../ports/credentials.js';
+import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
 import type { ReadView } from './read-view.js';
 import type { CommandMeta } from './command-handler.js';
@@ -22,9 +22,9 @@ export const PASSWORD_MAX_LENGTH = 1024;
 
 export interface PeopleDeps {
   writer: ResourceWriter;
-  ids: Pick<IdAllocator, 'next'>;
+  ids: IdAllocation;
   people: ReadView;
-  secrets: PersonSecrets;
+  secrets: PersonSecretsPort;
 }
 
 export interface NewPerson {

@@ -6,7 +6,7 @@ import { decideCreateProject, decideDeleteProject, decideUpdateProject } from '.
 import { DomainError, invalidField, unauthorized } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
-import type { IdAllocator } from '../infra/id-allocator.js';
+import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
 import type { AccountCommands } from './accounts.js';
 import type { CommandMeta } from './command-handler.js';
@@ -15,7 +15,7 @@ import type { ReadView } from './read-view.js';
 
 export interface ProjectDeps {
   writer: ResourceWriter;
-  ids: Pick<IdAllocator, 'next'>;
+  ids: IdAllocation;
   projects: ReadView;
   /** The creator's name goes on their owner membership (for the activity). */
   people: ReadView;

@@ -10,9 +10,12 @@ import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
-import { credentialAuthenticator } from '../commands/authenticator.js';
+import { credentialAuthenticator } from './credentials/credential-authenticator.js';
 import { CommandHandler } from '../commands/command-handler.js';
+import { AccountCommands } from '../commands/accounts.js';
+import { MembershipCommands } from '../commands/memberships.js';
 import { PeopleCommands } from '../commands/people.js';
+import { ProjectCommands } from '../commands/projects.js';
 import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections } from '../projections/registry.js';
 import type { StorylineConfig } from './config.js';
@@ -36,6 +39,8 @@ export interface Storyline {
   readStore: ReadStore;
   runner: ProjectorRunner;
   commands: CommandHandler;
+  /** Fresh resource ids (benchmarks seed events with them). */
+  ids: IdAllocator;
   deps: ResourceDeps;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
@@ -73,15 +78,34 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const read = (name: string) => runner.collection(name);
   const writer = new ResourceWriter({ commands, read });
   const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
+  const accounts = new AccountCommands({
+    writer,
+    ids,
+    accounts: read('accounts'),
+    accountMemberships: read('account_memberships'),
+    peopleRead: read('people'),
+    people,
+  });
+  const projects = new ProjectCommands({
+    writer,
+    ids,
+    projects: read('projects'),
+    people: read('people'),
+    accountMemberships: read('account_memberships'),
+    accounts,
+  });
+  const memberships = new MembershipCommands({ writer, memberships: read('project_memberships'), peopleRead: read('people'), people });
   const deps: ResourceDeps = {
     read,
     waitForPosition: (position) => runner.waitFor(position),
     commands,
     writer,
     people,
+    projects,
+    accounts,
+    memberships,
     secrets,
     eventStore,
-    ids,
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -117,6 +141,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     readStore,
     runner,
     commands,
+    ids,
     deps,
     startup,
     async rebuildAll() {

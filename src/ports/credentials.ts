@@ -19,3 +19,16 @@ export interface CredentialStore {
   serverSecret(): Promise<Buffer>;
   close(): Promise<void>;
 }
+
+/**
+ * What the layers inside the composition root do with secrets (implemented by
+ * infra/credentials/person-secrets.ts over a CredentialStore): tokens and passwords pass through here.
+ */
+export interface PersonSecretsPort {
+  /** Gives the person a token (kept when they have one) and, when given, a password; returns the token. */
+  enrol(personId: number, password: string | null): Promise<string>;
+  checkPassword(personId: number, password: string): Promise<boolean>;
+  /** The person's current API token, null when they have no credentials. */
+  apiToken(personId: number): Promise<string | null>;
+  personIdForToken(token: string): Promise<number | null>;
+}

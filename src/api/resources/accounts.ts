@@ -8,7 +8,6 @@
 //                                          owners and admins only (the deciders also keep the last owner and
 //                                          let only owners grant or revoke ownership)
 import { DomainError, invalidField, unauthorized } from '../../domain/errors.js';
-import { AccountCommands } from '../../commands/accounts.js';
 import { mayCreateProjects } from '../../commands/projects.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
@@ -29,21 +28,10 @@ export const accountType: ResourceType = {
 
 export const PERMISSIONS = ['project_creation'] as const;
 
-export function accountCommands(deps: ResourceDeps): AccountCommands {
-  return new AccountCommands({
-    writer: deps.writer,
-    ids: deps.ids,
-    accounts: deps.read('accounts'),
-    accountMemberships: deps.read('account_memberships'),
-    peopleRead: deps.read('people'),
-    people: deps.people,
-  });
-}
-
 export function accountResources(deps: ResourceDeps): ResourceModule {
   const accounts = deps.read('accounts');
   const accountMemberships = deps.read('account_memberships');
-  const commands = accountCommands(deps);
+  const commands = deps.accounts;
   const directory = personDirectory(deps);
   const checkMemberBody = bodyChecker({ person_id: 'integer', owner: 'boolean', admin: 'boolean', project_creator: 'boolean' });
 

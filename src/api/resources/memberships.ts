@@ -10,7 +10,6 @@
 //
 // Only active roles (owner, member, viewer) are ever returned.
 import { DomainError, invalidField } from '../../domain/errors.js';
-import { MembershipCommands } from '../../commands/memberships.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
@@ -29,7 +28,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
   const memberships = deps.read('project_memberships');
   const people = deps.read('people');
   const directory = personDirectory(deps);
-  const commands = new MembershipCommands({ writer: deps.writer, memberships, peopleRead: people, people: deps.people });
+  const commands = deps.memberships;
   const checkBody = bodyChecker({ person_id: 'integer', favorite: 'boolean' });
 
   const membershipType: ResourceType = {

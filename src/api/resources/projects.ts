@@ -10,12 +10,10 @@
 // `time_zone` is rendered with its offset at the time of the request; `start_time` and
 // `current_iteration_number` are computed from the settings (project-calendar.ts).
 import { invalidField } from '../../domain/errors.js';
-import { ProjectCommands } from '../../commands/projects.js';
 import { currentIterationNumber, projectStartTime } from '../../domain/project/project-calendar.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
-import { accountCommands } from './accounts.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -47,22 +45,11 @@ const PROJECT_BODY: Record<string, FieldType> = {
   atom_enabled: 'boolean',
 };
 
-export function projectCommands(deps: ResourceDeps): ProjectCommands {
-  return new ProjectCommands({
-    writer: deps.writer,
-    ids: deps.ids,
-    projects: deps.read('projects'),
-    people: deps.read('people'),
-    accountMemberships: deps.read('account_memberships'),
-    accounts: accountCommands(deps),
-  });
-}
-
 export function projectResources(deps: ResourceDeps): ResourceModule {
   const projects = deps.read('projects');
   const accounts = deps.read('accounts');
   const memberships = deps.read('project_memberships');
-  const commands = projectCommands(deps);
+  const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
 
   const projectType: ResourceType = {

@@ -3,15 +3,19 @@
 //   export function storyResources(deps: ResourceDeps): ResourceModule { return { routes, types }; }
 //
 // taking everything it needs from `deps` (no globals, no imports of adapters), and the root lists it in
-// src/api/resources/index.ts. Reads go to the live read models through `deps.read(<collection>)`;
-// writes go through `deps.commands` (the one command handler) with a decider from src/domain/.
+// src/api/resources/index.ts. Reads go to the live read models through `deps.read(<collection>)` or to a
+// query of src/queries/; writes go through `deps.writer` (the one ResourceWriter over the command
+// handler) with a decider from src/domain/, or through an operation group of src/commands/ when the write
+// reads or touches more than one stream (people, projects, accounts, memberships, story moves).
+import type { AccountCommands } from '../../commands/accounts.js';
 import type { CommandHandler } from '../../commands/command-handler.js';
+import type { MembershipCommands } from '../../commands/memberships.js';
 import type { PeopleCommands } from '../../commands/people.js';
+import type { ProjectCommands } from '../../commands/projects.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
-import type { PersonSecrets } from '../../infra/credentials/person-secrets.js';
+import type { PersonSecretsPort } from '../../ports/credentials.js';
 import type { EventStore } from '../../ports/event-store.js';
-import type { IdAllocator } from '../../infra/id-allocator.js';
-import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 
@@ -34,10 +38,13 @@ export interface ResourceDeps {
   writer: ResourceWriter;
   /** Adding, inviting and updating people (shared by /me, memberships, accounts). */
   people: PeopleCommands;
+  /** Creating, changing and deleting projects (and the account a project may come with). */
+  projects: ProjectCommands;
+  accounts: AccountCommands;
+  memberships: MembershipCommands;
   /** Passwords and API tokens. */
-  secrets: PersonSecrets;
+  secrets: PersonSecretsPort;
   eventStore: EventStore;
-  ids: IdAllocator;
   settings: ResourceSettings;
 }
 

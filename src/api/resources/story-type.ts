@@ -6,7 +6,7 @@
 // restricted to this project, so the answer depends only on the caller's role and stays cacheable by
 // (project, version, role).
 import type { Doc } from '../../ports/read-store.js';
-import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import { storyUrl } from './web-addresses.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 

@@ -2,12 +2,12 @@
 // issue, look up and rotate API tokens. Tokens and passwords pass through here and are never logged.
 import { deriveApiToken, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
-import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
+import type { CredentialStore, PersonCredentials, PersonSecretsPort } from '../../ports/credentials.js';
 
 /** Token digests remembered per process (every API request looks its token up). */
 const REMEMBERED_TOKENS = 50_000;
 
-export class PersonSecrets {
+export class PersonSecrets implements PersonSecretsPort {
   private secret: Promise<Buffer> | undefined;
   /**
    * Digest -> person for tokens seen valid. Tokens change only through rotateToken, which forgets the
