@@ -21,6 +21,7 @@
 
 import type { Actor } from '../ports/authenticator.js';
 import type { Doc } from '../ports/read-store.js';
+import type { Pagination } from '../queries/page.js';
 
 /**
  * Who may call a route. Checked centrally before the handler runs:
@@ -80,12 +81,7 @@ export interface ApiRequest {
   now: number;
 }
 
-export interface Pagination {
-  total: number;
-  limit: number;
-  offset: number;
-  returned: number;
-}
+export type { Pagination };
 
 interface ResultCommon {
   /** The project the response is about; defaults to `req.project?.id`. */

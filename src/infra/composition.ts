@@ -8,6 +8,8 @@ import { createApp } from '../api/app.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
+import { epicUrl, storyUrl } from '../api/resources/web-addresses.js';
+import { activityFeeds } from '../queries/activity-feeds.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
 import { credentialAuthenticator } from './credentials/credential-authenticator.js';
@@ -105,7 +107,15 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     accounts,
     memberships,
     secrets,
-    eventStore,
+    queries: {
+      activity: activityFeeds({
+        read,
+        eventStore,
+        settings: config,
+        storyUrl: (id) => storyUrl(config.siteUrl, id),
+        epicUrl: (id) => epicUrl(config.siteUrl, id),
+      }),
+    },
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,

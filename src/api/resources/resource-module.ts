@@ -14,7 +14,7 @@ import type { PeopleCommands } from '../../commands/people.js';
 import type { ProjectCommands } from '../../commands/projects.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
-import type { EventStore } from '../../ports/event-store.js';
+import type { ActivityFeeds } from '../../queries/activity-feeds.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
@@ -44,8 +44,13 @@ export interface ResourceDeps {
   memberships: MembershipCommands;
   /** Passwords and API tokens. */
   secrets: PersonSecretsPort;
-  eventStore: EventStore;
+  /** The queries that read more than one read model or the event store (the only readers of the log). */
+  queries: Queries;
   settings: ResourceSettings;
+}
+
+export interface Queries {
+  activity: ActivityFeeds;
 }
 
 export interface ResourceModule {

@@ -37,10 +37,10 @@ import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';
 import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
-import { assertFilterAlone, dateRangeFilter, pageOf, paginate, storyListQuery } from './story-list-query.js';
+import { storyListQuery } from './story-list-query.js';
+import { storyList } from '../../queries/story-lists.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
-import { matchesFilter, parseStoryFilter } from './story-search-filter.js';
-import { orderedStories, peopleById, storyResourceType } from './story-type.js';
+import { peopleById, storyResourceType } from './story-type.js';
 
 export const MAX_BULK_IDS = 500;
 
@@ -91,47 +91,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   async function list(req: ApiRequest): Promise<ApiResult> {
-    assertFilterAlone(req.query);
-    const query = storyListQuery(req.query);
-    const projectId = req.project!.id;
-    const page = pageOf(query);
-    const filter: Record<string, unknown> = { project_id: projectId, ...dateRangeFilter(query) };
-    if (query.with_state !== undefined) filter['current_state'] = query.with_state;
-    if (query.with_story_type !== undefined) filter['story_type'] = query.with_story_type;
-    if (query.with_story_priority !== undefined) filter['story_priority'] = query.with_story_priority;
-    if (query.with_label !== undefined) {
-      const label = await labels.findOne({ project_id: projectId, name: normalizedLabelName(query.with_label) });
-      filter['label_ids'] = label ? label.id : -1;
-    }
-    const rank: Record<string, string> = {};
-    for (const [param, operator] of [['after_story_id', '$gt'], ['before_story_id', '$lt']] as const) {
-      const anchorId = query[param];
-      if (anchorId === undefined) continue;
-      const anchor = await stories.findOne({ id: anchorId, project_id: projectId });
-      if (!anchor) throw invalidField(param, `Story ${anchorId} is not in this project.`);
-      rank[operator] = String(anchor['rank']);
-    }
-    if (Object.keys(rank).length > 0) filter['rank'] = rank;
-
-    if (query.filter === undefined) {
-      const total = await stories.count(filter);
-      const value = await stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
-      return { kind: 'resource', type: 'story', value, pagination: { total, ...page, returned: value.length } };
-    }
-    const terms = parseStoryFilter(query.filter);
-    const [ordered, projectLabels] = await Promise.all([orderedStories(stories, filter), labels.find({ project_id: projectId })]);
-    const labelName = new Map(projectLabels.map((label) => [label.id, String(label['name'])]));
-    const matching = ordered.filter((doc) =>
-      matchesFilter(terms, {
-        id: doc.id,
-        name: String(doc['name']),
-        ...(typeof doc['description'] === 'string' ? { description: doc['description'] } : {}),
-        current_state: String(doc['current_state']),
-        story_type: String(doc['story_type']),
-        labelNames: ((doc['label_ids'] as number[] | undefined) ?? []).map((id) => labelName.get(id) ?? ''),
-      }),
-    );
-    return { kind: 'resource', type: 'story', ...paginate(matching, page) };
+    const { criteria, page } = storyListQuery(req.query);
+    return { kind: 'resource', type: 'story', ...(await storyList({ stories, labels }, req.project!.id, criteria, page)) };
   }
 
   async function bulk(req: ApiRequest): Promise<ApiResult> {

@@ -7,6 +7,7 @@
 // (project, version, role).
 import type { Doc } from '../../ports/read-store.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 
@@ -114,16 +115,6 @@ function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[]) {
     neighbourMemo.set(docs, pending);
   }
   return pending;
-}
-
-/** The ids of a project's stories in priority order. */
-export async function orderedStoryIds(stories: ReadOnlyCollection, projectId: number): Promise<number[]> {
-  return (await orderedStories(stories, { project_id: projectId })).map((doc) => doc.id);
-}
-
-/** Stories matching `filter` in priority order (rank, then id). */
-export function orderedStories(stories: ReadOnlyCollection, filter: Record<string, unknown>): Promise<Doc[]> {
-  return stories.find(filter, { sort: { rank: 1 } });
 }
 
 export function labelsAssociation(labels: ReadOnlyCollection): Association {

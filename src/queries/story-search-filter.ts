@@ -8,7 +8,7 @@
 //   free text      every word (or quoted phrase) appears in the name or the description
 // Matching is case-insensitive. Any other `keyword:` of the grammar answers 400 rather than a silently
 // wrong list.
-import { invalidField } from '../../domain/errors.js';
+import { invalidField } from '../domain/errors.js';
 
 export interface FilterTerm {
   keyword: 'state' | 'type' | 'id' | 'label' | 'name' | 'description' | 'text';
