@@ -20,6 +20,10 @@ import { PeopleCommands } from '../commands/people.js';
 import { ProjectCommands } from '../commands/projects.js';
 import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections } from '../projections/registry.js';
+import type { Reaction } from '../reactions/reaction.js';
+import { reactionFactories } from '../reactions/registry.js';
+import { ReactionRunner } from './reaction/reaction-runner.js';
+import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { CredentialStore } from '../ports/credentials.js';
@@ -44,6 +48,11 @@ export interface Storyline {
   /** Fresh resource ids (benchmarks seed events with them). */
   ids: IdAllocator;
   deps: ResourceDeps;
+  /**
+   * The reactions behind the log (writes never wait for them). Not started here: the server starts
+   * them (`serve`); one-shot CLI commands opening the same data directory do not run them.
+   */
+  reactions: ReactionRunner;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
   /** Rebuilds every projection into fresh collections and switches over. */
@@ -54,6 +63,8 @@ export interface Storyline {
 }
 
 export interface OpenOptions {
+  /** Reactions run beside the built-in ones (tests). */
+  reactions?: readonly Reaction[];
   /** Clock for commands and requests (tests). */
   clock?: () => number;
   /** Resource modules served beside the built-in ones (extensions; tests probing access levels). */
@@ -142,6 +153,14 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     clock,
   });
 
+  const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
+  const reactions = new ReactionRunner({
+    eventStore,
+    checkpoints,
+    reactions: [...reactionFactories.map((factory) => factory({ read })), ...(options.reactions ?? [])],
+    log,
+  });
+
   let closing: Promise<void> | null = null;
   return {
     app,
@@ -153,6 +172,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     commands,
     ids,
     deps,
+    reactions,
     startup,
     async rebuildAll() {
       const reports: RebuildReport[] = [];
@@ -165,7 +185,9 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     },
     close() {
       closing ??= (async () => {
+        await reactions.stop();
         await runner.stop();
+        await checkpoints.close();
         await eventStore.close();
         await readStore.close();
         await credentials.close();

@@ -12,6 +12,7 @@ export const serveCommand: CliCommand = {
     const { answerClientErrorsWithJson } = await import('../../api/app.js');
     const storyline = await openStoryline(config, log);
     await seedDemoIfEmpty(storyline, config, out);
+    storyline.reactions.start();
     const running = await listen(storyline.app, {
       port: config.port,
       host: config.host,

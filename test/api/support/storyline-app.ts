@@ -3,6 +3,7 @@
 import type { RouteDefinition } from '../../../src/api/route-table.js';
 import { openStoryline, type Storyline } from '../../../src/infra/composition.js';
 import { configFromEnv } from '../../../src/infra/config.js';
+import type { Reaction } from '../../../src/reactions/reaction.js';
 import { startServer, type RequestOptions, type TestResponse, type TestServer } from './http-client.js';
 
 export interface PersonHandle {
@@ -29,6 +30,8 @@ export interface StorylineAppOptions {
   env?: Readonly<Record<string, string>>;
   /** Routes served beside the real ones (probes for access levels no module of this area declares). */
   extraRoutes?: readonly RouteDefinition[];
+  /** Reactions run beside the real ones. */
+  reactions?: readonly Reaction[];
 }
 
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
@@ -39,7 +42,9 @@ export async function storylineApp(options: StorylineAppOptions = {}): Promise<S
   const storyline = await openStoryline(config, undefined, {
     clock: () => clock.now,
     extraModules: extraRoutes.length > 0 ? [() => ({ routes: [...extraRoutes], types: [] })] : [],
+    reactions: options.reactions ?? [],
   });
+  storyline.reactions.start();
   const server = await startServer(storyline.app);
   let people = 0;
   return {
