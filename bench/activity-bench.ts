@@ -141,7 +141,7 @@ function pageOneRequest(project: { id: number; name: string; account_id: number;
     header: () => undefined,
     actor: null,
     project: { id: project.id, project, role: 'owner', public: false },
-    authorizeProject: () => Promise.reject(new Error('not used by the project feed')),
+    accessTo: () => Promise.reject(new Error('not used by the project feed')),
     commandId: 'bench',
     now,
   };

@@ -31,8 +31,9 @@ import type { Pagination } from '../queries/page.js';
  *   when the project is public.
  * - `project:write`: the path has `:project_id`; role owner or member.
  * - `project:owner`: the path has `:project_id`; role owner.
- * Routes whose project is found from another id (`/stories/:story_id`) use `person` and call
- * `req.authorizeProject(projectId, 'project:read' | ...)` once they know the project.
+ * Routes whose project is found from another id (`/stories/:story_id`) use `person` and declare
+ * `project: { level, of }`: the pipeline finds the project with `of` and checks `level` in it.
+ * Access is declared on routes only; a handler never grants or changes it.
  */
 export type Access = 'public' | 'person' | 'project:read' | 'project:write' | 'project:owner';
 
@@ -53,6 +54,9 @@ export interface ProjectAccess {
   public: boolean;
 }
 
+/** A request before its project access is resolved (what `project.of` sees). */
+export type RouteRequest = Omit<ApiRequest, 'project'>;
+
 export interface ApiRequest {
   /** Effective method (after `_method` simulation; PATCH is PUT). */
   method: HttpMethod;
@@ -67,14 +71,15 @@ export interface ApiRequest {
   /** Request header by lower-case name. */
   header(name: string): string | undefined;
   actor: Actor | null;
-  /** Set when the path has `:project_id` (after the access check) or after `authorizeProject`. */
-  project: ProjectAccess | null;
+  /** The project the route's declared access resolved (`:project_id` or `project.of`), else null. */
+  readonly project: ProjectAccess | null;
   /**
-   * Resolves a project and checks the caller's access to it with the same rules as `access`; sets
-   * `req.project` (so the version header and stale warning apply) and returns it. Throws the
-   * catalogue's errors (`unfound_resource`, `unauthorized_operation`, `unauthenticated`).
+   * The caller's access to another project, checked with the same rules as `access` and returned (the
+   * request is not changed), for checks the data decides: the target of a story move, a `project_id`
+   * query parameter. Throws the catalogue's errors (`unfound_resource`, `unauthorized_operation`,
+   * `unauthenticated`).
    */
-  authorizeProject(projectId: number, level: ProjectAccessLevel): Promise<ProjectAccess>;
+  accessTo(projectId: number, level: ProjectAccessLevel): Promise<ProjectAccess>;
   /** Fresh UUID per request (idempotency of the command this request issues). */
   commandId: string;
   /** Request time, ms since the epoch. */
@@ -128,6 +133,11 @@ export interface RouteDefinition {
    */
   path: string;
   access: Access;
+  /**
+   * The project of a route whose path has no `:project_id` (`/stories/:story_id`): `of` finds its id
+   * (throwing `unfound_resource` when the resource does not exist), and the caller needs `level` in it.
+   */
+  project?: { level: ProjectAccessLevel; of(req: RouteRequest): Promise<number> };
   handle(req: ApiRequest): Promise<ApiResult>;
   /** `root`: mounted outside the version prefixes (`/file_attachments/:id/download`). Default `versioned`. */
   mount?: 'versioned' | 'root';

@@ -10,6 +10,7 @@ import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
 import { epicUrl, storyUrl } from '../api/resources/web-addresses.js';
 import { activityFeeds } from '../queries/activity-feeds.js';
+import { peopleAsSeen } from '../queries/email-visibility.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
 import { credentialAuthenticator } from './credentials/credential-authenticator.js';
@@ -119,6 +120,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     memberships,
     secrets,
     queries: {
+      people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
       activity: activityFeeds({
         read,
         eventStore,

@@ -30,9 +30,9 @@ import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, ApiResult, RouteDefinition } from '../route-table.js';
 import { renderDatetime } from '../serializer.js';
-import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import type { Queries, ResourceModule } from './resource-module.js';
 
-export function activityResources(deps: Pick<ResourceDeps, 'queries'>): ResourceModule {
+export function activityResources(deps: { queries: Pick<Queries, 'activity'> }): ResourceModule {
   const feeds = deps.queries.activity;
 
   const result = (paged: Paged<ActivityDoc>): ApiResult => ({

@@ -19,8 +19,6 @@ import { releaseList, releaseStories } from '../../queries/story-lists.js';
 export function releaseResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
-  const people = deps.read('people');
-  const memberships = deps.read('project_memberships');
 
   async function pathRelease(req: ApiRequest): Promise<Doc> {
     const release = await stories.findOne({ id: idParam(req.params['release_id']), project_id: req.project!.id, story_type: 'release' });
@@ -68,7 +66,7 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
         const list = await pathReleaseStories(req);
         const [projectLabels, owners] = await Promise.all([
           labels.find({ project_id: req.project!.id }),
-          peopleById({ people, memberships }, list.flatMap((doc) => (doc['owner_ids'] as number[] | undefined) ?? []), req),
+          peopleById(deps.queries.people, list.flatMap((doc) => (doc['owner_ids'] as number[] | undefined) ?? []), req),
         ]);
         const timeZone = String((req.project!.project['time_zone'] as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC');
         const csv = releaseStoriesCsv(list, {

@@ -15,6 +15,7 @@ import type { ProjectCommands } from '../../commands/projects.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
 import type { ActivityFeeds } from '../../queries/activity-feeds.js';
+import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
@@ -51,6 +52,8 @@ export interface ResourceDeps {
 
 export interface Queries {
   activity: ActivityFeeds;
+  /** People with `email` only where the one email rule lets the caller see it. */
+  people: PeopleAsSeen;
 }
 
 export interface ResourceModule {

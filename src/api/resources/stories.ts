@@ -35,7 +35,7 @@ import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';
-import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition } from '../route-table.js';
+import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteRequest } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
@@ -53,16 +53,13 @@ const checkLabelBody = requestSchema<{ id?: number; name?: string }>({
 export function storyResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
-  const people = deps.read('people');
-  const memberships = deps.read('project_memberships');
   const { writer } = deps;
   const storyType = storyResourceType({
     stories,
     labels,
     tasks: deps.read('tasks'),
     comments: deps.read('comments'),
-    people,
-    memberships,
+    people: deps.queries.people,
     siteUrl: deps.settings.siteUrl,
   });
 
@@ -75,20 +72,22 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     ...(created ? { created: true } : {}),
   });
 
-  /** The story of a project-scoped path (the project already authorized by the route's access). */
+  /** The story of the path, in the project the route's declared access resolved. */
   async function pathStory(req: ApiRequest): Promise<Doc> {
     const found = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
     if (!found) throw apiError('unfound_resource');
     return found;
   }
 
-  /** The story of `/stories/:story_id`, after checking the caller's access to its project. */
-  async function bareStory(req: ApiRequest, level: ProjectAccessLevel): Promise<Doc> {
-    const found = await stories.findOne({ id: idParam(req.params['story_id']) });
-    if (!found) throw apiError('unfound_resource');
-    await req.authorizeProject(Number(found['project_id']), level);
-    return found;
-  }
+  /** The project of `/stories/:story_id`, for the access the bare story routes declare. */
+  const storyProject = (level: ProjectAccessLevel) => ({
+    level,
+    async of(req: RouteRequest): Promise<number> {
+      const found = await stories.findOne({ id: idParam(req.params['story_id']) });
+      if (!found) throw apiError('unfound_resource');
+      return Number(found['project_id']);
+    },
+  });
 
   async function list(req: ApiRequest): Promise<ApiResult> {
     const { criteria, page } = storyListQuery(req.query);
@@ -117,7 +116,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     if (extra.length > 0) {
       throw invalidField('project_id', `A move to another project takes no other attribute; send ${extra.join(', ')} in a separate request.`);
     }
-    await req.authorizeProject(targetId, 'project:write');
+    await req.accessTo(targetId, 'project:write');
     const { doc, version } = await moveStory({ commands: deps.commands, writer, stories }, projectId, targetId, current.id, commandMeta(req));
     return story(doc, version);
   }
@@ -159,9 +158,27 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       access: 'project:write',
       handle: async (req) => remove(req, await pathStory(req)),
     },
-    { method: 'GET', path: '/stories/:story_id', access: 'person', handle: async (req) => story(await bareStory(req, 'project:read')) },
-    { method: 'PUT', path: '/stories/:story_id', access: 'person', handle: async (req) => update(req, await bareStory(req, 'project:write')) },
-    { method: 'DELETE', path: '/stories/:story_id', access: 'person', handle: async (req) => remove(req, await bareStory(req, 'project:write')) },
+    {
+      method: 'GET',
+      path: '/stories/:story_id',
+      access: 'person',
+      project: storyProject('project:read'),
+      handle: async (req) => story(await pathStory(req)),
+    },
+    {
+      method: 'PUT',
+      path: '/stories/:story_id',
+      access: 'person',
+      project: storyProject('project:write'),
+      handle: async (req) => update(req, await pathStory(req)),
+    },
+    {
+      method: 'DELETE',
+      path: '/stories/:story_id',
+      access: 'person',
+      project: storyProject('project:write'),
+      handle: async (req) => remove(req, await pathStory(req)),
+    },
     {
       method: 'GET',
       path: '/projects/:project_id/stories/:story_id/owners',
@@ -169,7 +186,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       cacheable: true,
       async handle(req) {
         const ownerIds = ((await pathStory(req))['owner_ids'] as number[] | undefined) ?? [];
-        const found = await peopleById({ people, memberships }, ownerIds, req);
+        const found = await peopleById(deps.queries.people, ownerIds, req);
         return { kind: 'resource', type: 'person', value: ownerIds.flatMap((id) => found.get(id) ?? []) };
       },
     },
@@ -181,7 +198,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
         const current = await pathStory(req);
         const { id: personId } = checkOwnerBody(req.body);
         const { version } = await writer.onProject(req.project!.id, decideAddStoryOwner, { story_id: current.id, person_id: personId }, commandMeta(req));
-        const found = await peopleById({ people, memberships }, [personId], req);
+        const found = await peopleById(deps.queries.people, [personId], req);
         const person = found.get(personId);
         if (!person) throw apiError('unfound_resource');
         return { kind: 'resource', type: 'person', value: person, created: true, projectVersion: version };

@@ -1,12 +1,12 @@
 // How stories (and releases, which are stories of type release) are rendered: the resource types the
 // serializer uses, with batch loaders (one read per association per response).
 //
-// People nested in stories (owners, owned_by, requested_by, followers) show their email when the caller
-// has a role in the story's project and the person is a member of it: the spec's "share a project" rule
-// restricted to this project, so the answer depends only on the caller's role and stays cacheable by
-// (project, version, role).
+// People nested in stories (owners, owned_by, requested_by, followers) show their email by the one rule
+// of src/queries/email-visibility.ts, evaluated for the story's project (so the answer depends only on
+// the caller's role and stays cacheable by (project, version, role)).
 import type { Doc } from '../../ports/read-store.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
@@ -16,14 +16,9 @@ export interface StoryTypeDeps {
   labels: ReadOnlyCollection;
   tasks: ReadOnlyCollection;
   comments: ReadOnlyCollection;
-  people: ReadOnlyCollection;
-  memberships: ReadOnlyCollection;
+  people: PeopleAsSeen;
   siteUrl: string;
 }
-
-export type PeopleReads = Pick<StoryTypeDeps, 'people' | 'memberships'>;
-
-const ACTIVE_ROLES = ['owner', 'member', 'viewer'];
 
 const STORY_DATETIMES = ['accepted_at', 'deadline', 'created_at', 'updated_at'] as const;
 
@@ -132,47 +127,34 @@ export function labelsAssociation(labels: ReadOnlyCollection): Association {
   };
 }
 
-function peopleAssociation(deps: PeopleReads, ids: string, idsOf: (doc: Doc) => number[]): Association {
+function peopleAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idsOf: (doc: Doc) => number[]): Association {
   return {
     type: 'person',
     many: true,
     ids,
     async load(docs, ctx) {
-      const found = await peopleById(deps, docs.flatMap(idsOf), ctx);
+      const found = await peopleById(deps.people, docs.flatMap(idsOf), ctx);
       return docs.map((doc) => idsOf(doc).flatMap((id) => found.get(id) ?? []));
     },
   };
 }
 
-function personAssociation(deps: PeopleReads, ids: string, idOf: (doc: Doc) => unknown): Association {
+function personAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idOf: (doc: Doc) => unknown): Association {
   return {
     type: 'person',
     ids,
     alternative: true,
     async load(docs, ctx) {
-      const found = await peopleById(deps, docs.map(idOf), ctx);
+      const found = await peopleById(deps.people, docs.map(idOf), ctx);
       return docs.map((doc) => found.get(Number(idOf(doc))) ?? null);
     },
   };
 }
 
-/** People by id, with `email` only for members of the caller's project when the caller has a role there. */
-export async function peopleById(deps: PeopleReads, ids: readonly unknown[], ctx: Pick<LoadContext, 'actor' | 'project'>): Promise<Map<number, Doc>> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return new Map();
-  const people = await deps.people.find({ id: { $in: wanted } });
-  const project = ctx.project;
-  const members =
-    project && project.role !== null
-      ? new Set((await deps.memberships.find({ project_id: project.id, person_id: { $in: wanted }, role: { $in: ACTIVE_ROLES } })).map((m) => Number(m['person_id'])))
-      : new Set<number>();
-  return new Map(
-    people.map((person) => {
-      if (members.has(person.id)) return [person.id, person];
-      const { email: _email, ...withoutEmail } = person;
-      return [person.id, withoutEmail as Doc];
-    }),
-  );
+/** People by id as the caller sees them in a response about the request's project. */
+export function peopleById(people: PeopleAsSeen, ids: readonly unknown[], ctx: Pick<LoadContext, 'actor' | 'project'>): Promise<Map<number, Doc>> {
+  const project = ctx.project ? { id: ctx.project.id, role: ctx.project.role } : null;
+  return people.byIds({ actorId: ctx.actor?.id ?? null, project }, ids);
 }
 
 function idList(value: unknown): number[] {

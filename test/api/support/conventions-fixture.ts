@@ -210,12 +210,15 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
     },
     {
       method: 'GET', path: '/stories/:story_id', access: 'person',
-      handle: async (req) => {
-        const story = stories.find((s) => s.id === Number(req.params.story_id));
-        if (!story) throw unfound();
-        await req.authorizeProject(story.project_id as number, 'project:read');
-        return { kind: 'resource', type: 'story', value: story };
+      project: {
+        level: 'project:read',
+        of: async (req) => {
+          const story = stories.find((s) => s.id === Number(req.params.story_id));
+          if (!story) throw unfound();
+          return story.project_id as number;
+        },
       },
+      handle: async (req) => ({ kind: 'resource', type: 'story', value: stories.find((s) => s.id === Number(req.params.story_id))! }),
     },
     { method: 'GET', path: '/projects/:project_id/epics', access: 'project:read', handle: async () => ({ kind: 'resource', type: 'epic', value: epics }) },
     {
