@@ -33,6 +33,7 @@ import { parseBody, readBodyBytes } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, HttpMethod, ProjectAccess, ProjectAccessLevel, RouteDefinition, RouteRequest } from './route-table.js';
+import { RenderScope } from './render-scope.js';
 import { RouteMatcher } from './route-matcher.js';
 import { Serializer } from './serializer.js';
 
@@ -218,6 +219,7 @@ class RequestPipeline {
             now: request.now,
             query: request.query,
             millis: route.alwaysMillis === true || request.query.date_format === 'millis',
+            scope: new RenderScope(),
           },
         });
         if (result.pagination) {

@@ -21,6 +21,7 @@
 //   };
 
 import type { Doc } from '../ports/read-store.js';
+import type { RenderScope } from './render-scope.js';
 import type { Actor, ProjectAccess } from './route-table.js';
 
 /** What loaders may need to know about the request (email visibility, today's iterations...). */
@@ -31,6 +32,8 @@ export interface LoadContext {
   query: Readonly<Record<string, string>>;
   /** Datetimes are rendered as integer ms (`date_format=millis`, or a route fixed to ms). */
   millis: boolean;
+  /** Values the loaders of this one response share (see render-scope.ts). */
+  scope: RenderScope;
 }
 
 export interface Association {

@@ -9,6 +9,7 @@ import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
+import type { RenderScope } from '../render-scope.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 
 export interface StoryTypeDeps {
@@ -61,8 +62,8 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
         const comments = await deps.comments.find({ story_id: { $in: docs.map((doc) => doc.id) } });
         return docs.map((doc) => comments.filter((comment) => comment['story_id'] === doc.id).map((comment) => comment.id));
       },
-      before_id: async (docs) => (await neighboursOf(deps.stories, docs)).map((pair) => pair.before_id),
-      after_id: async (docs) => (await neighboursOf(deps.stories, docs)).map((pair) => pair.after_id),
+      before_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.before_id),
+      after_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.after_id),
     },
   };
 }
@@ -86,30 +87,23 @@ function storyUrls(siteUrl: string) {
 
 /**
  * Neighbours of each story in its project's order (`after_id` above, `before_id` below), from one
- * ordered read per project in the batch. Memoized per batch so before_id and after_id share it.
+ * ordered read per project in the batch, shared by before_id and after_id through the response's scope.
  */
-const neighbourMemo = new WeakMap<readonly Doc[], Promise<Array<{ before_id: number | null; after_id: number | null }>>>();
-
-function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[]) {
-  let pending = neighbourMemo.get(docs);
-  if (!pending) {
-    pending = (async () => {
-      const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
-      const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
-      for (const projectId of projectIds) {
-        const ordered = await orderedStoryIds(stories, projectId);
-        positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
-      }
-      return docs.map((doc) => {
-        const order = positions.get(Number(doc['project_id']))!;
-        const at = order.index.get(doc.id);
-        if (at === undefined) return { before_id: null, after_id: null };
-        return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
-      });
-    })();
-    neighbourMemo.set(docs, pending);
-  }
-  return pending;
+function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[], scope: RenderScope) {
+  return scope.memo(docs, 'story-neighbours', async () => {
+    const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+    const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
+    for (const projectId of projectIds) {
+      const ordered = await orderedStoryIds(stories, projectId);
+      positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
+    }
+    return docs.map((doc) => {
+      const order = positions.get(Number(doc['project_id']))!;
+      const at = order.index.get(doc.id);
+      if (at === undefined) return { before_id: null, after_id: null };
+      return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
+    });
+  });
 }
 
 export function labelsAssociation(labels: ReadOnlyCollection): Association {
