@@ -49,24 +49,17 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'> }):
       access: 'project:read',
       handle: async (req) => result(await feeds.projectFeed(req.project!.project, feedBounds(req), pageParams(req.query), req.now)),
     },
-    {
-      method: 'GET',
-      path: '/projects/:project_id/stories/:story_id/activity',
-      access: 'project:read',
-      async handle(req) {
-        const subject = { kind: 'story' as const, id: idParam(req.params['story_id']) };
-        return result(await feeds.subjectFeed(req.project!.project, subject, feedBounds(req), pageParams(req.query), req.now));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/projects/:project_id/epics/:epic_id/activity',
-      access: 'project:read',
-      async handle(req) {
-        const subject = { kind: 'epic' as const, id: idParam(req.params['epic_id']) };
-        return result(await feeds.subjectFeed(req.project!.project, subject, feedBounds(req), pageParams(req.query), req.now));
-      },
-    },
+    ...(['story', 'epic'] as const).map(
+      (kind): RouteDefinition => ({
+        method: 'GET',
+        path: `/projects/:project_id/${kind}s/:${kind}_id/activity`,
+        access: 'project:read',
+        async handle(req) {
+          const subject = { kind, id: idParam(req.params[`${kind}_id`]) };
+          return result(await feeds.subjectFeed(req.project!.project, subject, feedBounds(req), pageParams(req.query), req.now));
+        },
+      }),
+    ),
     {
       method: 'GET',
       path: '/my/activity',
