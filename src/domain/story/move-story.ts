@@ -7,7 +7,7 @@
 //   recounts, exactly as a delete.
 // The story must satisfy the target's rules as it is (an estimate outside the target's point scale is
 // rejected rather than silently dropped). The caller appends the target event first (see
-// src/commands/stories.ts for the window between the two appends). Each event names the other project,
+// src/commands/story-move.ts for the window between the two appends). Each event names the other project,
 // with its name, as secondary resource, so both feeds say where the story went or came from.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
