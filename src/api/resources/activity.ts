@@ -49,10 +49,10 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'> }):
       access: 'project:read',
       handle: async (req) => result(await feeds.projectFeed(req.project!.project, feedBounds(req), pageParams(req.query), req.now)),
     },
-    ...(['story', 'epic'] as const).map(
-      (kind): RouteDefinition => ({
+    ...([['story', 'stories'], ['epic', 'epics']] as const).map(
+      ([kind, collection]): RouteDefinition => ({
         method: 'GET',
-        path: `/projects/:project_id/${kind}s/:${kind}_id/activity`,
+        path: `/projects/:project_id/${collection}/:${kind}_id/activity`,
         access: 'project:read',
         async handle(req) {
           const subject = { kind, id: idParam(req.params[`${kind}_id`]) };
