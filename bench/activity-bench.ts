@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { activityResources } from '../src/api/resources/activity.js';
+import { activityFeeds } from '../src/queries/activity-feeds.js';
 import type { ApiRequest, RouteDefinition } from '../src/api/route-table.js';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
@@ -87,11 +88,14 @@ async function feedOver(count: number): Promise<Feed> {
   await readStore.collection('projects').write([{ op: 'insert', doc: project }]);
   await readStore.collection('accounts').write([{ op: 'insert', doc: { id: 1, name: 'Bench', plan: 'free' } }]);
   await readStore.collection('people').write(PEOPLE.map((doc) => ({ op: 'insert' as const, doc })));
-  const { routes } = activityResources({
+  const activity = activityFeeds({
     read: (name) => readStore.collection(name),
     eventStore: store,
-    settings: { siteUrl: 'http://bench.test', activityWindowMonths: 6, enterpriseActivityWindowMonths: 25 },
+    settings: { activityWindowMonths: 6, enterpriseActivityWindowMonths: 25 },
+    storyUrl: (id) => `http://bench.test/story/show/${id}`,
+    epicUrl: (id) => `http://bench.test/epic/show/${id}`,
   });
+  const { routes } = activityResources({ queries: { activity } });
   const route = routes.find((r) => r.path === '/projects/:project_id/activity')!;
   const request = pageOneRequest(project, now);
   return {
@@ -137,7 +141,7 @@ function pageOneRequest(project: { id: number; name: string; account_id: number;
     header: () => undefined,
     actor: null,
     project: { id: project.id, project, role: 'owner', public: false },
-    authorizeProject: () => Promise.reject(new Error('not used by the project feed')),
+    accessTo: () => Promise.reject(new Error('not used by the project feed')),
     commandId: 'bench',
     now,
   };

@@ -218,7 +218,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
   for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
   const baseVersion = state.version;
   const storyIds: number[] = [];
-  for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.deps.ids.next('story'));
+  for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
   const states = ['accepted', 'started', 'unstarted', 'unstarted', 'unscheduled'] as const;
   const start = Date.UTC(2024, 0, 1);
   const commandId = crypto.randomUUID();
@@ -235,7 +235,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
       owner_ids: i % 2 === 0 ? [personId] : [],
       label_ids: [labelIds[i % labelIds.length]!],
     };
-    const decision = decideCreateStory(state, input, { now, actorId: personId, nextId: () => storyIds[i]! });
+    const decision = decideCreateStory(input, state, { now, actorId: personId, nextId: () => storyIds[i]! });
     const event: NewEvent = {
       type: decision.type,
       data: decision.data,

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { EVENT_SCHEMA } from '../src/domain/events.js';
-import type { NewEvent, ResourceChange, Values } from '../src/domain/events.js';
+import type { EventType, NewEvent, ResourceChange, Values } from '../src/domain/events.js';
 import { encodeEvent, eventId } from '../src/infra/event-codec.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { ProjectorRunner } from '../src/infra/projector/projector-runner.js';
@@ -71,7 +71,7 @@ function* fixtureEvents(count: number): Generator<{ stream: string; version: num
     const creating = project.stories.length === 0 || next() < 0.15;
     let change: ResourceChange;
     let story: StoryShape;
-    let type: string;
+    let type: EventType;
     if (creating) {
       story = { id: storyIds++, name: `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)} ${storyIds}`, story_type: pick(TYPES), current_state: 'unscheduled', estimate: next() < 0.5 ? 1 : null, owner_ids: [] };
       project.stories.push(story);

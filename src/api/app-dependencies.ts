@@ -1,16 +1,12 @@
 // What the HTTP app needs from the rest of the system, as interfaces the composition root implements.
 
 import type { LoginThrottleOptions } from './login-throttle.js';
+import type { Actor, Authenticator } from '../ports/authenticator.js';
 import type { Doc } from '../ports/read-store.js';
 import type { ResourceTypeRegistry } from './resource-type.js';
-import type { Actor, ProjectRole, RouteDefinition } from './route-table.js';
+import type { ProjectRole, RouteDefinition } from './route-table.js';
 
-export interface Authenticator {
-  /** The person owning this API token, or null when the token is unknown or revoked. */
-  byToken(token: string): Promise<Actor | null>;
-  /** The person with this username or email and password, or null. */
-  byPassword(login: string, password: string): Promise<Actor | null>;
-}
+export type { Authenticator };
 
 export interface ResolvedProject {
   project: Doc;

@@ -37,7 +37,8 @@ import { assertIntegerQueryParameters } from './query-parameters.js';
 import { parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
-import type { ApiRequest, ApiResult, HttpMethod, RouteDefinition } from './route-table.js';
+import type { ApiRequest, ApiResult, HttpMethod, ProjectAccess, ProjectAccessLevel, RouteDefinition, RouteRequest } from './route-table.js';
+import { RenderScope } from './render-scope.js';
 import { RouteMatcher } from './route-matcher.js';
 import { Serializer } from './serializer.js';
 
@@ -142,22 +143,13 @@ class RequestPipeline {
     const { body, rawBody } = parseBody(bytes, req.headers['content-type'], method, route);
     const xhr = isXhr({ header });
 
-    const apiRequest: ApiRequest = {
+    const routeRequest: RouteRequest = {
       method, params, query, body, rawBody, header, actor,
-      project: null,
       commandId: randomUUID(),
       now: this.clock(),
-      authorizeProject: async (projectId, level) => {
-        const access = await authorizeProject(this.deps.projects, { projectId, actor, level, method, xhr });
-        apiRequest.project = access;
-        return access;
-      },
+      accessTo: (projectId, level) => authorizeProject(this.deps.projects, { projectId, actor, level, method, xhr }),
     };
-    if (route.access === 'person' && !actor) throw missingCredentials(xhr);
-    if (route.access.startsWith('project:')) {
-      const id = /^[0-9]{1,16}$/.test(params.project_id ?? '') ? Number(params.project_id) : Number.NaN;
-      await apiRequest.authorizeProject(id, route.access as 'project:read');
-    }
+    const apiRequest: ApiRequest = { ...routeRequest, project: await this.declaredAccess(route, routeRequest) };
 
     const context = { route, request: apiRequest, selection, state };
     if (route.cacheable && method === 'GET' && apiRequest.project) {
@@ -166,6 +158,17 @@ class RequestPipeline {
     const rendered = await this.render(await route.handle(apiRequest), context, null);
     if (rendered.status === 200 && rendered.body && method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
     this.write(res, state, rendered, method === 'GET' ? header('if-none-match') : undefined);
+  }
+
+  /** The access the route declares, checked: the caller, and the project when the route names one. */
+  private async declaredAccess(route: RouteDefinition, req: RouteRequest): Promise<ProjectAccess | null> {
+    if (route.access === 'person' && !req.actor) throw missingCredentials(req.header('x-requested-with')?.toLowerCase() === 'xmlhttprequest');
+    if (route.access.startsWith('project:')) {
+      const id = /^[0-9]{1,16}$/.test(req.params['project_id'] ?? '') ? Number(req.params['project_id']) : Number.NaN;
+      return req.accessTo(id, route.access as ProjectAccessLevel);
+    }
+    if (route.project) return req.accessTo(await route.project.of(req), route.project.level);
+    return null;
   }
 
   /** A cacheable GET: served from bytes when (project, version, request, audience) was answered before. */
@@ -235,6 +238,7 @@ class RequestPipeline {
             now: request.now,
             query: request.query,
             millis: route.alwaysMillis === true || request.query.date_format === 'millis',
+            scope: new RenderScope(),
           },
         });
         if (result.pagination) {
@@ -310,6 +314,9 @@ interface RenderContext {
 function assertRouteIsWellFormed(route: RouteDefinition): void {
   if (route.access.startsWith('project:') && !route.path.split('/').includes(':project_id')) {
     throw new Error(`route ${route.method} ${route.path} declares ${route.access} but has no :project_id`);
+  }
+  if (route.project && route.access !== 'person' && route.access !== 'public') {
+    throw new Error(`route ${route.method} ${route.path}: a project found by \`project.of\` needs access 'person' or 'public'`);
   }
   if (route.cacheable && route.method !== 'GET') throw new Error(`route ${route.method} ${route.path}: only GET is cacheable`);
 }

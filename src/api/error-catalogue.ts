@@ -14,7 +14,10 @@
 // - `storage_full` 507 (Storyline's own code): the disk is full; nothing was stored, reads go on, and
 //   writes work again once space returns. Read-only data files answer 503 `component_unavailable`.
 
+import type { ErrorCode } from '../domain/error-codes.js';
 import { DomainError, mergeProblems, type DomainErrorDetails, type ValidationError } from '../domain/errors.js';
+
+export type { ErrorCode };
 
 export interface CatalogueEntry {
   status: number;
@@ -63,9 +66,7 @@ export const errorCatalogue = {
   },
   unhandled_condition: { status: 500, error: 'An unexpected condition occurred.' },
   xhr_required: { status: 403, error: 'This request must be made with XMLHttpRequest.' },
-} as const satisfies Record<string, CatalogueEntry>;
-
-export type ErrorCode = keyof typeof errorCatalogue;
+} as const satisfies Record<ErrorCode, CatalogueEntry>;
 
 export interface ErrorBody {
   kind: 'error';
@@ -97,7 +98,7 @@ const defaultDetails: Partial<Record<ErrorCode, DomainErrorDetails>> = {
  * Status and error hash of a DomainError whose code is in the catalogue. Optional keys are omitted when
  * empty; validation_errors has one entry per field.
  */
-export function toErrorBody(error: DomainError & { code: ErrorCode }): { status: number; body: ErrorBody } {
+export function toErrorBody(error: DomainError): { status: number; body: ErrorBody } {
   const entry = errorCatalogue[error.code];
   const details = { ...defaultDetails[error.code], ...definedOnly(error.details) };
   const body: ErrorBody = { kind: 'error', code: error.code, error: entry.error };
@@ -119,14 +120,12 @@ function definedOnly(details: DomainErrorDetails): DomainErrorDetails {
 }
 
 /** The error a thrown value becomes: a DomainError with a catalogued code, or a 500 to be logged. */
-export function classifyThrown(thrown: unknown): { error: DomainError & { code: ErrorCode }; unexpected: boolean } {
-  if (thrown instanceof DomainError && isErrorCode(thrown.code)) {
-    return { error: thrown as DomainError & { code: ErrorCode }, unexpected: false };
-  }
+export function classifyThrown(thrown: unknown): { error: DomainError; unexpected: boolean } {
+  if (thrown instanceof DomainError && isErrorCode(thrown.code)) return { error: thrown, unexpected: false };
   return { error: apiError('unhandled_condition'), unexpected: true };
 }
 
 /** A DomainError for a catalogued code (the API layer's own failures). */
-export function apiError(code: ErrorCode, details: DomainErrorDetails = {}): DomainError & { code: ErrorCode } {
-  return new DomainError(code, details) as DomainError & { code: ErrorCode };
+export function apiError(code: ErrorCode, details: DomainErrorDetails = {}): DomainError {
+  return new DomainError(code, details);
 }

@@ -2,30 +2,26 @@
 // which of them are datetimes (stored as integer ms, rendered ISO 8601 or ms), its default field list,
 // and its associations with batch loaders (one call per association per response, never per document).
 //
-// Example (a story type, written by the stories module):
+// Example (abridged from the story type, src/api/resources/story-type.ts):
 //
-//   export const storyType: ResourceType = {
+//   const storyType: ResourceType = {
 //     name: 'story',
 //     kind: 'story',
-//     attributes: ['id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate',
-//                  'accepted_at', 'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'label_ids',
-//                  'created_at', 'updated_at', 'url'],
+//     attributes: ['id', 'project_id', 'name', 'current_state', 'owner_ids', 'label_ids', 'created_at', 'updated_at'],
 //     datetimes: ['accepted_at', 'deadline', 'created_at', 'updated_at'],
-//     defaults: ['kind', 'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate',
-//                'accepted_at', 'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'labels',
+//     defaults: ['kind', 'id', 'project_id', 'name', 'current_state', 'owned_by_id', 'owner_ids', 'labels',
 //                'created_at', 'updated_at', 'url'],
 //     associations: {
-//       owned_by: { type: 'person', ids: 'owned_by_id', alternative: true,
-//                   load: (stories, ctx) => loadPeopleById(stories.map((s) => s.owned_by_id), ctx) },
-//       labels:   { type: 'label', many: true, ids: 'label_ids',
-//                   load: (stories, ctx) => loadLabelsFor(stories, ctx) },
-//       tasks:    { type: 'task', many: true, ids: 'task_ids', idsFromLoad: true,
-//                   load: (stories, ctx) => loadTasksByStory(stories, ctx) },
+//       labels: labelsAssociation(deps.labels),
+//       owned_by: personAssociation(deps, 'owned_by_id', (doc) => idList(doc['owner_ids'])[0]),
+//       tasks: { type: 'task', many: true, ids: 'task_ids', idsFromLoad: true,
+//                async load(docs) { ...one find for every story of the response... } },
 //     },
-//     computed: { projected_completion: (stories, ctx) => projectedCompletion(stories, ctx) },
+//     computed: { owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null) },
 //   };
 
 import type { Doc } from '../ports/read-store.js';
+import type { RenderScope } from './render-scope.js';
 import type { Actor, ProjectAccess } from './route-table.js';
 
 /** What loaders may need to know about the request (email visibility, today's iterations...). */
@@ -36,6 +32,8 @@ export interface LoadContext {
   query: Readonly<Record<string, string>>;
   /** Datetimes are rendered as integer ms (`date_format=millis`, or a route fixed to ms). */
   millis: boolean;
+  /** Values the loaders of this one response share (see render-scope.ts). */
+  scope: RenderScope;
 }
 
 export interface Association {

@@ -6,24 +6,22 @@
 // pagination headers, CORS, the byte cache and error rendering. A handler only reads its request and
 // returns an `ApiResult` (or throws a `DomainError`).
 //
-// Example (a label route):
+// Example (the label routes, src/api/resources/labels.ts): a read maps to a read-model look-up or a
+// query (src/queries/), a write to a decider run by the one ResourceWriter, which answers with the
+// resource the decision names and the project version the write produced:
 //
-//   export const labelRoutes: RouteDefinition[] = [
-//     { method: 'GET', path: '/projects/:project_id/labels/:label_id', access: 'project:read', cacheable: true,
-//       async handle(req) {
-//         const label = await labels.findOne({ id: intParam(req, 'label_id'), project_id: req.project!.id });
-//         if (!label) throw unfound();
-//         return { kind: 'resource', type: 'label', value: label, projectId: req.project!.id };
-//       } },
-//     { method: 'POST', path: '/projects/:project_id/labels', access: 'project:write',
-//       async handle(req) {
-//         const { label, version } = await commands.createLabel(req.project!.id, req.body, req);
-//         return { kind: 'resource', type: 'label', value: label, created: true, projectId: req.project!.id,
-//                  projectVersion: version };
-//       } },
-//   ];
+//   { method: 'GET', path: '/projects/:project_id/labels/:label_id', access: 'project:read', cacheable: true,
+//     handle: async (req) => ({ kind: 'resource', type: 'label', value: await pathLabel(req) }) },
+//   { method: 'POST', path: '/projects/:project_id/labels', access: 'project:write',
+//     async handle(req) {
+//       const { name } = checkLabelBody(req.body);
+//       const { doc, version } = await writer.onProject(req.project!.id, decideCreateLabel, { name }, commandMeta(req));
+//       return { kind: 'resource', type: 'label', value: doc, created: true, projectVersion: version };
+//     } },
 
+import type { Actor } from '../ports/authenticator.js';
 import type { Doc } from '../ports/read-store.js';
+import type { Pagination } from '../queries/page.js';
 
 /**
  * Who may call a route. Checked centrally before the handler runs:
@@ -33,8 +31,9 @@ import type { Doc } from '../ports/read-store.js';
  *   when the project is public.
  * - `project:write`: the path has `:project_id`; role owner or member.
  * - `project:owner`: the path has `:project_id`; role owner.
- * Routes whose project is found from another id (`/stories/:story_id`) use `person` and call
- * `req.authorizeProject(projectId, 'project:read' | ...)` once they know the project.
+ * Routes whose project is found from another id (`/stories/:story_id`) use `person` and declare
+ * `project: { level, of }`: the pipeline finds the project with `of` and checks `level` in it.
+ * Access is declared on routes only; a handler never grants or changes it.
  */
 export type Access = 'public' | 'person' | 'project:read' | 'project:write' | 'project:owner';
 
@@ -44,8 +43,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export type ProjectRole = 'owner' | 'member' | 'viewer';
 
-/** The authenticated person (a person read-model document). */
-export type Actor = Doc & { name: string; email: string; username: string; initials: string };
+export type { Actor };
 
 /** The project a request is about, after the access check passed. */
 export interface ProjectAccess {
@@ -55,6 +53,9 @@ export interface ProjectAccess {
   role: ProjectRole | null;
   public: boolean;
 }
+
+/** A request before its project access is resolved (what `project.of` sees). */
+export type RouteRequest = Omit<ApiRequest, 'project'>;
 
 export interface ApiRequest {
   /** Effective method (after `_method` simulation; PATCH is PUT). */
@@ -70,26 +71,22 @@ export interface ApiRequest {
   /** Request header by lower-case name. */
   header(name: string): string | undefined;
   actor: Actor | null;
-  /** Set when the path has `:project_id` (after the access check) or after `authorizeProject`. */
-  project: ProjectAccess | null;
+  /** The project the route's declared access resolved (`:project_id` or `project.of`), else null. */
+  readonly project: ProjectAccess | null;
   /**
-   * Resolves a project and checks the caller's access to it with the same rules as `access`; sets
-   * `req.project` (so the version header and stale warning apply) and returns it. Throws the
-   * catalogue's errors (`unfound_resource`, `unauthorized_operation`, `unauthenticated`).
+   * The caller's access to another project, checked with the same rules as `access` and returned (the
+   * request is not changed), for checks the data decides: the target of a story move, a `project_id`
+   * query parameter. Throws the catalogue's errors (`unfound_resource`, `unauthorized_operation`,
+   * `unauthenticated`).
    */
-  authorizeProject(projectId: number, level: ProjectAccessLevel): Promise<ProjectAccess>;
+  accessTo(projectId: number, level: ProjectAccessLevel): Promise<ProjectAccess>;
   /** Fresh UUID per request (idempotency of the command this request issues). */
   commandId: string;
   /** Request time, ms since the epoch. */
   now: number;
 }
 
-export interface Pagination {
-  total: number;
-  limit: number;
-  offset: number;
-  returned: number;
-}
+export type { Pagination };
 
 interface ResultCommon {
   /** The project the response is about; defaults to `req.project?.id`. */
@@ -136,6 +133,11 @@ export interface RouteDefinition {
    */
   path: string;
   access: Access;
+  /**
+   * The project of a route whose path has no `:project_id` (`/stories/:story_id`): `of` finds its id
+   * (throwing `unfound_resource` when the resource does not exist), and the caller needs `level` in it.
+   */
+  project?: { level: ProjectAccessLevel; of(req: RouteRequest): Promise<number> };
   handle(req: ApiRequest): Promise<ApiResult>;
   /** `root`: mounted outside the version prefixes (`/file_attachments/:id/download`). Default `versioned`. */
   mount?: 'versioned' | 'root';

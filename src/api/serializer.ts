@@ -25,6 +25,9 @@ type PlanEntry =
   | { name: string; source: 'computed'; compute: ComputedAttribute; datetime: boolean };
 
 export class Serializer {
+  /** Plans per type and parsed selection, owned by this serializer (selections of repeated queries are reused). */
+  private readonly plans = new WeakMap<ResourceType, WeakMap<FieldSelection, PlanEntry[]>>();
+
   constructor(private readonly registry: ResourceTypeRegistry) {}
 
   async render(typeName: string, value: Doc | Doc[], selection: FieldSelection, options: SerializeOptions): Promise<unknown> {
@@ -33,10 +36,18 @@ export class Serializer {
     return Array.isArray(value) ? rendered : rendered[0];
   }
 
+  private planFor(type: ResourceType, selection: FieldSelection): PlanEntry[] {
+    let byType = this.plans.get(type);
+    if (!byType) this.plans.set(type, (byType = new WeakMap()));
+    let plan = byType.get(selection);
+    if (!plan) byType.set(selection, (plan = buildPlan(type, selection)));
+    return plan;
+  }
+
   private async renderMany(typeName: string, docs: readonly Doc[], selection: FieldSelection, options: SerializeOptions): Promise<Output[]> {
     const type = this.registry.get(typeName);
     if (!type) throw new Error(`unknown resource type ${typeName}`);
-    const plan = planFor(type, selection);
+    const plan = this.planFor(type, selection);
     const outputs: Output[] = docs.map(() => ({}));
     const filled = new Map<string, unknown[]>();
     const loaded = plan.filter((entry) => entry.source === 'nested' || entry.source === 'computed' || entry.source === 'loaded_ids');
@@ -110,17 +121,6 @@ export function renderDatetime(value: unknown, millis: boolean): unknown {
   if (typeof value !== 'number' || millis) return value;
   const iso = new Date(value).toISOString();
   return `${iso.slice(0, 19)}Z`;
-}
-
-/** Plans are cached per type and selection object; parsed selections of repeated queries are reused. */
-const planCache = new WeakMap<ResourceType, WeakMap<FieldSelection, PlanEntry[]>>();
-
-function planFor(type: ResourceType, selection: FieldSelection): PlanEntry[] {
-  let byType = planCache.get(type);
-  if (!byType) planCache.set(type, (byType = new WeakMap()));
-  let plan = byType.get(selection);
-  if (!plan) byType.set(selection, (plan = buildPlan(type, selection)));
-  return plan;
 }
 
 /** Which names a selection yields for a type, in output order, resolved to their sources. */

@@ -8,20 +8,27 @@
 // not removed from the account (400): ownership is handed over first. The check reads the read models;
 // a race with a concurrent ownership change ends with the project removal refused by its own decision
 // (the account removal then stands, the project membership stays until removed by hand).
-import { addAccountMember, changeAccountMember, createAccount, removeAccountMember } from '../domain/account/account-decisions.js';
-import { LAST_OWNER, removeMembership } from '../domain/project/membership-decisions.js';
+import {
+  decideAddAccountMember,
+  decideChangeAccountMember,
+  decideCreateAccount,
+  decideRemoveAccountMember,
+} from '../domain/account/account-decisions.js';
+import { LAST_OWNER, decideRemoveMembership } from '../domain/project/membership-decisions.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { PROJECT_ROLES } from '../domain/project-state.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
-import type { IdAllocator } from '../infra/id-allocator.js';
+import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
-import type { CommandHandler, CommandMeta } from './command-handler.js';
-import type { PeopleCommands, ReadView } from './people.js';
+import type { CommandMeta } from './command-handler.js';
+import type { ResourceWriter } from './resource-writer.js';
+import type { PeopleCommands } from './people.js';
+import type { ReadView } from './read-view.js';
 
 export interface AccountDeps {
-  commands: CommandHandler;
-  ids: Pick<IdAllocator, 'next'>;
+  writer: ResourceWriter;
+  ids: IdAllocation;
   accounts: ReadView;
   accountMemberships: ReadView;
   peopleRead: ReadView;
@@ -37,46 +44,43 @@ export class AccountCommands {
 
   /** Checks an account name without creating anything (used before a cross-stream flow starts). */
   validateNewAccount(name: unknown, meta: CommandMeta): void {
-    createAccount({ accountId: 0, name, ownerId: 0 })(emptyState(streams.account(0)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
+    decideCreateAccount({ accountId: 0, name, ownerId: 0 }, emptyState(streams.account(0)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
   }
 
   /** A new account whose owner (also admin and project creator) is `ownerId`. */
   async createAccount(name: unknown, ownerId: number, meta: CommandMeta): Promise<Doc> {
     this.validateNewAccount(name, meta);
     const accountId = await this.deps.ids.next('account');
-    await this.deps.commands.execute(streams.account(accountId), createAccount({ accountId, name, ownerId }), meta);
-    return this.account(accountId);
+    return (await this.deps.writer.onStream(streams.account(accountId), decideCreateAccount, { accountId, name, ownerId }, meta)).doc;
   }
 
   async addMember(accountId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {
     await this.account(accountId);
     const personId = await this.personFor(request, meta);
-    await this.deps.commands.execute(
-      streams.account(accountId),
-      addAccountMember({ personId, request: flagsOf(request), actorId: meta.actorId }),
-      { ...meta, commandId: `${meta.commandId}:account-membership` },
-    );
-    return this.membership(accountId, personId);
+    const command = { personId, request: flagsOf(request), actorId: meta.actorId };
+    const membershipMeta = { ...meta, commandId: `${meta.commandId}:account-membership` };
+    return (await this.deps.writer.onStream(streams.account(accountId), decideAddAccountMember, command, membershipMeta)).doc;
   }
 
   async changeMember(accountId: number, personId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {
     await this.account(accountId);
-    await this.deps.commands.execute(streams.account(accountId), changeAccountMember({ personId, request: flagsOf(request), actorId: meta.actorId }), meta);
-    return this.membership(accountId, personId);
+    const command = { personId, request: flagsOf(request), actorId: meta.actorId };
+    return (await this.deps.writer.onStream(streams.account(accountId), decideChangeAccountMember, command, meta)).doc;
   }
 
   async removeMember(accountId: number, personId: number, meta: CommandMeta): Promise<void> {
     await this.account(accountId);
     const projectMemberships = await this.projectMembershipsIn(accountId, personId);
     await this.assertNotOnlyOwner(projectMemberships);
-    await this.deps.commands.execute(streams.account(accountId), removeAccountMember({ personId, actorId: meta.actorId }), meta);
+    await this.deps.writer.execute(streams.account(accountId), decideRemoveAccountMember, { personId, actorId: meta.actorId }, meta);
     const person = await this.deps.peopleRead.findOne({ id: personId });
     const personName = typeof person?.['name'] === 'string' ? { personName: person['name'] } : {};
     for (const membership of projectMemberships) {
       const projectId = Number(membership['project_id']);
-      await this.deps.commands.execute(
+      await this.deps.writer.execute(
         streams.project(projectId),
-        removeMembership({ membershipId: membership.id, actorRole: null, actorId: null, ...personName }),
+        decideRemoveMembership,
+        { membershipId: membership.id, actorRole: null, actorId: null, ...personName },
         { ...meta, commandId: `${meta.commandId}:project-${projectId}` },
       );
     }
@@ -125,12 +129,6 @@ export class AccountCommands {
     const account = await this.deps.accounts.findOne({ id: accountId });
     if (!account) throw new DomainError('unfound_resource');
     return account;
-  }
-
-  private async membership(accountId: number, personId: number): Promise<Doc> {
-    const membership = await this.deps.accountMemberships.findOne({ account_id: accountId, person_id: personId });
-    if (!membership) throw new DomainError('unfound_resource');
-    return membership;
   }
 }
 

@@ -3,7 +3,7 @@
 // wait until the read models have applied the event -> return the new state and version.
 import { DomainError } from '../domain/errors.js';
 import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
-import type { Decide, Decision, DecisionContext, IdKind } from '../domain/decision.js';
+import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
 import { emptyState, evolve, type StreamState } from '../domain/resource-state.js';
 import { eventId } from '../infra/event-codec.js';
 import { WrongExpectedVersion, type EventStore } from '../ports/event-store.js';
@@ -18,6 +18,8 @@ export interface CommandMeta {
 export interface CommandOutcome {
   state: StreamState;
   event: RecordedEvent;
+  /** The resource the appended decision created or changed. */
+  subject: DecisionSubject;
   version: number;
   position: number;
 }
@@ -76,7 +78,7 @@ export class CommandHandler {
   private async decideAndAppend(stream: string, decide: Decide<StreamState>, meta: CommandMeta): Promise<CommandOutcome> {
     let state = await this.caughtUp(stream);
     for (let attempt = 1; ; attempt++) {
-      const event = await this.decideWithIds(state, decide, meta);
+      const { event, subject } = await this.decideWithIds(state, decide, meta);
       try {
         const result = await this.options.eventStore.append(stream, state.version, [event]);
         if (result.version !== state.version + 1) {
@@ -85,7 +87,7 @@ export class CommandHandler {
           const [first] = await this.options.eventStore.readStream(stream, { from: result.version, limit: 1 });
           if (!first) throw new Error(`event ${result.version} of ${stream} vanished`);
           await this.options.projections.waitFor(result.position);
-          return { state, event: first, version: result.version, position: result.position };
+          return { state, event: first, subject: subjectIn(first.data, subject), version: result.version, position: result.position };
         }
         const recorded: RecordedEvent = {
           ...event,
@@ -96,7 +98,7 @@ export class CommandHandler {
         };
         evolve(state, recorded);
         await this.options.projections.waitFor(result.position);
-        return { state, event: recorded, version: result.version, position: result.position };
+        return { state, event: recorded, subject, version: result.version, position: result.position };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersion)) throw error;
         if (attempt >= this.maxAttempts) {
@@ -110,7 +112,11 @@ export class CommandHandler {
     }
   }
 
-  private async decideWithIds(state: StreamState, decide: Decide<StreamState>, meta: CommandMeta): Promise<NewEvent> {
+  private async decideWithIds(
+    state: StreamState,
+    decide: Decide<StreamState>,
+    meta: CommandMeta,
+  ): Promise<{ event: NewEvent; subject: DecisionSubject }> {
     const ids = this.options.ids;
     for (let round = 1; round <= MAX_ID_ROUNDS; round++) {
       const asked = new Map<IdKind, number>();
@@ -137,11 +143,12 @@ export class CommandHandler {
       }
       if (short.size === 0) {
         if (decision === undefined) throw refusal;
-        return {
+        const event: NewEvent = {
           type: decision.type,
           data: decision.data,
           meta: { schema: EVENT_SCHEMA, occurred_at: meta.now, performed_by: meta.actorId, command_id: meta.commandId },
         };
+        return { event, subject: decision.subject };
       }
       for (const kind of short) await ids.reserve(kind, asked.get(kind)!);
     }
@@ -150,6 +157,7 @@ export class CommandHandler {
       possible_fix: 'Retry the request.',
     });
   }
+
 
   private async caughtUp(stream: string): Promise<StreamState> {
     let state = this.cache.get(stream);

@@ -4,7 +4,7 @@ import { unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { decideSetIterationOverride, iterationOverrideView, overrideFromDoc, type IterationOverrideView } from '../domain/iteration/iteration-override.js';
 import type { CommandHandler, CommandMeta } from './command-handler.js';
-import type { ReadView } from './people.js';
+import type { ReadView } from './read-view.js';
 
 export interface IterationOverrideCommandDeps {
   commands: CommandHandler;

@@ -1,15 +1,17 @@
 // Project memberships: invite by `person_id` or by email (a person unknown by that email is created
 // first, without a password, in its own stream; the membership event follows in the project stream).
-import { addMembership, changeMembership, removeMembership, type MemberName } from '../domain/project/membership-decisions.js';
+import { decideAddMembership, decideChangeMembership, decideRemoveMembership, type MemberName } from '../domain/project/membership-decisions.js';
 import type { ProjectRole } from '../domain/project-state.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import type { Doc } from '../ports/read-store.js';
-import type { CommandHandler, CommandMeta } from './command-handler.js';
-import type { PeopleCommands, ReadView } from './people.js';
+import type { CommandMeta } from './command-handler.js';
+import type { ResourceWriter } from './resource-writer.js';
+import type { PeopleCommands } from './people.js';
+import type { ReadView } from './read-view.js';
 
 export interface MembershipDeps {
-  commands: CommandHandler;
+  writer: ResourceWriter;
   memberships: ReadView;
   peopleRead: ReadView;
   people: PeopleCommands;
@@ -27,17 +29,14 @@ export class MembershipCommands {
     const person = await this.personFor(request, meta);
     const role = (request['role'] ?? 'member') as ProjectRole;
     const color = request['project_color'];
-    const outcome = await this.deps.commands.execute(
-      streams.project(projectId),
-      addMembership({
-        personId: person.id,
-        personName: String(person['name']),
-        role,
-        ...(color === undefined ? {} : { projectColor: color as string }),
-      }),
-      { ...meta, commandId: `${meta.commandId}:membership` },
-    );
-    return { membership: await this.membershipOf(projectId, { person_id: person.id }), version: outcome.version };
+    const command = {
+      personId: person.id,
+      personName: String(person['name']),
+      role,
+      ...(color === undefined ? {} : { projectColor: color as string }),
+    };
+    const { doc, version } = await this.deps.writer.onProject(projectId, decideAddMembership, command, { ...meta, commandId: `${meta.commandId}:membership` });
+    return { membership: doc, version };
   }
 
   async changeMembership(
@@ -47,21 +46,14 @@ export class MembershipCommands {
     actorRole: ProjectRole | null,
     meta: CommandMeta,
   ): Promise<MembershipOutcome> {
-    const outcome = await this.deps.commands.execute(
-      streams.project(projectId),
-      changeMembership({ membershipId, request, actorRole, actorId: meta.actorId, ...(await this.memberName(projectId, membershipId)) }),
-      meta,
-    );
-    return { membership: await this.membershipOf(projectId, { id: membershipId }), version: outcome.version };
+    const command = { membershipId, request, actorRole, actorId: meta.actorId, ...(await this.memberName(projectId, membershipId)) };
+    const { doc, version } = await this.deps.writer.onProject(projectId, decideChangeMembership, command, meta);
+    return { membership: doc, version };
   }
 
   async removeMembership(projectId: number, membershipId: number, actorRole: ProjectRole | null, meta: CommandMeta): Promise<number> {
-    const outcome = await this.deps.commands.execute(
-      streams.project(projectId),
-      removeMembership({ membershipId, actorRole, actorId: meta.actorId, ...(await this.memberName(projectId, membershipId)) }),
-      meta,
-    );
-    return outcome.version;
+    const command = { membershipId, actorRole, actorId: meta.actorId, ...(await this.memberName(projectId, membershipId)) };
+    return (await this.deps.writer.execute(streams.project(projectId), decideRemoveMembership, command, meta)).version;
   }
 
   /** The name of a membership's person, for the activity (a membership never changes its person). */
@@ -87,11 +79,5 @@ export class MembershipCommands {
       { email: request['email'], name: request['name'], initials: request['initials'] },
       { ...meta, commandId: `${meta.commandId}:person` },
     );
-  }
-
-  private async membershipOf(projectId: number, filter: Record<string, unknown>): Promise<Doc> {
-    const membership = await this.deps.memberships.findOne({ project_id: projectId, ...filter });
-    if (!membership) throw new DomainError('unfound_resource');
-    return membership;
   }
 }

@@ -6,25 +6,25 @@
 // Email and username uniqueness is checked against the `people` read model. Creations made by this
 // process are serialised, so they never race each other; two processes creating the same email at the
 // same instant could both succeed (accepted: people are created rarely).
-import { createPerson, rememberPeople, updatePerson, type TakenIdentities } from '../domain/person/person-decisions.js';
+import { decideCreatePerson, decideRememberPeople, decideUpdatePerson, type TakenIdentities } from '../domain/person/person-decisions.js';
 import { invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
-import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
-import type { IdAllocator } from '../infra/id-allocator.js';
-import type { Doc, ReadCollection } from '../ports/read-store.js';
-import type { CommandHandler, CommandMeta } from './command-handler.js';
-
-export type ReadView = Pick<ReadCollection, 'find' | 'findOne'>;
+import type { PersonSecretsPort } from '../ports/credentials.js';
+import type { IdAllocation } from '../ports/id-allocation.js';
+import type { Doc } from '../ports/read-store.js';
+import type { ReadView } from './read-view.js';
+import type { CommandMeta } from './command-handler.js';
+import type { ResourceWriter } from './resource-writer.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 1024;
 
 export interface PeopleDeps {
-  commands: CommandHandler;
-  ids: Pick<IdAllocator, 'next'>;
+  writer: ResourceWriter;
+  ids: IdAllocation;
   people: ReadView;
-  secrets: PersonSecrets;
+  secrets: PersonSecretsPort;
 }
 
 export interface NewPerson {
@@ -61,15 +61,14 @@ export class PeopleCommands {
   async updatePerson(personId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {
     return this.serially(async () => {
       const taken = await this.takenIdentities(request['email'], request['username'], personId);
-      await this.deps.commands.execute(streams.person(personId), updatePerson({ request, taken }), meta);
-      return this.byId(personId);
+      return (await this.deps.writer.onStream(streams.person(personId), decideUpdatePerson, { request, taken }, meta)).doc;
     });
   }
 
   /** Adds people to the caller's known people. */
   async rememberPeople(personId: number, personIds: readonly number[], meta: CommandMeta): Promise<void> {
     if (personIds.length === 0) return;
-    await this.deps.commands.execute(streams.person(personId), rememberPeople({ personIds }), meta);
+    await this.deps.writer.execute(streams.person(personId), decideRememberPeople, { personIds }, meta);
   }
 
   async byEmail(email: string): Promise<Doc | null> {
@@ -88,11 +87,11 @@ export class PeopleCommands {
     const person: NewPerson & { usernameBase?: string } = password === null ? { name: handle, ...definedOnly(input), usernameBase: handle } : input;
     const taken = await this.takenIdentities(person.email, person.username ?? person.usernameBase ?? person.email, null);
     // Validate before enrolling credentials: a rejected person leaves nothing behind.
-    const decide = createPerson({ personId, ...person, taken });
-    decide(emptyState(streams.person(personId)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
+    const command = { personId, ...person, taken };
+    decideCreatePerson(command, emptyState(streams.person(personId)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
     const apiToken = await this.deps.secrets.enrol(personId, password);
-    await this.deps.commands.execute(streams.person(personId), decide, meta);
-    return { person: await this.byId(personId), apiToken };
+    const { doc } = await this.deps.writer.onStream(streams.person(personId), decideCreatePerson, command, meta);
+    return { person: doc, apiToken };
   }
 
   /**
@@ -114,12 +113,6 @@ export class PeopleCommands {
       for (const doc of candidates) if (others(doc)) usernames.add(String(doc['username']));
     }
     return { emails, usernames };
-  }
-
-  private async byId(personId: number): Promise<Doc> {
-    const person = await this.deps.people.findOne({ id: personId });
-    if (!person) throw new Error(`person ${personId} missing from the read model after its event was applied`);
-    return person;
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 // Importing stories from a Pivotal Tracker CSV export into a project: each parsed row becomes ONE
-// story_create event, decided by the real story decider through the one command handler (StoryCommands).
+// story_create event, decided by the real story decider through the one ResourceWriter.
 //
 // - People: Requested By and every Owned By are matched to the project's members by name (case and
 //   spaces ignored); an unknown or ambiguous name is reported with the row, not fatal: the requester
@@ -14,11 +14,11 @@ import { DomainError, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { membershipsOf, projectOf, type StoryPriority, type StoryState, type StoryType } from '../domain/project-state.js';
 import { requestedTimeZoneName } from '../domain/project/time-zone.js';
-import type { CreateStoryInput } from '../domain/story/create-story.js';
+import { decideCreateStory, type CreateStoryInput } from '../domain/story/create-story.js';
 import { bandOf, type Band } from '../domain/story/story-order.js';
 import type { CommandHandler } from './command-handler.js';
-import type { ReadView } from './people.js';
-import type { StoryCommands } from './stories.js';
+import type { ReadView } from './read-view.js';
+import type { ResourceWriter } from './resource-writer.js';
 
 export interface PivotalTask {
   description: string;
@@ -75,7 +75,7 @@ export interface PivotalRowOutcome {
 
 export interface PivotalImportDeps {
   commands: CommandHandler;
-  stories: StoryCommands;
+  writer: ResourceWriter;
   people: ReadView;
   clock: () => number;
 }
@@ -150,9 +150,9 @@ export class PivotalStoryImport {
     };
     try {
       const meta = { commandId: `${this.commandPrefix}:${row.record}`, actorId: this.importerId, now: this.deps.clock() };
-      const { story } = await this.deps.stories.create(this.projectId, input, meta);
-      this.lastInBand.set(band, story['id'] as number);
-      return { ...outcome, story_id: story['id'] as number };
+      const { doc: story } = await this.deps.writer.onProject(this.projectId, decideCreateStory, input, meta);
+      this.lastInBand.set(band, story.id);
+      return { ...outcome, story_id: story.id };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return { ...outcome, problems: problemsOf(error) };

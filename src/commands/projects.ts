@@ -2,19 +2,20 @@
 // same request), update settings, delete. Name uniqueness is checked among the live projects of the same
 // account, read from the `projects` read model (two concurrent creates with one name can both pass:
 // accepted race).
-import { createProject, deleteProject, updateProject } from '../domain/project/project-decisions.js';
+import { decideCreateProject, decideDeleteProject, decideUpdateProject } from '../domain/project/project-decisions.js';
 import { DomainError, invalidField, unauthorized } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
-import type { IdAllocator } from '../infra/id-allocator.js';
+import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
 import type { AccountCommands } from './accounts.js';
-import type { CommandHandler, CommandMeta } from './command-handler.js';
-import type { ReadView } from './people.js';
+import type { CommandMeta } from './command-handler.js';
+import type { ResourceWriter } from './resource-writer.js';
+import type { ReadView } from './read-view.js';
 
 export interface ProjectDeps {
-  commands: CommandHandler;
-  ids: Pick<IdAllocator, 'next'>;
+  writer: ResourceWriter;
+  ids: IdAllocation;
   projects: ReadView;
   /** The creator's name goes on their owner membership (for the activity). */
   people: ReadView;
@@ -43,7 +44,7 @@ export class ProjectCommands {
       }
       this.deps.accounts.validateNewAccount(request['new_account_name'], meta);
       // Validate the project before the account exists, so a rejected project leaves no empty account.
-      createProject({ projectId: 0, accountId: 0, request: settings, owner, takenNames: [] })(emptyState(streams.project(0)), {
+      decideCreateProject({ projectId: 0, accountId: 0, request: settings, owner, takenNames: [] }, emptyState(streams.project(0)), {
         now: meta.now,
         actorId: meta.actorId,
         nextId: () => 0,
@@ -56,12 +57,8 @@ export class ProjectCommands {
       takenNames = await this.namesIn(accountId, null);
     }
     const projectId = await this.deps.ids.next('project');
-    await this.deps.commands.execute(
-      streams.project(projectId),
-      createProject({ projectId, accountId, request: settings, owner, takenNames }),
-      { ...meta, commandId: `${meta.commandId}:project` },
-    );
-    return this.project(projectId);
+    const command = { projectId, accountId, request: settings, owner, takenNames };
+    return (await this.deps.writer.onProject(projectId, decideCreateProject, command, { ...meta, commandId: `${meta.commandId}:project` })).doc;
   }
 
   private async personName(personId: number): Promise<{ name?: string }> {
@@ -72,12 +69,12 @@ export class ProjectCommands {
   async updateProject(projectId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<{ project: Doc; version: number }> {
     const current = await this.project(projectId);
     const takenNames = await this.namesIn(Number(current['account_id']), projectId);
-    const outcome = await this.deps.commands.execute(streams.project(projectId), updateProject({ request: settingsOf(request), takenNames }), meta);
-    return { project: await this.project(projectId), version: outcome.version };
+    const { doc, version } = await this.deps.writer.onProject(projectId, decideUpdateProject, { request: settingsOf(request), takenNames }, meta);
+    return { project: doc, version };
   }
 
   async deleteProject(projectId: number, meta: CommandMeta): Promise<number> {
-    const outcome = await this.deps.commands.execute(streams.project(projectId), deleteProject(), meta);
+    const outcome = await this.deps.writer.execute(streams.project(projectId), decideDeleteProject, {}, meta);
     return outcome.version;
   }
 

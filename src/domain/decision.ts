@@ -1,6 +1,7 @@
 // What a decision receives and returns. Deciders are pure: time, ids and the acting person arrive in
 // the context; they return the one event a write request appends (or throw a DomainError).
-import type { EventData, ResourceKind } from './events.js';
+import type { EventData, EventType, ResourceKind } from './events.js';
+import type { StreamState } from './resource-state.js';
 
 /**
  * Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere.
@@ -9,7 +10,6 @@ import type { EventData, ResourceKind } from './events.js';
  */
 export type IdKind =
   | Exclude<ResourceKind, 'id_block'>
-  | 'ext_attachment'
   | 'notification';
 
 export interface DecisionContext {
@@ -23,8 +23,30 @@ export interface DecisionContext {
 
 /** One event to append: `type` is the activity kind without `_activity` (e.g. `story_update`). */
 export interface Decision {
-  type: string;
+  type: EventType;
   data: EventData;
+  /** The resource the write created or changed: what the request answers with. */
+  subject: DecisionSubject;
 }
 
+export interface DecisionSubject {
+  kind: ResourceKind;
+  id: number;
+}
+
+/** A decision bound to its command, as the command handler runs it on a stream's state. */
 export type Decide<S> = (state: S, context: DecisionContext) => Decision;
+
+/** The one shape of every decider: the command first, then the stream's state and the context. */
+export type Decider<C, S = StreamState> = (command: C, state: S, context: DecisionContext) => Decision;
+
+/**
+ * The subject of an event appended earlier by the same command (a retried command returns its first
+ * result): the change of the decided subject's kind, preferring the same id (a create re-decided later
+ * got a fresh id that was never appended).
+ */
+export function subjectIn(data: EventData, decided: DecisionSubject): DecisionSubject {
+  const sameKind = data.changes.filter((change) => change.kind === decided.kind);
+  const change = sameKind.find((candidate) => candidate.id === decided.id) ?? sameKind[0];
+  return change ? { kind: change.kind, id: change.id } : decided;
+}

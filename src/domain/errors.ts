@@ -1,5 +1,6 @@
-// Errors a decision can reach. They carry an API error code from the catalogue (api/error-catalogue.ts)
-// so that every layer reports the same failure the same way; the API layer adds status and text.
+// Errors a decision can reach. They carry an error code of the catalogue (error-codes.ts, given status
+// and text by api/error-catalogue.ts) so that every layer reports the same failure the same way.
+import type { ErrorCode } from './error-codes.js';
 
 export interface ValidationError {
   field: string;
@@ -15,7 +16,7 @@ export interface DomainErrorDetails {
 
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly details: DomainErrorDetails = {},
   ) {
     super(details.general_problem ?? details.requirement ?? code);

@@ -67,9 +67,61 @@ export interface EventMeta {
   command_id: string;
 }
 
+/**
+ * Every event type, in every stream: the activity kind without `_activity` for project streams, and the
+ * person, account and id-allocation events. A closed list: the activity phrases are a record over it, so
+ * a new type without a phrase fails to compile.
+ */
+export const EVENT_TYPES = [
+  'project_create',
+  'project_update',
+  'project_delete',
+  'project_membership_create',
+  'project_membership_update',
+  'project_membership_delete',
+  'story_create',
+  'story_update',
+  'story_delete',
+  'story_move',
+  'story_move_into_project',
+  'story_move_into_project_and_prioritize',
+  'story_move_from_project',
+  'task_create',
+  'task_update',
+  'task_delete',
+  'label_create',
+  'label_update',
+  'label_delete',
+  'label_merge',
+  'comment_create',
+  'comment_update',
+  'comment_delete',
+  'epic_create',
+  'epic_update',
+  'epic_delete',
+  'epic_move',
+  'blocker_create',
+  'blocker_update',
+  'blocker_delete',
+  'file_attachment_create',
+  'saved_search_create',
+  'saved_search_delete',
+  'iteration_update',
+  'person_create',
+  'person_update',
+  'account_create',
+  'account_update',
+  'account_membership_create',
+  'account_membership_update',
+  'account_membership_delete',
+  'id_block_reserve',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
 /** An event as a decider produces it: `type` is the activity kind without `_activity`. */
 export interface NewEvent {
-  type: string;
+  type: EventType;
   data: EventData;
   meta: EventMeta;
 }

@@ -2,9 +2,10 @@
 // are the stored values of every resource inside the project. Deciders read the state only through
 // these accessors; they never modify it (evolve() does, after the store acknowledged an event).
 //
-// Derived indexes (labels by name, tasks by story, memberships by person, the story order) are
-// memoized per state object and version: evolve() bumps the version with every folded event, so a
-// memo is recomputed at most once per version, and repeated reads within one decision are O(1).
+// Derived indexes (labels by name, tasks by story, memberships by person, the story order) are kept
+// with the state (its `derived` map) tagged with the state's version: evolve() bumps the version with
+// every folded event, so an index is recomputed at most once per version, and repeated reads within one
+// decision are O(1).
 import { projectIdOfStream } from './events.js';
 import type { ResourceKind } from './events.js';
 import { unfound } from './errors.js';
@@ -211,21 +212,14 @@ export function isMember(state: StreamState, personId: number): boolean {
   return membershipOf(state, personId) !== undefined;
 }
 
-const memos = new WeakMap<StreamState, Map<string, { version: number; value: unknown }>>();
-
 /**
  * A value derived from the state, computed once per state version. `compute` must read the state
  * only; callers must not mutate the returned value.
  */
 export function memoByVersion<T>(state: StreamState, key: string, compute: () => T): T {
-  let perState = memos.get(state);
-  if (!perState) {
-    perState = new Map();
-    memos.set(state, perState);
-  }
-  const hit = perState.get(key);
+  const hit = state.derived.get(key);
   if (hit && hit.version === state.version) return hit.value as T;
   const value = compute();
-  perState.set(key, { version: state.version, value });
+  state.derived.set(key, { version: state.version, value });
   return value;
 }

@@ -11,6 +11,8 @@ export interface StreamState {
   /** ms of the last folded event. */
   updatedAt: number;
   readonly docs: Map<ResourceKind, Map<number, ResourceDoc>>;
+  /** Values derived from the docs, each tagged with the version it was computed at (project-state.ts). */
+  readonly derived: Map<string, { version: number; value: unknown }>;
 }
 
 /** Keys that a change carries for the activity feed but that are derived, so never stored. */
@@ -42,7 +44,7 @@ export function storedValues(kind: ResourceKind, values: Values | undefined): { 
 }
 
 export function emptyState(stream: string): StreamState {
-  return { stream, version: 0, updatedAt: 0, docs: new Map() };
+  return { stream, version: 0, updatedAt: 0, docs: new Map(), derived: new Map() };
 }
 
 export function docsOf(state: StreamState, kind: ResourceKind): Map<number, ResourceDoc> {

@@ -8,12 +8,23 @@ import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.j
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
+import { epicUrl, storyUrl } from '../api/resources/web-addresses.js';
+import { activityFeeds } from '../queries/activity-feeds.js';
+import { peopleAsSeen } from '../queries/email-visibility.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
-import { credentialAuthenticator } from '../commands/authenticator.js';
+import { credentialAuthenticator } from './credentials/credential-authenticator.js';
 import { CommandHandler } from '../commands/command-handler.js';
+import { AccountCommands } from '../commands/accounts.js';
+import { MembershipCommands } from '../commands/memberships.js';
 import { PeopleCommands } from '../commands/people.js';
+import { ProjectCommands } from '../commands/projects.js';
+import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections } from '../projections/registry.js';
+import type { Reaction } from '../reactions/reaction.js';
+import { reactionFactories } from '../reactions/registry.js';
+import { ReactionRunner } from './reaction/reaction-runner.js';
+import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
 import { openDataDirectory } from './data-directory.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
@@ -38,7 +49,14 @@ export interface Storyline {
   readStore: ReadStore;
   runner: ProjectorRunner;
   commands: CommandHandler;
+  /** Fresh resource ids (benchmarks seed events with them). */
+  ids: IdAllocator;
   deps: ResourceDeps;
+  /**
+   * The reactions behind the log (writes never wait for them). Not started here: the server starts
+   * them (`serve`); one-shot CLI commands opening the same data directory do not run them.
+   */
+  reactions: ReactionRunner;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
   /** Rebuilds every projection into fresh collections and switches over. */
@@ -49,6 +67,8 @@ export interface Storyline {
 }
 
 export interface OpenOptions {
+  /** Reactions run beside the built-in ones (tests). */
+  reactions?: readonly Reaction[];
   /** Clock for commands and requests (tests). */
   clock?: () => number;
   /** Resource modules served beside the built-in ones (extensions; tests probing access levels). */
@@ -78,15 +98,47 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const commands = new CommandHandler({ eventStore, ids, projections: runner });
   const secrets = new PersonSecrets(credentials);
   const read = (name: string) => runner.collection(name);
-  const people = new PeopleCommands({ commands, ids, people: read('people'), secrets });
+  const writer = new ResourceWriter({ commands, read });
+  const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
+  const accounts = new AccountCommands({
+    writer,
+    ids,
+    accounts: read('accounts'),
+    accountMemberships: read('account_memberships'),
+    peopleRead: read('people'),
+    people,
+    projects: read('projects'),
+    projectMemberships: read('project_memberships'),
+  });
+  const projects = new ProjectCommands({
+    writer,
+    ids,
+    projects: read('projects'),
+    people: read('people'),
+    accountMemberships: read('account_memberships'),
+    accounts,
+  });
+  const memberships = new MembershipCommands({ writer, memberships: read('project_memberships'), peopleRead: read('people'), people });
   const deps: ResourceDeps = {
     read,
     waitForPosition: (position) => runner.waitFor(position),
     commands,
+    writer,
     people,
+    projects,
+    accounts,
+    memberships,
     secrets,
-    eventStore,
-    ids,
+    queries: {
+      people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
+      activity: activityFeeds({
+        read,
+        eventStore,
+        settings: config,
+        storyUrl: (id) => storyUrl(config.siteUrl, id),
+        epicUrl: (id) => epicUrl(config.siteUrl, id),
+      }),
+    },
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -120,6 +172,14 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
   });
 
+  const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
+  const reactions = new ReactionRunner({
+    eventStore,
+    checkpoints,
+    reactions: [...reactionFactories.map((factory) => factory({ read })), ...(options.reactions ?? [])],
+    log,
+  });
+
   let closing: Promise<void> | null = null;
   return {
     app,
@@ -129,7 +189,9 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     readStore,
     runner,
     commands,
+    ids,
     deps,
+    reactions,
     startup,
     async rebuildAll() {
       const reports: RebuildReport[] = [];
@@ -142,7 +204,9 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     },
     close() {
       closing ??= (async () => {
+        await reactions.stop();
         await runner.stop();
+        await checkpoints.close();
         await eventStore.close();
         await readStore.close();
         await credentials.close();

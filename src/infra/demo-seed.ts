@@ -1,7 +1,6 @@
 // The first start on an empty data directory: a demo account with an owner who can sign in, a sample
 // project with a few stories, and a printout of how to log in and the API token.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { projectCommands } from '../api/resources/projects.js';
 import type { CommandMeta } from '../commands/command-handler.js';
 import { streams } from '../domain/events.js';
 import { decideCreateStory, type CreateStoryInput } from '../domain/story/create-story.js';
@@ -24,9 +23,9 @@ export async function seedDemoIfEmpty(storyline: Storyline, config: StorylineCon
   const owner = await storyline.addPerson({ email, name: 'Demo Owner', initials: 'DO', username: 'demo', password });
   const meta = (): CommandMeta => ({ commandId: randomUUID(), actorId: owner.id, now: Date.now() });
 
-  const project = await projectCommands(storyline.deps).createProject(owner.id, { name: 'Sample Project', new_account_name: 'Demo Account' }, meta());
+  const project = await storyline.deps.projects.createProject(owner.id, { name: 'Sample Project', new_account_name: 'Demo Account' }, meta());
   for (const story of SAMPLE_STORIES) {
-    await storyline.commands.execute(streams.project(project.id), (state, context) => decideCreateStory(state, story, context), meta());
+    await storyline.deps.writer.execute(streams.project(project.id), decideCreateStory, story, meta());
   }
 
   print('Storyline: created a demo account on this empty data directory.');

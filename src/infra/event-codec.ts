@@ -9,7 +9,7 @@
 import { hash } from 'node:crypto';
 import { v5 as uuidV5 } from 'uuid';
 import { EVENT_SCHEMA } from '../domain/events.js';
-import type { EventData, EventMeta, NewEvent, RecordedEvent } from '../domain/events.js';
+import type { EventData, EventMeta, EventType, RecordedEvent } from '../domain/events.js';
 
 /** An event as stored: data and meta as JSON text. */
 export interface EncodedEvent {
@@ -50,7 +50,7 @@ export function eventId(commandId: string, index: number): string {
   return uuidV5(`${commandId}/${index}`, EVENT_ID_NAMESPACE);
 }
 
-export function encodeEvent(event: NewEvent): EncodedEvent {
+export function encodeEvent(event: EventBody): EncodedEvent {
   return { type: event.type, data: JSON.stringify(event.data), meta: JSON.stringify(event.meta) };
 }
 
@@ -86,7 +86,9 @@ export function decodeStoredColumns(
 ): RecordedEvent {
   const parsedMeta = JSON.parse(meta) as EventMeta;
   const parsedData = JSON.parse(data) as EventData;
-  if (parsedMeta.schema === EVENT_SCHEMA) return { id, stream, version, position, type, data: parsedData, meta: parsedMeta };
+  // The log only holds what deciders wrote, so a current-schema type is one of EventType (not re-checked
+  // on replay's hot path); older schemas are reshaped by the upcasters first.
+  if (parsedMeta.schema === EVENT_SCHEMA) return { id, stream, version, position, type: type as EventType, data: parsedData, meta: parsedMeta };
   return decodeParsedEvent({ id, stream, version, position, type, data: parsedData, meta: parsedMeta });
 }
 
@@ -98,7 +100,7 @@ export interface ParsedEventRow extends Omit<StoredEventRow, 'data' | 'meta'> {
 
 export function decodeParsedEvent(row: ParsedEventRow): RecordedEvent {
   const body = upcast({ type: row.type, data: row.data as EventData, meta: row.meta as EventMeta });
-  return { id: row.id, stream: row.stream, version: row.version, position: row.position, ...body };
+  return { id: row.id, stream: row.stream, version: row.version, position: row.position, ...body, type: body.type as EventType };
 }
 
 /** Applies the registered upcasters, one schema step at a time, up to EVENT_SCHEMA. */

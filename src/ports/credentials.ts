@@ -29,3 +29,18 @@ export interface CredentialStore {
   serverSecret(): Promise<Buffer>;
   close(): Promise<void>;
 }
+
+/**
+ * What the layers inside the composition root do with secrets (implemented by
+ * infra/credentials/person-secrets.ts over a CredentialStore): tokens and passwords pass through here.
+ */
+export interface PersonSecretsPort {
+  /** Gives the person a token (kept when they have one) and, when given, a password; returns the token. */
+  enrol(personId: number, password: string | null): Promise<string>;
+  checkPassword(personId: number | null, password: string): Promise<boolean>;
+  /** The person's current API token, null when they have no credentials. */
+  apiToken(personId: number): Promise<string | null>;
+  personIdForToken(token: string): Promise<number | null>;
+  /** Revokes the current token at once and returns a new one (`storyline person reset-token`). */
+  rotateToken(personId: number): Promise<string>;
+}

@@ -50,3 +50,6 @@ export interface ReadStore {
   listCollections(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** The read side of a live collection: projections alone write read models. */
+export type ReadOnlyCollection = Omit<ReadCollection, 'write' | 'ensureIndexes'>;

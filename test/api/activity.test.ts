@@ -708,6 +708,7 @@ describe('activity history window', function () {
               changes: [{ kind: 'account', change_type: 'update', id: accountId, original_values: { plan: 'self_hosted' }, new_values: { plan: 'enterprise' } }],
               primary_resources: [{ kind: 'account', id: accountId }],
             },
+            subject: { kind: 'account', id: accountId },
           }),
           { commandId: 'import-plan', actorId: null, now: app.clock.now },
         );

@@ -99,7 +99,7 @@ describe('error catalogue', () => {
 
   it('turns anything but a catalogued DomainError into an unexpected unhandled_condition', () => {
     expect(classifyThrown(new TypeError('x'))).to.deep.include({ unexpected: true });
-    expect(classifyThrown(new DomainError('made_up')).error.code).to.equal('unhandled_condition');
+    expect(classifyThrown(new DomainError('made_up' as never)).error.code).to.equal('unhandled_condition');
     expect(classifyThrown(apiError('deadlock'))).to.deep.include({ unexpected: false });
   });
 });

@@ -197,7 +197,7 @@ describe('API conventions', () => {
       expectError(await call('GET', `${V5}/projects/99999999999999999999`, { headers: asAlice }), 404, 'unfound_resource');
     });
 
-    it('applies the same rules to projects a handler finds itself (authorizeProject)', async () => {
+    it('applies the same rules to a project a route finds from another id (project.of)', async () => {
       expectError(await call('GET', `${V5}/stories/500`, { headers: asDave }), 403, 'unauthorized_operation');
       const res = await call('GET', `${V5}/stories/500`, { headers: asBob });
       expect(res.status).to.equal(200);

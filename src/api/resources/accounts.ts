@@ -8,12 +8,12 @@
 //                                          owners and admins only (the deciders also keep the last owner and
 //                                          let only owners grant or revoke ownership)
 import { DomainError, invalidField, unauthorized } from '../../domain/errors.js';
-import { AccountCommands } from '../../commands/accounts.js';
 import { mayCreateProjects } from '../../commands/projects.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { commandMeta } from '../command-meta.js';
 import { bodyChecker } from './body-schema.js';
 import { personAssociation, personDirectory } from './people.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -28,23 +28,10 @@ export const accountType: ResourceType = {
 
 export const PERMISSIONS = ['project_creation'] as const;
 
-export function accountCommands(deps: ResourceDeps): AccountCommands {
-  return new AccountCommands({
-    commands: deps.commands,
-    ids: deps.ids,
-    accounts: deps.read('accounts'),
-    accountMemberships: deps.read('account_memberships'),
-    peopleRead: deps.read('people'),
-    people: deps.people,
-    projects: deps.read('projects'),
-    projectMemberships: deps.read('project_memberships'),
-  });
-}
-
 export function accountResources(deps: ResourceDeps): ResourceModule {
   const accounts = deps.read('accounts');
   const accountMemberships = deps.read('account_memberships');
-  const commands = accountCommands(deps);
+  const commands = deps.accounts;
   const directory = personDirectory(deps);
   const checkMemberBody = bodyChecker({ person_id: 'integer', owner: 'boolean', admin: 'boolean', project_creator: 'boolean' });
 
@@ -76,7 +63,6 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
     return account;
   }
 
-  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
 
   async function membershipOf(accountId: number, req: ApiRequest): Promise<Doc> {
     const membership = await accountMemberships.findOne({ account_id: accountId, person_id: idParam(req.params['person_id']) });
@@ -131,7 +117,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       access: 'person',
       async handle(req) {
         const account = await managedAccount(req);
-        const value = await commands.addMember(account.id, checkMemberBody(req.body), meta(req));
+        const value = await commands.addMember(account.id, checkMemberBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value, created: true };
       },
     },
@@ -151,7 +137,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), meta(req));
+        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value };
       },
     },
@@ -162,7 +148,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        await commands.removeMember(account.id, Number(membership['person_id']), meta(req));
+        await commands.removeMember(account.id, Number(membership['person_id']), commandMeta(req));
         return { kind: 'empty' };
       },
     },

@@ -6,10 +6,11 @@
 //   GET /projects/:project_id/epics/:epic_id/activity       same
 //   GET /my/activity                                        occurred_before/after, limit, offset
 //
-// Newest first. Choices the sources leave open (recorded here):
-// - `limit` defaults to 100 (facts §3); larger values are reduced to 500, as the stories list does, and
-//   the pagination headers give the limit applied. `limit=0` answers [] with the total.
-// - `occurred_before` and `occurred_after` are strict bounds (ISO 8601 or integer ms).
+// This module maps HTTP to the feeds of src/queries/activity-feeds.ts. Newest first. Choices the sources
+// leave open (recorded here):
+// - `limit` / `offset` as every paginated list (api/page-params.ts): default 100, larger reduced to 500,
+//   and the pagination headers give the limit applied. `limit=0` answers [] with the total.
+// - `occurred_before` and `occurred_after` are strict bounds (api/datetime-parameter.ts).
 // - The history window (spec "Limits") is the account's: six months unless enterprise (25), both set by
 //   the operator; older events stay in the log and are only left out of the feeds.
 // - Story and epic feeds come from the activity_by_resource index: the events that change the story or
@@ -17,167 +18,79 @@
 //   longer exists in the project answers 404.
 // - `/my/activity` lists the caller's own actions in the projects they are a member of now.
 // - Responses are not byte-cached: the history window moves with the date.
-import type { ActivityDoc, PerformerInfo, RenderContext } from '../../domain/activity/activity-doc.js';
-import { activityWindowStart } from '../../domain/activity/activity-window.js';
-import { renderActivity } from '../../domain/activity/render-activity.js';
+import type { ActivityDoc } from '../../domain/activity/activity-doc.js';
 import { invalidParameter, type ValidationError } from '../../domain/errors.js';
-import type { RecordedEvent, Values } from '../../domain/events.js';
-import { projectIdOfStream } from '../../domain/events.js';
-import type { Doc, Filter } from '../../ports/read-store.js';
-import { ACTIVITY_BY_PERFORMER } from '../../projections/activity/performer-activity-projection.js';
-import { ACTIVITY_BY_RESOURCE } from '../../projections/activity/subject-activity-projection.js';
-import { apiError } from '../error-catalogue.js';
+import type { Values } from '../../domain/events.js';
+import type { Doc } from '../../ports/read-store.js';
+import type { FeedBounds } from '../../queries/activity-feeds.js';
+import type { Paged } from '../../queries/page.js';
+import { datetimeParameter } from '../datetime-parameter.js';
+import { countParam, pageParams } from '../page-params.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, ApiResult, RouteDefinition } from '../route-table.js';
 import { renderDatetime } from '../serializer.js';
-import {
-  indexFilter,
-  indexedFeedPage,
-  projectFeedPage,
-  type FeedFilter,
-  type FeedPage,
-  type PageRequest,
-} from './activity-feed.js';
-import type { ResourceDeps, ResourceModule } from './resource-module.js';
-import { epicUrl, storyUrl } from './web-addresses.js';
+import type { Queries, ResourceModule } from './resource-module.js';
 
-export const DEFAULT_ACTIVITY_LIMIT = 100;
-export const MAX_ACTIVITY_LIMIT = 500;
+export function activityResources(deps: { queries: Pick<Queries, 'activity'> }): ResourceModule {
+  const feeds = deps.queries.activity;
 
-/** What the activity routes use of the composition root's dependencies. */
-export type ActivityDeps = Pick<ResourceDeps, 'read' | 'eventStore' | 'settings'>;
-
-export function activityResources(deps: ActivityDeps): ResourceModule {
-  const projects = deps.read('projects');
-  const accounts = deps.read('accounts');
-  const people = deps.read('people');
-  const memberships = deps.read('project_memberships');
-  const stories = deps.read('stories');
-  const epics = deps.read('epics');
-  const byResource = deps.read(ACTIVITY_BY_RESOURCE);
-  const byPerformer = deps.read(ACTIVITY_BY_PERFORMER);
-  const siteUrl = deps.settings.siteUrl;
-
-  /** The history window start of a project, from its account's plan. */
-  async function windowStarts(projectDocs: readonly Doc[], now: number): Promise<Map<number, number | null>> {
-    const accountIds = [...new Set(projectDocs.map((project) => project['account_id']).filter(isInteger))];
-    const accountDocs = accountIds.length ? await accounts.find({ id: { $in: accountIds } }) : [];
-    const plans = new Map(accountDocs.map((account) => [account.id, stringOrNull(account['plan'])]));
-    return new Map(
-      projectDocs.map((project) => {
-        const plan = isInteger(project['account_id']) ? (plans.get(project['account_id']) ?? null) : null;
-        return [project.id, activityWindowStart(now, plan, deps.settings)];
-      }),
-    );
-  }
-
-  async function render(page: FeedPage, projectNames: ReadonlyMap<number, string>, request: PageRequest): Promise<ApiResult> {
-    const performerIds = [...new Set(page.events.map((event) => event.meta.performed_by).filter(isInteger))];
-    const performerDocs = performerIds.length ? await people.find({ id: { $in: performerIds } }) : [];
-    const performers = new Map(performerDocs.map((person) => [person.id, performerInfo(person)]));
-    const activities: ActivityDoc[] = [];
-    for (const event of page.events) {
-      const projectId = projectIdOfStream(event.stream);
-      if (projectId === null) continue;
-      const activity = renderActivity(event, renderContext(event, projectId, projectNames, performers));
-      if (activity) activities.push(activity);
-    }
-    return {
-      kind: 'resource',
-      type: activityType.name,
-      value: activities.map(asDocument),
-      pagination: { total: page.total, limit: request.limit, offset: request.offset, returned: activities.length },
-    };
-  }
-
-  function renderContext(
-    event: RecordedEvent,
-    projectId: number,
-    projectNames: ReadonlyMap<number, string>,
-    performers: ReadonlyMap<number, PerformerInfo>,
-  ): RenderContext {
-    const performedBy = event.meta.performed_by;
-    return {
-      projectId,
-      projectName: projectNames.get(projectId) ?? '',
-      performer: performedBy === null ? null : (performers.get(performedBy) ?? null),
-      storyUrl: (id) => storyUrl(siteUrl, id),
-      epicUrl: (id) => epicUrl(siteUrl, id),
-    };
-  }
-
-  async function projectFeed(req: ApiRequest): Promise<ApiResult> {
-    const access = req.project!;
-    const page = pageRequest(req);
-    const filter = await projectFilter(req, access.project);
-    const head = isInteger(access.project['version'])
-      ? access.project['version']
-      : await deps.eventStore.streamVersion(`project-${access.id}`);
-    const result = await projectFeedPage(deps.eventStore, access.id, head, filter, page);
-    return render(result, projectNameMap(access.project), page);
-  }
-
-  /** The story or epic feed: the resource must exist in the project. */
-  async function subjectFeed(req: ApiRequest, kind: 'story' | 'epic'): Promise<ApiResult> {
-    const access = req.project!;
-    const id = idParam(req.params[`${kind}_id`]);
-    const page = pageRequest(req);
-    const filter = await projectFilter(req, access.project);
-    const exists = await (kind === 'story' ? stories : epics).findOne({ id, project_id: access.id });
-    if (!exists) throw apiError('unfound_resource');
-    const query = indexFilter({ subjects: `${kind}-${id}`, project_id: access.id }, filter);
-    const result = await indexedFeedPage(deps.eventStore, byResource, query, page);
-    return render(result, projectNameMap(access.project), page);
-  }
-
-  async function projectFilter(req: ApiRequest, project: Doc): Promise<FeedFilter> {
-    const bounds = occurredBounds(req);
-    const windows = await windowStarts([project], req.now);
-    return { sinceVersion: sinceVersion(req), windowStart: windows.get(project.id) ?? null, ...bounds };
-  }
-
-  async function myFeed(req: ApiRequest): Promise<ApiResult> {
-    const actor = req.actor!;
-    const page = pageRequest(req);
-    const bounds = occurredBounds(req);
-    const memberProjectIds = (await memberships.find({ person_id: actor.id }))
-      .map((membership) => membership['project_id'])
-      .filter(isInteger);
-    const projectDocs = memberProjectIds.length ? await projects.find({ id: { $in: memberProjectIds } }) : [];
-    const windows = await windowStarts(projectDocs, req.now);
-    const byWindow = new Map<number | null, number[]>();
-    for (const [projectId, start] of windows) byWindow.set(start, [...(byWindow.get(start) ?? []), projectId]);
-    const inWindow: Filter[] = [...byWindow].map(([start, ids]) =>
-      start === null ? { project_id: { $in: ids } } : { project_id: { $in: ids }, occurred_at: { $gte: start } },
-    );
-    if (inWindow.length === 0) return render({ events: [], total: 0 }, new Map(), page);
-    const query = indexFilter(
-      { person_id: actor.id, $or: inWindow },
-      { sinceVersion: 0, windowStart: null, ...bounds },
-    );
-    const result = await indexedFeedPage(deps.eventStore, byPerformer, query, page);
-    const names = new Map(projectDocs.map((project) => [project.id, stringOrNull(project['name']) ?? '']));
-    return render(result, names, page);
-  }
+  const result = (paged: Paged<ActivityDoc>): ApiResult => ({
+    kind: 'resource',
+    type: activityType.name,
+    value: paged.value.map(asDocument),
+    pagination: paged.pagination,
+  });
 
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: '/projects/:project_id/activity', access: 'project:read', handle: projectFeed },
     {
       method: 'GET',
-      path: '/projects/:project_id/stories/:story_id/activity',
+      path: '/projects/:project_id/activity',
       access: 'project:read',
-      handle: (req) => subjectFeed(req, 'story'),
+      handle: async (req) => result(await feeds.projectFeed(req.project!.project, feedBounds(req), pageParams(req.query), req.now)),
     },
+    ...([['story', 'stories'], ['epic', 'epics']] as const).map(
+      ([kind, collection]): RouteDefinition => ({
+        method: 'GET',
+        path: `/projects/:project_id/${collection}/:${kind}_id/activity`,
+        access: 'project:read',
+        async handle(req) {
+          const subject = { kind, id: idParam(req.params[`${kind}_id`]) };
+          return result(await feeds.subjectFeed(req.project!.project, subject, feedBounds(req), pageParams(req.query), req.now));
+        },
+      }),
+    ),
     {
       method: 'GET',
-      path: '/projects/:project_id/epics/:epic_id/activity',
-      access: 'project:read',
-      handle: (req) => subjectFeed(req, 'epic'),
+      path: '/my/activity',
+      access: 'person',
+      async handle(req) {
+        const { occurredAfter, occurredBefore } = feedBounds(req);
+        return result(await feeds.personFeed(req.actor!.id, { occurredAfter, occurredBefore }, pageParams(req.query), req.now));
+      },
     },
-    { method: 'GET', path: '/my/activity', access: 'person', handle: myFeed },
   ];
   return { routes, types: [activityType] };
+}
+
+/** `since_version`, `occurred_after`, `occurred_before`. */
+function feedBounds(req: ApiRequest): FeedBounds {
+  const problems: ValidationError[] = [];
+  const sinceVersion = countParam(req.query, 'since_version', problems) ?? 0;
+  const occurred = (name: string): number | null => {
+    const raw = req.query[name];
+    if (raw === undefined || raw.trim() === '') return null;
+    try {
+      return datetimeParameter(name, raw);
+    } catch {
+      problems.push({ field: name, problem: `'${name}' must be a datetime: ISO 8601 or integer milliseconds` });
+      return null;
+    }
+  };
+  const occurredAfter = occurred('occurred_after');
+  const occurredBefore = occurred('occurred_before');
+  if (problems.length > 0) throw invalidParameter(problems);
+  return { sinceVersion, occurredAfter, occurredBefore };
 }
 
 // ---- the resource type ----
@@ -253,67 +166,6 @@ function renderValues(values: Values): Values {
 /** Activities are documents without an `id`; the serializer renders them like any other. */
 function asDocument(activity: ActivityDoc): Doc {
   return activity as unknown as Doc;
-}
-
-// ---- query parameters ----
-
-function pageRequest(req: ApiRequest): PageRequest {
-  const problems: ValidationError[] = [];
-  const limit = nonNegativeInteger(req.query['limit'], 'limit', problems);
-  const offset = nonNegativeInteger(req.query['offset'], 'offset', problems);
-  if (problems.length) throw invalidParameter(problems);
-  return { limit: Math.min(limit ?? DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT), offset: offset ?? 0 };
-}
-
-function sinceVersion(req: ApiRequest): number {
-  const problems: ValidationError[] = [];
-  const since = nonNegativeInteger(req.query['since_version'], 'since_version', problems);
-  if (problems.length) throw invalidParameter(problems);
-  return since ?? 0;
-}
-
-function occurredBounds(req: ApiRequest): Pick<FeedFilter, 'occurredAfter' | 'occurredBefore'> {
-  const problems: ValidationError[] = [];
-  const occurredAfter = datetime(req.query['occurred_after'], 'occurred_after', problems);
-  const occurredBefore = datetime(req.query['occurred_before'], 'occurred_before', problems);
-  if (problems.length) throw invalidParameter(problems);
-  return { occurredAfter, occurredBefore };
-}
-
-function nonNegativeInteger(raw: string | undefined, field: string, problems: ValidationError[]): number | null {
-  if (raw === undefined || raw === '') return null;
-  const value = /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (Number.isSafeInteger(value)) return value;
-  problems.push({ field, problem: `${field} must be an integer of 0 or more` });
-  return null;
-}
-
-/** A datetime parameter: integer ms since the epoch, or ISO 8601. */
-function datetime(raw: string | undefined, field: string, problems: ValidationError[]): number | null {
-  if (raw === undefined || raw === '') return null;
-  const text = raw.trim();
-  const value = /^-?\d{1,15}$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : NaN;
-  if (Number.isFinite(value)) return value;
-  problems.push({ field, problem: `${field} must be an ISO 8601 datetime or integer milliseconds` });
-  return null;
-}
-
-// ---- small readers ----
-
-function projectNameMap(project: Doc): Map<number, string> {
-  return new Map([[project.id, stringOrNull(project['name']) ?? '']]);
-}
-
-function performerInfo(person: Doc): PerformerInfo {
-  return { id: person.id, name: stringOrNull(person['name']) ?? '', initials: stringOrNull(person['initials']) ?? '' };
-}
-
-function isInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value);
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

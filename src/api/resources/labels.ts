@@ -7,8 +7,9 @@
 //   DELETE /projects/:project_id/labels/:label_id   writers; the label leaves every story carrying it
 //
 // `counts` (story_counts per state, kept by every story write) is returned when asked for in `fields`.
-import { LabelCommands } from '../../commands/labels.js';
-import type { CommandMeta } from '../../commands/command-handler.js';
+import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../../domain/label/label-decisions.js';
+import { streams } from '../../domain/events.js';
+import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
@@ -30,8 +31,7 @@ const checkLabelBody = requestSchema<{ name: string }>({ type: 'object', propert
 
 export function labelResources(deps: ResourceDeps): ResourceModule {
   const labels = deps.read('labels');
-  const commands = new LabelCommands({ commands: deps.commands, labels });
-  const meta = (req: ApiRequest): CommandMeta => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+  const { writer } = deps;
 
   async function pathLabel(req: ApiRequest): Promise<Doc> {
     const label = await labels.findOne({ id: idParam(req.params['label_id']), project_id: req.project!.id });
@@ -55,8 +55,9 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/labels',
       access: 'project:write',
       async handle(req) {
-        const { label, version } = await commands.create(req.project!.id, checkLabelBody(req.body).name, meta(req));
-        return { kind: 'resource', type: 'label', value: label, created: true, projectVersion: version };
+        const { name } = checkLabelBody(req.body);
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateLabel, { name }, commandMeta(req));
+        return { kind: 'resource', type: 'label', value: doc, created: true, projectVersion: version };
       },
     },
     {
@@ -72,8 +73,9 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       access: 'project:write',
       async handle(req) {
         const current = await pathLabel(req);
-        const { label, version } = await commands.rename(req.project!.id, current.id, checkLabelBody(req.body).name, meta(req));
-        return { kind: 'resource', type: 'label', value: label, projectVersion: version };
+        const rename = { label_id: current.id, name: checkLabelBody(req.body).name };
+        const { doc, version } = await writer.onProject(req.project!.id, decideRenameLabel, rename, commandMeta(req));
+        return { kind: 'resource', type: 'label', value: doc, projectVersion: version };
       },
     },
     {
@@ -82,7 +84,8 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       access: 'project:write',
       async handle(req) {
         const current = await pathLabel(req);
-        return { kind: 'empty', projectVersion: await commands.delete(req.project!.id, current.id, meta(req)) };
+        const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteLabel, { label_id: current.id }, commandMeta(req));
+        return { kind: 'empty', projectVersion: outcome.version };
       },
     },
   ];

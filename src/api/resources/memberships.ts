@@ -10,7 +10,6 @@
 //
 // Only active roles (owner, member, viewer) are ever returned.
 import { DomainError, invalidField } from '../../domain/errors.js';
-import { MembershipCommands } from '../../commands/memberships.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
 import type { Doc } from '../../ports/read-store.js';
@@ -18,6 +17,7 @@ import { idParam } from '../project-authorization.js';
 import { text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { commandMeta } from '../command-meta.js';
 import { bodyChecker } from './body-schema.js';
 import { personAssociation, personDirectory } from './people.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -30,7 +30,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
   const memberships = deps.read('project_memberships');
   const people = deps.read('people');
   const directory = personDirectory(deps);
-  const commands = new MembershipCommands({ commands: deps.commands, memberships, peopleRead: people, people: deps.people });
+  const commands = deps.memberships;
   const checkBody = bodyChecker({
     person_id: 'integer',
     favorite: 'boolean',
@@ -57,7 +57,6 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
   };
 
   const active = { role: { $in: PROJECT_ROLES } };
-  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
 
   async function membershipOf(req: ApiRequest): Promise<Doc> {
     const membership = await memberships.findOne({ id: idParam(req.params['membership_id']), project_id: req.project!.id, ...active });
@@ -100,7 +99,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/memberships',
       access: 'project:owner',
       async handle(req) {
-        const { membership, version } = await commands.addMembership(req.project!.id, checkBody(req.body), meta(req));
+        const { membership, version } = await commands.addMembership(req.project!.id, checkBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'project_membership', value: membership, created: true, projectVersion: version };
       },
     },
@@ -118,7 +117,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       async handle(req) {
         const current = await membershipOf(req);
-        const { membership, version } = await commands.changeMembership(req.project!.id, current.id, checkBody(req.body), req.project!.role, meta(req));
+        const { membership, version } = await commands.changeMembership(req.project!.id, current.id, checkBody(req.body), req.project!.role, commandMeta(req));
         return { kind: 'resource', type: 'project_membership', value: membership, projectVersion: version };
       },
     },
@@ -128,7 +127,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       async handle(req) {
         const current = await membershipOf(req);
-        const version = await commands.removeMembership(req.project!.id, current.id, req.project!.role, meta(req));
+        const version = await commands.removeMembership(req.project!.id, current.id, req.project!.role, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
       },
     },

@@ -7,8 +7,9 @@
 //   POST /my/people     { emails }    invites unknown emails (people without a password), adds them all to
 //                                     the caller's known people and answers their known_person entries.
 //
-// Email visibility (spec rule 6; our rule): a person's email is shown to the person themself and to people
-// who share a project or an account with them; everyone else gets the person without `email`.
+// Email visibility: the one rule of src/queries/email-visibility.ts (the person themself, and callers who
+// share a project or an account with them).
+import { commandMeta } from '../command-meta.js';
 import { invalidField } from '../../domain/errors.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc } from '../../ports/read-store.js';
@@ -26,6 +27,7 @@ export const personType: ResourceType = {
   defaults: ['kind', 'id', 'name', 'email', 'initials', 'username'],
 };
 
+/** People as a caller sees them outside one project's responses (the one email rule, src/queries/email-visibility.ts). */
 export interface PersonDirectory {
   /** People by id as `actor` may see them (email removed where not visible); unknown ids are absent. */
   byIds(ids: readonly unknown[], actor: Actor | null): Promise<Map<number, Doc>>;
@@ -33,37 +35,12 @@ export interface PersonDirectory {
   emailVisibleTo(actor: Actor | null, personIds: readonly number[]): Promise<Set<number>>;
 }
 
-export function personDirectory(deps: Pick<ResourceDeps, 'read'>): PersonDirectory {
-  const people = deps.read('people');
-  const memberships = deps.read('project_memberships');
-  const accountMemberships = deps.read('account_memberships');
-
-  async function sharing(collection: typeof memberships, key: string, actorId: number, personIds: number[]): Promise<number[]> {
-    const own = await collection.find({ person_id: actorId });
-    const groups = own.map((membership) => membership[key]);
-    if (groups.length === 0) return [];
-    const shared = await collection.find({ [key]: { $in: groups }, person_id: { $in: personIds } });
-    return shared.map((membership) => Number(membership['person_id']));
-  }
-
-  const directory: PersonDirectory = {
-    async emailVisibleTo(actor, personIds) {
-      if (!actor || personIds.length === 0) return new Set();
-      const ids = [...new Set(personIds)];
-      const [byProject, byAccount] = await Promise.all([
-        sharing(memberships, 'project_id', actor.id, ids),
-        sharing(accountMemberships, 'account_id', actor.id, ids),
-      ]);
-      return new Set([actor.id, ...byProject, ...byAccount]);
-    },
-    async byIds(ids, actor) {
-      const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-      if (wanted.length === 0) return new Map();
-      const [docs, visible] = await Promise.all([people.find({ id: { $in: wanted } }), directory.emailVisibleTo(actor, wanted)]);
-      return new Map(docs.map((doc) => [doc.id, visible.has(doc.id) ? doc : withoutEmail(doc)]));
-    },
+export function personDirectory(deps: Pick<ResourceDeps, 'queries'>): PersonDirectory {
+  const seen = deps.queries.people;
+  return {
+    emailVisibleTo: (actor, personIds) => seen.emailVisible({ actorId: actor?.id ?? null }, personIds),
+    byIds: (ids, actor) => seen.byIds({ actorId: actor?.id ?? null }, ids),
   };
-  return directory;
 }
 
 /** An association loader for `person` from an id attribute (`person_id`, `owned_by_id`, ...). */
@@ -77,11 +54,6 @@ export function personAssociation(directory: PersonDirectory, idAttribute: strin
       return docs.map((doc) => found.get(Number(doc[idAttribute])) ?? null);
     },
   };
-}
-
-function withoutEmail(doc: Doc): Doc {
-  const { email: _hidden, ...rest } = doc;
-  return rest as Doc;
 }
 
 export function peopleResources(deps: ResourceDeps): ResourceModule {
@@ -121,8 +93,10 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const actor = req.actor!;
         let ids: number[];
+        let projectId: number | undefined;
         if (req.query['project_id'] !== undefined) {
-          const project = await req.authorizeProject(idParam(req.query['project_id']), 'project:read');
+          const project = await req.accessTo(idParam(req.query['project_id']), 'project:read');
+          projectId = project.id;
           ids = (await memberships.find({ project_id: project.id })).map((membership) => Number(membership['person_id']));
         } else {
           const own = await memberships.find({ person_id: actor.id });
@@ -132,7 +106,8 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
           const added = Array.isArray(me?.['known_person_ids']) ? (me['known_person_ids'] as number[]) : [];
           ids = [...shared.map((membership) => Number(membership['person_id'])), ...added];
         }
-        return { kind: 'resource', type: 'known_person', value: await knownPeople(actor, ids) };
+        const value = await knownPeople(actor, ids);
+        return { kind: 'resource', type: 'known_person', value, ...(projectId !== undefined ? { projectId } : {}) };
       },
     },
     {
@@ -143,7 +118,7 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
         const body = checkPostBody(req.body);
         const emails = body['emails'];
         if (!Array.isArray(emails) || emails.length === 0) throw invalidField('emails', "'emails' must be a non-empty array of email addresses");
-        const meta = { commandId: req.commandId, actorId: req.actor!.id, now: req.now };
+        const meta = commandMeta(req);
         const ids: number[] = [];
         for (const [index, email] of emails.entries()) {
           const person = await deps.people.findOrInvite({ email }, { ...meta, commandId: `${req.commandId}:invite-${index}` });

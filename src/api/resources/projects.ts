@@ -10,12 +10,11 @@
 // `time_zone` is rendered with its offset at the time of the request; `start_time` and
 // `current_iteration_number` are computed from the settings (project-calendar.ts).
 import { invalidField } from '../../domain/errors.js';
-import { ProjectCommands } from '../../commands/projects.js';
 import { currentIterationNumber, projectStartTime } from '../../domain/project/project-calendar.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
 import type { ResourceType } from '../resource-type.js';
-import type { ApiRequest, RouteDefinition } from '../route-table.js';
-import { accountCommands } from './accounts.js';
+import type { RouteDefinition } from '../route-table.js';
+import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
@@ -46,22 +45,11 @@ const PROJECT_BODY: Record<string, FieldType> = {
   atom_enabled: 'boolean',
 };
 
-export function projectCommands(deps: ResourceDeps): ProjectCommands {
-  return new ProjectCommands({
-    commands: deps.commands,
-    ids: deps.ids,
-    projects: deps.read('projects'),
-    people: deps.read('people'),
-    accountMemberships: deps.read('account_memberships'),
-    accounts: accountCommands(deps),
-  });
-}
-
 export function projectResources(deps: ResourceDeps): ResourceModule {
   const projects = deps.read('projects');
   const accounts = deps.read('accounts');
   const memberships = deps.read('project_memberships');
-  const commands = projectCommands(deps);
+  const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
 
   const projectType: ResourceType = {
@@ -104,7 +92,6 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
     },
   };
 
-  const meta = (req: ApiRequest) => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
 
   const routes: RouteDefinition[] = [
     {
@@ -124,7 +111,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects',
       access: 'person',
       async handle(req) {
-        const project = await commands.createProject(req.actor!.id, checkBody(req.body), meta(req));
+        const project = await commands.createProject(req.actor!.id, checkBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'project', value: project, created: true, projectId: project.id, projectVersion: Number(project['version']) };
       },
     },
@@ -141,7 +128,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id',
       access: 'project:owner',
       async handle(req) {
-        const { project, version } = await commands.updateProject(req.project!.id, checkBody(req.body), meta(req));
+        const { project, version } = await commands.updateProject(req.project!.id, checkBody(req.body), commandMeta(req));
         return { kind: 'resource', type: 'project', value: project, projectVersion: version };
       },
     },
@@ -150,7 +137,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id',
       access: 'project:owner',
       async handle(req) {
-        const version = await commands.deleteProject(req.project!.id, meta(req));
+        const version = await commands.deleteProject(req.project!.id, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
       },
     },

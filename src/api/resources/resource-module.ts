@@ -3,14 +3,20 @@
 //   export function storyResources(deps: ResourceDeps): ResourceModule { return { routes, types }; }
 //
 // taking everything it needs from `deps` (no globals, no imports of adapters), and the root lists it in
-// src/api/resources/index.ts. Reads go to the live read models through `deps.read(<collection>)`;
-// writes go through `deps.commands` (the one command handler) with a decider from src/domain/.
+// src/api/resources/index.ts. Reads go to the live read models through `deps.read(<collection>)` or to a
+// query of src/queries/; writes go through `deps.writer` (the one ResourceWriter over the command
+// handler) with a decider from src/domain/, or through an operation group of src/commands/ when the write
+// reads or touches more than one stream (people, projects, accounts, memberships, story moves).
+import type { AccountCommands } from '../../commands/accounts.js';
 import type { CommandHandler } from '../../commands/command-handler.js';
+import type { MembershipCommands } from '../../commands/memberships.js';
 import type { PeopleCommands } from '../../commands/people.js';
-import type { PersonSecrets } from '../../infra/credentials/person-secrets.js';
-import type { EventStore } from '../../ports/event-store.js';
-import type { IdAllocator } from '../../infra/id-allocator.js';
-import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
+import type { ProjectCommands } from '../../commands/projects.js';
+import type { ResourceWriter } from '../../commands/resource-writer.js';
+import type { PersonSecretsPort } from '../../ports/credentials.js';
+import type { ActivityFeeds } from '../../queries/activity-feeds.js';
+import type { PeopleAsSeen } from '../../queries/email-visibility.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 
@@ -29,13 +35,25 @@ export interface ResourceDeps {
   /** Resolves once the read models have applied the global position (read-your-writes). */
   waitForPosition(position: number): Promise<void>;
   commands: CommandHandler;
+  /** Runs a decider on a stream and reads back the resource it wrote (every write goes through it). */
+  writer: ResourceWriter;
   /** Adding, inviting and updating people (shared by /me, memberships, accounts). */
   people: PeopleCommands;
+  /** Creating, changing and deleting projects (and the account a project may come with). */
+  projects: ProjectCommands;
+  accounts: AccountCommands;
+  memberships: MembershipCommands;
   /** Passwords and API tokens. */
-  secrets: PersonSecrets;
-  eventStore: EventStore;
-  ids: IdAllocator;
+  secrets: PersonSecretsPort;
+  /** The queries that read more than one read model or the event store (the only readers of the log). */
+  queries: Queries;
   settings: ResourceSettings;
+}
+
+export interface Queries {
+  activity: ActivityFeeds;
+  /** People with `email` only where the one email rule lets the caller see it. */
+  people: PeopleAsSeen;
 }
 
 export interface ResourceModule {

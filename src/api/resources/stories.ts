@@ -16,23 +16,33 @@
 //   DELETE /projects/:project_id/stories/:story_id/labels/:label_id   the removed label
 //
 // A move (PUT with another `project_id`) needs write access to both projects and carries no other
-// attribute (send those in a separate PUT); see src/commands/stories.ts for its two events.
+// attribute (send those in a separate PUT); see src/commands/story-move.ts for its two events.
 import { invalidField } from '../../domain/errors.js';
 import { normalizedLabelName } from '../../domain/project-state.js';
-import { StoryCommands } from '../../commands/stories.js';
-import type { CommandMeta } from '../../commands/command-handler.js';
+import { streams } from '../../domain/events.js';
+import { decideCreateStory } from '../../domain/story/create-story.js';
+import { decideDeleteStory } from '../../domain/story/delete-story.js';
+import {
+  decideAddStoryLabel,
+  decideAddStoryOwner,
+  decideRemoveStoryLabel,
+  decideRemoveStoryOwner,
+  decideUpdateStory,
+} from '../../domain/story/update-story.js';
+import { moveStory } from '../../commands/story-move.js';
+import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';
 import { isXhr, missingCredentials } from '../authentication.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { requestSchema, text } from '../request-schema.js';
-import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition } from '../route-table.js';
+import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteRequest } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
-import { assertFilterAlone, dateRangeFilter, pageOf, paginate, storyListQuery } from './story-list-query.js';
+import { storyListQuery } from './story-list-query.js';
+import { storyList } from '../../queries/story-lists.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
-import { matchesFilter, parseStoryFilter } from './story-search-filter.js';
-import { orderedStories, peopleById, storyResourceType } from './story-type.js';
+import { peopleById, storyResourceType } from './story-type.js';
 
 export const MAX_BULK_IDS = 500;
 
@@ -45,20 +55,16 @@ const checkLabelBody = requestSchema<{ id?: number; name?: string }>({
 export function storyResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
-  const people = deps.read('people');
-  const memberships = deps.read('project_memberships');
-  const commands = new StoryCommands({ commands: deps.commands, stories });
+  const { writer } = deps;
   const storyType = storyResourceType({
     stories,
     labels,
     tasks: deps.read('tasks'),
     comments: deps.read('comments'),
-    people,
-    memberships,
+    people: deps.queries.people,
     siteUrl: deps.settings.siteUrl,
   });
 
-  const meta = (req: ApiRequest): CommandMeta => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
   const story = (value: Doc, projectVersion?: number, created = false): ApiResult => ({
     kind: 'resource',
     type: 'story',
@@ -68,7 +74,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     ...(created ? { created: true } : {}),
   });
 
-  /** The story of a project-scoped path (the project already authorized by the route's access). */
+  /** The story of the path, in the project the route's declared access resolved. */
   async function pathStory(req: ApiRequest): Promise<Doc> {
     const found = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
     if (!found) throw apiError('unfound_resource');
@@ -76,59 +82,22 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   /**
-   * The story of `/stories/:story_id`, after checking the caller's access to its project with the rules
-   * of the project-scoped path: anonymous callers read stories of public projects, and get 401 for any
-   * other id, existing or not, so they cannot probe which stories exist.
+   * The project of `/stories/:story_id`, for the access the bare story routes declare. The rules are the
+   * project-scoped path's: anonymous callers read stories of public projects, and get 401 for any other
+   * id, existing or not, so they cannot probe which stories exist.
    */
-  async function bareStory(req: ApiRequest, level: ProjectAccessLevel): Promise<Doc> {
-    const found = await stories.findOne({ id: idParam(req.params['story_id']) });
-    if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
-    await req.authorizeProject(Number(found['project_id']), level);
-    return found;
-  }
+  const storyProject = (level: ProjectAccessLevel) => ({
+    level,
+    async of(req: RouteRequest): Promise<number> {
+      const found = await stories.findOne({ id: idParam(req.params['story_id']) });
+      if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
+      return Number(found['project_id']);
+    },
+  });
 
   async function list(req: ApiRequest): Promise<ApiResult> {
-    assertFilterAlone(req.query);
-    const query = storyListQuery(req.query);
-    const projectId = req.project!.id;
-    const page = pageOf(query);
-    const filter: Record<string, unknown> = { project_id: projectId, ...dateRangeFilter(query) };
-    if (query.with_state !== undefined) filter['current_state'] = query.with_state;
-    if (query.with_story_type !== undefined) filter['story_type'] = query.with_story_type;
-    if (query.with_story_priority !== undefined) filter['story_priority'] = query.with_story_priority;
-    if (query.with_label !== undefined) {
-      const label = await labels.findOne({ project_id: projectId, name: normalizedLabelName(query.with_label) });
-      filter['label_ids'] = label ? label.id : -1;
-    }
-    const rank: Record<string, string> = {};
-    for (const [param, operator] of [['after_story_id', '$gt'], ['before_story_id', '$lt']] as const) {
-      const anchorId = query[param];
-      if (anchorId === undefined) continue;
-      const anchor = await stories.findOne({ id: anchorId, project_id: projectId });
-      if (!anchor) throw invalidField(param, `Story ${anchorId} is not in this project.`);
-      rank[operator] = String(anchor['rank']);
-    }
-    if (Object.keys(rank).length > 0) filter['rank'] = rank;
-
-    if (query.filter === undefined) {
-      const total = await stories.count(filter);
-      const value = await stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
-      return { kind: 'resource', type: 'story', value, pagination: { total, ...page, returned: value.length } };
-    }
-    const terms = parseStoryFilter(query.filter);
-    const [ordered, projectLabels] = await Promise.all([orderedStories(stories, filter), labels.find({ project_id: projectId })]);
-    const labelName = new Map(projectLabels.map((label) => [label.id, String(label['name'])]));
-    const matching = ordered.filter((doc) =>
-      matchesFilter(terms, {
-        id: doc.id,
-        name: String(doc['name']),
-        ...(typeof doc['description'] === 'string' ? { description: doc['description'] } : {}),
-        current_state: String(doc['current_state']),
-        story_type: String(doc['story_type']),
-        labelNames: ((doc['label_ids'] as number[] | undefined) ?? []).map((id) => labelName.get(id) ?? ''),
-      }),
-    );
-    return { kind: 'resource', type: 'story', ...paginate(matching, page) };
+    const { criteria, page } = storyListQuery(req.query);
+    return { kind: 'resource', type: 'story', ...(await storyList({ stories, labels }, req.project!.id, criteria, page)) };
   }
 
   async function bulk(req: ApiRequest): Promise<ApiResult> {
@@ -146,21 +115,22 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     const projectId = Number(current['project_id']);
     const { input, projectId: targetId } = updateStoryInput(current.id, req.body);
     if (targetId === undefined || targetId === projectId) {
-      const { story: updated, version } = await commands.update(projectId, input, meta(req));
-      return story(updated, version);
+      const { doc, version } = await writer.onProject(projectId, decideUpdateStory, input, commandMeta(req));
+      return story(doc, version);
     }
     const extra = Object.keys(req.body).filter((key) => UPDATE_KEYS.includes(key));
     if (extra.length > 0) {
       throw invalidField('project_id', `A move to another project takes no other attribute; send ${extra.join(', ')} in a separate request.`);
     }
-    await req.authorizeProject(targetId, 'project:write');
-    const { story: moved, version } = await commands.move(projectId, targetId, current.id, meta(req));
-    return story(moved, version);
+    await req.accessTo(targetId, 'project:write');
+    const { doc, version } = await moveStory({ commands: deps.commands, writer, stories }, projectId, targetId, current.id, commandMeta(req));
+    return story(doc, version);
   }
 
   async function remove(req: ApiRequest, current: Doc): Promise<ApiResult> {
-    const version = await commands.delete(Number(current['project_id']), current.id, meta(req));
-    return { kind: 'empty', projectVersion: version };
+    const stream = streams.project(Number(current['project_id']));
+    const outcome = await writer.execute(stream, decideDeleteStory, { story_id: current.id }, commandMeta(req));
+    return { kind: 'empty', projectVersion: outcome.version };
   }
 
   const routes: RouteDefinition[] = [
@@ -170,8 +140,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/stories',
       access: 'project:write',
       async handle(req) {
-        const { story: created, version } = await commands.create(req.project!.id, createStoryInput(req.body), meta(req));
-        return story(created, version, true);
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateStory, createStoryInput(req.body), commandMeta(req));
+        return story(doc, version, true);
       },
     },
     { method: 'GET', path: '/projects/:project_id/stories/bulk', access: 'project:read', cacheable: true, handle: bulk },
@@ -194,9 +164,27 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       access: 'project:write',
       handle: async (req) => remove(req, await pathStory(req)),
     },
-    { method: 'GET', path: '/stories/:story_id', access: 'public', handle: async (req) => story(await bareStory(req, 'project:read')) },
-    { method: 'PUT', path: '/stories/:story_id', access: 'person', handle: async (req) => update(req, await bareStory(req, 'project:write')) },
-    { method: 'DELETE', path: '/stories/:story_id', access: 'person', handle: async (req) => remove(req, await bareStory(req, 'project:write')) },
+    {
+      method: 'GET',
+      path: '/stories/:story_id',
+      access: 'public',
+      project: storyProject('project:read'),
+      handle: async (req) => story(await pathStory(req)),
+    },
+    {
+      method: 'PUT',
+      path: '/stories/:story_id',
+      access: 'person',
+      project: storyProject('project:write'),
+      handle: async (req) => update(req, await pathStory(req)),
+    },
+    {
+      method: 'DELETE',
+      path: '/stories/:story_id',
+      access: 'person',
+      project: storyProject('project:write'),
+      handle: async (req) => remove(req, await pathStory(req)),
+    },
     {
       method: 'GET',
       path: '/projects/:project_id/stories/:story_id/owners',
@@ -204,7 +192,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       cacheable: true,
       async handle(req) {
         const ownerIds = ((await pathStory(req))['owner_ids'] as number[] | undefined) ?? [];
-        const found = await peopleById({ people, memberships }, ownerIds, req);
+        const found = await peopleById(deps.queries.people, ownerIds, req);
         return { kind: 'resource', type: 'person', value: ownerIds.flatMap((id) => found.get(id) ?? []) };
       },
     },
@@ -215,8 +203,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathStory(req);
         const { id: personId } = checkOwnerBody(req.body);
-        const { version } = await commands.addOwner(req.project!.id, { story_id: current.id, person_id: personId }, meta(req));
-        const found = await peopleById({ people, memberships }, [personId], req);
+        const { version } = await writer.onProject(req.project!.id, decideAddStoryOwner, { story_id: current.id, person_id: personId }, commandMeta(req));
+        const found = await peopleById(deps.queries.people, [personId], req);
         const person = found.get(personId);
         if (!person) throw apiError('unfound_resource');
         return { kind: 'resource', type: 'person', value: person, created: true, projectVersion: version };
@@ -229,7 +217,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathStory(req);
         const personId = idParam(req.params['person_id']);
-        const { version } = await commands.removeOwner(req.project!.id, { story_id: current.id, person_id: personId }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideRemoveStoryOwner, { story_id: current.id, person_id: personId }, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
       },
     },
@@ -255,7 +243,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
           throw invalidField('name', 'this endpoint requires one of the following parameters: id, name');
         }
         const reference = body.id !== undefined ? { id: body.id } : body.name!;
-        const { version } = await commands.addLabel(req.project!.id, { story_id: current.id, label: reference }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideAddStoryLabel, { story_id: current.id, label: reference }, commandMeta(req));
         const label = await labels.findOne(
           body.id !== undefined ? { id: body.id, project_id: req.project!.id } : { project_id: req.project!.id, name: normalizedLabelName(body.name!) },
         );
@@ -270,7 +258,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathStory(req);
         const labelId = idParam(req.params['label_id']);
-        const { version } = await commands.removeLabel(req.project!.id, { story_id: current.id, label_id: labelId }, meta(req));
+        const { version } = await writer.onProject(req.project!.id, decideRemoveStoryLabel, { story_id: current.id, label_id: labelId }, commandMeta(req));
         const label = await labels.findOne({ id: labelId, project_id: req.project!.id });
         if (!label) throw apiError('unfound_resource');
         return { kind: 'resource', type: 'label', value: label, projectVersion: version };

@@ -1,37 +1,16 @@
-// Query parameters of the paginated story lists (stories, releases): pagination, the `with_*` filters
-// and the date ranges, checked with ajv (query strings coerced to integers) and turned into a read-store
-// filter.
-//
-// Choices (the facts leave them open):
-// - `limit` defaults to 100 and larger values are reduced to 500 (as the service did); it must be at
-//   least 1; `offset` defaults to 0. Both must be integers.
-// - Date ranges `<x>_after` / `<x>_before` (x = accepted, created, updated, deadline) are EXCLUSIVE:
-//   `created_after=T` keeps stories created strictly after T. Values are ISO 8601 or integer ms.
-//   A story without the attribute (an unaccepted story, a release without deadline) never matches a
-//   bound on it.
-// - `after_story_id` / `before_story_id` keep the stories strictly below / above that story in the
-//   priority order; a story that is not in the project answers 400.
+// Query parameters of the paginated story lists (stories, releases), read into the criteria of
+// src/queries/story-lists.ts: the `with_*` filters (checked with ajv), the date ranges
+// (`<x>_after` / `<x>_before`, x = accepted, created, updated, deadline; read by the one datetime
+// parser), `after_story_id` / `before_story_id`, `filter`, and the page (the one pageParams).
 import { invalidField } from '../../domain/errors.js';
 import { STORY_PRIORITIES, STORY_STATES, STORY_TYPES } from '../../domain/story/story-rules.js';
-import type { Pagination } from '../route-table.js';
+import type { Page } from '../../queries/page.js';
+import { DATE_RANGE_ATTRIBUTES, type DateRanges, type StoryListCriteria } from '../../queries/story-lists.js';
+import { datetimeParameter } from '../datetime-parameter.js';
+import { pageParams } from '../page-params.js';
 import { requestSchema } from '../request-schema.js';
-import { datetimeOf } from './story-request.js';
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 500;
-
-export const DATE_RANGE_ATTRIBUTES = ['accepted_at', 'created_at', 'updated_at', 'deadline'] as const;
-
-const DATE_PARAMS = Object.fromEntries(
-  DATE_RANGE_ATTRIBUTES.flatMap((attribute) => {
-    const stem = attribute.replace(/_at$/, '');
-    return [[`${stem}_before`, { type: 'string' }], [`${stem}_after`, { type: 'string' }]];
-  }),
-);
-
-export interface StoryListQuery {
-  limit?: number;
-  offset?: number;
+interface ListParams {
   with_state?: string;
   with_label?: string;
   with_story_type?: string;
@@ -39,14 +18,11 @@ export interface StoryListQuery {
   after_story_id?: number;
   before_story_id?: number;
   filter?: string;
-  [dateParam: string]: unknown;
 }
 
-const checkStoryListQuery = requestSchema<StoryListQuery>({
+const checkStoryListParams = requestSchema<ListParams>({
   type: 'object',
   properties: {
-    limit: { type: 'integer', minimum: 1 },
-    offset: { type: 'integer', minimum: 0 },
     with_state: { enum: STORY_STATES },
     with_label: { type: 'string' },
     with_story_type: { enum: STORY_TYPES },
@@ -54,20 +30,43 @@ const checkStoryListQuery = requestSchema<StoryListQuery>({
     after_story_id: { type: 'integer' },
     before_story_id: { type: 'integer' },
     filter: { type: 'string' },
-    ...DATE_PARAMS,
   },
 });
 
-/** The stories list query, coerced (a copy: the request's query stays as sent, for the cache key). */
-export function storyListQuery(query: Readonly<Record<string, string>>): StoryListQuery {
-  return checkStoryListQuery({ ...query });
+const checkReleaseListParams = requestSchema<Pick<ListParams, 'with_state'>>({
+  type: 'object',
+  properties: { with_state: { enum: STORY_STATES } },
+});
+
+/** GET /projects/:id/stories: the criteria and the page (a copy: the request's query stays as sent, for the cache key). */
+export function storyListQuery(query: Readonly<Record<string, string>>): { criteria: StoryListCriteria; page: Page } {
+  assertFilterAlone(query);
+  const params = checkStoryListParams({ ...query });
+  const criteria: StoryListCriteria = { ranges: dateRanges(query) };
+  if (params.with_state !== undefined) criteria.state = params.with_state;
+  if (params.with_story_type !== undefined) criteria.storyType = params.with_story_type;
+  if (params.with_story_priority !== undefined) criteria.priority = params.with_story_priority;
+  if (params.with_label !== undefined) criteria.label = params.with_label;
+  if (params.after_story_id !== undefined) criteria.afterStoryId = params.after_story_id;
+  if (params.before_story_id !== undefined) criteria.beforeStoryId = params.before_story_id;
+  if (params.filter !== undefined) criteria.search = params.filter;
+  return { criteria, page: pageParams(query) };
+}
+
+/** GET /projects/:id/releases: `with_state`, the date ranges and the page. */
+export function releaseListQuery(query: Readonly<Record<string, string>>): { criteria: Pick<StoryListCriteria, 'state' | 'ranges'>; page: Page } {
+  const params = checkReleaseListParams({ ...query });
+  return {
+    criteria: { ranges: dateRanges(query), ...(params.with_state !== undefined ? { state: params.with_state } : {}) },
+    page: pageParams(query),
+  };
 }
 
 /** Parameters `filter` may be combined with (spec: `project_id`, `date_format`, `limit`, `offset`). */
 const FILTER_COMPANIONS = new Set(['filter', 'date_format', 'limit', 'offset', 'fields', 'envelope', 'token']);
 
 /** Throws when `filter` is sent together with parameters other than its companions. */
-export function assertFilterAlone(query: Readonly<Record<string, string>>): void {
+function assertFilterAlone(query: Readonly<Record<string, string>>): void {
   if (query['filter'] === undefined) return;
   const others = Object.keys(query).filter((name) => !FILTER_COMPANIONS.has(name));
   if (others.length > 0) {
@@ -78,29 +77,17 @@ export function assertFilterAlone(query: Readonly<Record<string, string>>): void
   }
 }
 
-/** `{ attribute: { $gt, $lt } }` for the date-range parameters present. */
-export function dateRangeFilter(query: StoryListQuery): Record<string, unknown> {
-  const filter: Record<string, unknown> = {};
+function dateRanges(query: Readonly<Record<string, string>>): DateRanges {
+  const ranges: DateRanges = {};
   for (const attribute of DATE_RANGE_ATTRIBUTES) {
     const stem = attribute.replace(/_at$/, '');
-    const bounds: Record<string, number> = {};
-    for (const [suffix, operator] of [['after', '$gt'], ['before', '$lt']] as const) {
-      const param = `${stem}_${suffix}`;
-      const value = query[param];
-      if (typeof value === 'string') bounds[operator] = datetimeOf(param, value)!;
-    }
-    if (Object.keys(bounds).length > 0) filter[attribute] = bounds;
+    const after = query[`${stem}_after`];
+    const before = query[`${stem}_before`];
+    if (after === undefined && before === undefined) continue;
+    ranges[attribute] = {
+      ...(after !== undefined ? { after: datetimeParameter(`${stem}_after`, after)! } : {}),
+      ...(before !== undefined ? { before: datetimeParameter(`${stem}_before`, before)! } : {}),
+    };
   }
-  return filter;
-}
-
-/** limit (default 100, at most 500) and offset (default 0). */
-export function pageOf(query: Pick<StoryListQuery, 'limit' | 'offset'>): { limit: number; offset: number } {
-  return { limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT), offset: query.offset ?? 0 };
-}
-
-/** One page of `items` and its pagination. */
-export function paginate<T>(items: readonly T[], page: { limit: number; offset: number }): { value: T[]; pagination: Pagination } {
-  const value = items.slice(page.offset, page.offset + page.limit);
-  return { value, pagination: { total: items.length, limit: page.limit, offset: page.offset, returned: value.length } };
+  return ranges;
 }

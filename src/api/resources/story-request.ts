@@ -4,8 +4,8 @@
 // point scales and the other model rules are the domain's (src/domain/story/story-rules.ts). Text
 // lengths and list lengths are bounded by the one table of limits (src/domain/input-limits.ts).
 import type { SchemaObject } from 'ajv';
-import { invalidField } from '../../domain/errors.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
+import { datetimeParameter } from '../datetime-parameter.js';
 import type { LabelReference } from '../../domain/label/label-references.js';
 import type { CreateStoryInput, NewTaskInput } from '../../domain/story/create-story.js';
 import type { StoryGroup, UpdateStoryInput } from '../../domain/story/update-story.js';
@@ -76,7 +76,7 @@ export function createStoryInput(body: Record<string, unknown>): CreateStoryInpu
   const checked = checkCreate(body);
   const input = { ...common(checked) } as CreateStoryInput;
   if (checked['created_at'] !== undefined && checked['created_at'] !== null) {
-    input.created_at = datetimeOf('created_at', checked['created_at'])!;
+    input.created_at = datetimeParameter('created_at', checked['created_at'])!;
   }
   if (checked['tasks'] !== undefined) input.tasks = checked['tasks'] as NewTaskInput[];
   return input;
@@ -98,7 +98,7 @@ function common(checked: Record<string, unknown>): Partial<CreateStoryInput> {
   for (const key of Object.keys(STORY_ATTRIBUTES)) {
     if (!(key in checked)) continue;
     const value = checked[key];
-    input[key] = key === 'accepted_at' || key === 'deadline' ? datetimeOf(key, value) : value;
+    input[key] = key === 'accepted_at' || key === 'deadline' ? datetimeParameter(key, value) : value;
   }
   return input as Partial<CreateStoryInput> & {
     story_type?: StoryType;
@@ -106,18 +106,4 @@ function common(checked: Record<string, unknown>): Partial<CreateStoryInput> {
     story_priority?: StoryPriority;
     labels?: LabelReference[];
   };
-}
-
-/** A datetime parameter as ms: an integer, a string of digits, or ISO 8601; null stays null. */
-export function datetimeOf(field: string, value: unknown): number | null {
-  if (value === null) return null;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-  if (typeof value === 'string') {
-    if (/^-?[0-9]{1,16}$/.test(value)) return Number(value);
-    if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value)) {
-      const ms = Date.parse(value);
-      if (Number.isFinite(ms)) return ms;
-    }
-  }
-  throw invalidField(field, `'${field}' must be a datetime: ISO 8601 or integer milliseconds`);
 }

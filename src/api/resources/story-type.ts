@@ -1,13 +1,15 @@
 // How stories (and releases, which are stories of type release) are rendered: the resource types the
 // serializer uses, with batch loaders (one read per association per response).
 //
-// People nested in stories (owners, owned_by, requested_by, followers) show their email when the caller
-// has a role in the story's project and the person is a member of it: the spec's "share a project" rule
-// restricted to this project, so the answer depends only on the caller's role and stays cacheable by
-// (project, version, role).
+// People nested in stories (owners, owned_by, requested_by, followers) show their email by the one rule
+// of src/queries/email-visibility.ts, evaluated for the story's project (so the answer depends only on
+// the caller's role and stays cacheable by (project, version, role)).
 import type { Doc } from '../../ports/read-store.js';
-import type { ReadOnlyCollection } from '../../infra/projector/projector-runner.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import type { PeopleAsSeen } from '../../queries/email-visibility.js';
+import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
+import type { RenderScope } from '../render-scope.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 
 export interface StoryTypeDeps {
@@ -15,14 +17,9 @@ export interface StoryTypeDeps {
   labels: ReadOnlyCollection;
   tasks: ReadOnlyCollection;
   comments: ReadOnlyCollection;
-  people: ReadOnlyCollection;
-  memberships: ReadOnlyCollection;
+  people: PeopleAsSeen;
   siteUrl: string;
 }
-
-export type PeopleReads = Pick<StoryTypeDeps, 'people' | 'memberships'>;
-
-const ACTIVE_ROLES = ['owner', 'member', 'viewer'];
 
 const STORY_DATETIMES = ['accepted_at', 'deadline', 'created_at', 'updated_at'] as const;
 
@@ -65,8 +62,8 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
         const comments = await deps.comments.find({ story_id: { $in: docs.map((doc) => doc.id) } });
         return docs.map((doc) => comments.filter((comment) => comment['story_id'] === doc.id).map((comment) => comment.id));
       },
-      before_id: async (docs) => (await neighboursOf(deps.stories, docs)).map((pair) => pair.before_id),
-      after_id: async (docs) => (await neighboursOf(deps.stories, docs)).map((pair) => pair.after_id),
+      before_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.before_id),
+      after_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.after_id),
     },
   };
 }
@@ -90,40 +87,23 @@ function storyUrls(siteUrl: string) {
 
 /**
  * Neighbours of each story in its project's order (`after_id` above, `before_id` below), from one
- * ordered read per project in the batch. Memoized per batch so before_id and after_id share it.
+ * ordered read per project in the batch, shared by before_id and after_id through the response's scope.
  */
-const neighbourMemo = new WeakMap<readonly Doc[], Promise<Array<{ before_id: number | null; after_id: number | null }>>>();
-
-function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[]) {
-  let pending = neighbourMemo.get(docs);
-  if (!pending) {
-    pending = (async () => {
-      const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
-      const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
-      for (const projectId of projectIds) {
-        const ordered = await orderedStoryIds(stories, projectId);
-        positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
-      }
-      return docs.map((doc) => {
-        const order = positions.get(Number(doc['project_id']))!;
-        const at = order.index.get(doc.id);
-        if (at === undefined) return { before_id: null, after_id: null };
-        return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
-      });
-    })();
-    neighbourMemo.set(docs, pending);
-  }
-  return pending;
-}
-
-/** The ids of a project's stories in priority order. */
-export async function orderedStoryIds(stories: ReadOnlyCollection, projectId: number): Promise<number[]> {
-  return (await orderedStories(stories, { project_id: projectId })).map((doc) => doc.id);
-}
-
-/** Stories matching `filter` in priority order (rank, then id). */
-export function orderedStories(stories: ReadOnlyCollection, filter: Record<string, unknown>): Promise<Doc[]> {
-  return stories.find(filter, { sort: { rank: 1 } });
+function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[], scope: RenderScope) {
+  return scope.memo(docs, 'story-neighbours', async () => {
+    const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+    const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
+    for (const projectId of projectIds) {
+      const ordered = await orderedStoryIds(stories, projectId);
+      positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
+    }
+    return docs.map((doc) => {
+      const order = positions.get(Number(doc['project_id']))!;
+      const at = order.index.get(doc.id);
+      if (at === undefined) return { before_id: null, after_id: null };
+      return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
+    });
+  });
 }
 
 export function labelsAssociation(labels: ReadOnlyCollection): Association {
@@ -141,47 +121,34 @@ export function labelsAssociation(labels: ReadOnlyCollection): Association {
   };
 }
 
-function peopleAssociation(deps: PeopleReads, ids: string, idsOf: (doc: Doc) => number[]): Association {
+function peopleAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idsOf: (doc: Doc) => number[]): Association {
   return {
     type: 'person',
     many: true,
     ids,
     async load(docs, ctx) {
-      const found = await peopleById(deps, docs.flatMap(idsOf), ctx);
+      const found = await peopleById(deps.people, docs.flatMap(idsOf), ctx);
       return docs.map((doc) => idsOf(doc).flatMap((id) => found.get(id) ?? []));
     },
   };
 }
 
-function personAssociation(deps: PeopleReads, ids: string, idOf: (doc: Doc) => unknown): Association {
+function personAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idOf: (doc: Doc) => unknown): Association {
   return {
     type: 'person',
     ids,
     alternative: true,
     async load(docs, ctx) {
-      const found = await peopleById(deps, docs.map(idOf), ctx);
+      const found = await peopleById(deps.people, docs.map(idOf), ctx);
       return docs.map((doc) => found.get(Number(idOf(doc))) ?? null);
     },
   };
 }
 
-/** People by id, with `email` only for members of the caller's project when the caller has a role there. */
-export async function peopleById(deps: PeopleReads, ids: readonly unknown[], ctx: Pick<LoadContext, 'actor' | 'project'>): Promise<Map<number, Doc>> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return new Map();
-  const people = await deps.people.find({ id: { $in: wanted } });
-  const project = ctx.project;
-  const members =
-    project && project.role !== null
-      ? new Set((await deps.memberships.find({ project_id: project.id, person_id: { $in: wanted }, role: { $in: ACTIVE_ROLES } })).map((m) => Number(m['person_id'])))
-      : new Set<number>();
-  return new Map(
-    people.map((person) => {
-      if (members.has(person.id)) return [person.id, person];
-      const { email: _email, ...withoutEmail } = person;
-      return [person.id, withoutEmail as Doc];
-    }),
-  );
+/** People by id as the caller sees them in a response about the request's project. */
+export function peopleById(people: PeopleAsSeen, ids: readonly unknown[], ctx: Pick<LoadContext, 'actor' | 'project'>): Promise<Map<number, Doc>> {
+  const project = ctx.project ? { id: ctx.project.id, role: ctx.project.role } : null;
+  return people.byIds({ actorId: ctx.actor?.id ?? null, project }, ids);
 }
 
 function idList(value: unknown): number[] {

@@ -7,8 +7,9 @@
 //   DELETE /projects/:project_id/stories/:story_id/tasks/:task_id   writers
 //
 // `complete` and `position` are accepted as strings too (`"false"`, `"1"`), as the service accepted them.
-import { TaskCommands } from '../../commands/tasks.js';
-import type { CommandMeta } from '../../commands/command-handler.js';
+import { decideCreateTask, decideDeleteTask, decideUpdateTask } from '../../domain/task/task-decisions.js';
+import { streams } from '../../domain/events.js';
+import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
@@ -39,8 +40,7 @@ const checkUpdate = requestSchema<TaskBody>({ type: 'object', properties: TASK_P
 export function taskResources(deps: ResourceDeps): ResourceModule {
   const tasks = deps.read('tasks');
   const stories = deps.read('stories');
-  const commands = new TaskCommands({ commands: deps.commands, tasks });
-  const meta = (req: ApiRequest): CommandMeta => ({ commandId: req.commandId, actorId: req.actor!.id, now: req.now });
+  const { writer } = deps;
 
   async function pathStoryId(req: ApiRequest): Promise<number> {
     const story = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
@@ -75,8 +75,8 @@ export function taskResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const storyId = await pathStoryId(req);
         const body = checkCreate(req.body);
-        const { task, version } = await commands.create(req.project!.id, { ...body, story_id: storyId }, meta(req));
-        return { kind: 'resource', type: 'task', value: task, created: true, projectVersion: version };
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateTask, { ...body, story_id: storyId }, commandMeta(req));
+        return { kind: 'resource', type: 'task', value: doc, created: true, projectVersion: version };
       },
     },
     {
@@ -94,8 +94,8 @@ export function taskResources(deps: ResourceDeps): ResourceModule {
         const current = await pathTask(req);
         const body = checkUpdate(req.body);
         const input = { ...body, story_id: Number(current['story_id']), task_id: current.id };
-        const { task, version } = await commands.update(req.project!.id, input, meta(req));
-        return { kind: 'resource', type: 'task', value: task, projectVersion: version };
+        const { doc, version } = await writer.onProject(req.project!.id, decideUpdateTask, input, commandMeta(req));
+        return { kind: 'resource', type: 'task', value: doc, projectVersion: version };
       },
     },
     {
@@ -104,8 +104,9 @@ export function taskResources(deps: ResourceDeps): ResourceModule {
       access: 'project:write',
       async handle(req) {
         const current = await pathTask(req);
-        const version = await commands.delete(req.project!.id, Number(current['story_id']), current.id, meta(req));
-        return { kind: 'empty', projectVersion: version };
+        const command = { story_id: Number(current['story_id']), task_id: current.id };
+        const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteTask, command, commandMeta(req));
+        return { kind: 'empty', projectVersion: outcome.version };
       },
     },
   ];

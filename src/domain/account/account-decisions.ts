@@ -4,9 +4,9 @@
 // - only account owners and admins change account memberships; only owners grant or revoke `owner`;
 // - the last owner can be neither removed nor demoted;
 // - plan is `self_hosted` and status `active`: a self-hosted server has no billing plans.
-import type { Decide } from '../decision.js';
+import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import type { EventType, ResourceChange, Values } from '../events.js';
 import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
 
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
@@ -43,84 +43,77 @@ export interface RemoveAccountMember {
   actorId: number | null;
 }
 
-export function createAccount(command: CreateAccount): Decide<StreamState> {
-  return (state, context) => {
-    if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The account already exists.' });
-    const name = validAccountName(command.name);
-    const account: Values = {
-      id: command.accountId,
-      name,
-      plan: ACCOUNT_PLAN,
-      status: ACCOUNT_STATUS,
-      created_at: context.now,
-      updated_at: context.now,
-    };
-    const membershipId = context.nextId('account_membership');
-    const owner = accountMembershipValues(command.accountId, membershipId, command.ownerId, { owner: true, admin: true, project_creator: true }, context.now);
-    return {
-      type: 'account_create',
-      data: {
-        changes: [
-          { kind: 'account', change_type: 'create', id: command.accountId, name, new_values: account },
-          { kind: 'account_membership', change_type: 'create', id: membershipId, new_values: owner },
-        ],
-        primary_resources: [{ kind: 'account', id: command.accountId, name }],
-      },
-    };
+export function decideCreateAccount(command: CreateAccount, state: StreamState, context: DecisionContext): Decision {
+  if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The account already exists.' });
+  const name = validAccountName(command.name);
+  const account: Values = {
+    id: command.accountId,
+    name,
+    plan: ACCOUNT_PLAN,
+    status: ACCOUNT_STATUS,
+    created_at: context.now,
+    updated_at: context.now,
+  };
+  const membershipId = context.nextId('account_membership');
+  const owner = accountMembershipValues(command.accountId, membershipId, command.ownerId, { owner: true, admin: true, project_creator: true }, context.now);
+  return {
+    type: 'account_create',
+    data: {
+      changes: [
+        { kind: 'account', change_type: 'create', id: command.accountId, name, new_values: account },
+        { kind: 'account_membership', change_type: 'create', id: membershipId, new_values: owner },
+      ],
+      primary_resources: [{ kind: 'account', id: command.accountId, name }],
+    },
+    subject: { kind: 'account', id: command.accountId },
   };
 }
 
-export function addAccountMember(command: AddAccountMember): Decide<StreamState> {
-  return (state, context) => {
-    const account = existingAccount(state);
-    const flags = requestedFlags(command.request);
-    requireManager(state, command.actorId, flags.owner === true);
-    if (accountMembershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_ACCOUNT_MEMBER);
-    const id = context.nextId('account_membership');
-    const values = accountMembershipValues(account.id, id, command.personId, flags, context.now);
-    return accountEvent('account_membership_create', account, { kind: 'account_membership', change_type: 'create', id, new_values: values });
-  };
+export function decideAddAccountMember(command: AddAccountMember, state: StreamState, context: DecisionContext): Decision {
+  const account = existingAccount(state);
+  const flags = requestedFlags(command.request);
+  requireManager(state, command.actorId, flags.owner === true);
+  if (accountMembershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_ACCOUNT_MEMBER);
+  const id = context.nextId('account_membership');
+  const values = accountMembershipValues(account.id, id, command.personId, flags, context.now);
+  return accountEvent('account_membership_create', account, { kind: 'account_membership', change_type: 'create', id, new_values: values });
 }
 
-export function changeAccountMember(command: ChangeAccountMember): Decide<StreamState> {
-  return (state, context) => {
-    const account = existingAccount(state);
-    const membership = accountMembershipOf(state, command.personId);
-    if (!membership) throw unfound();
-    const flags = requestedFlags(command.request);
-    requireManager(state, command.actorId, flags.owner !== undefined && flags.owner !== membership['owner']);
-    if (membership['owner'] === true && flags.owner === false && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
-    const original: Values = { updated_at: membership['updated_at'] ?? null };
-    const changed: Values = { updated_at: context.now };
-    for (const [key, value] of Object.entries(flags)) {
-      if (membership[key] === value) continue;
-      original[key] = membership[key] ?? null;
-      changed[key] = value;
-    }
-    return accountEvent('account_membership_update', account, {
-      kind: 'account_membership',
-      change_type: 'update',
-      id: membership.id,
-      original_values: original,
-      new_values: changed,
-    });
-  };
+export function decideChangeAccountMember(command: ChangeAccountMember, state: StreamState, context: DecisionContext): Decision {
+  const account = existingAccount(state);
+  const membership = accountMembershipOf(state, command.personId);
+  if (!membership) throw unfound();
+  const flags = requestedFlags(command.request);
+  requireManager(state, command.actorId, flags.owner !== undefined && flags.owner !== membership['owner']);
+  if (membership['owner'] === true && flags.owner === false && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
+  const original: Values = { updated_at: membership['updated_at'] ?? null };
+  const changed: Values = { updated_at: context.now };
+  for (const [key, value] of Object.entries(flags)) {
+    if (membership[key] === value) continue;
+    original[key] = membership[key] ?? null;
+    changed[key] = value;
+  }
+  return accountEvent('account_membership_update', account, {
+    kind: 'account_membership',
+    change_type: 'update',
+    id: membership.id,
+    original_values: original,
+    new_values: changed,
+  });
 }
 
-export function removeAccountMember(command: RemoveAccountMember): Decide<StreamState> {
-  return (state) => {
-    const account = existingAccount(state);
-    const membership = accountMembershipOf(state, command.personId);
-    if (!membership) throw unfound();
-    requireManager(state, command.actorId, membership['owner'] === true);
-    if (membership['owner'] === true && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
-    return accountEvent('account_membership_delete', account, {
-      kind: 'account_membership',
-      change_type: 'delete',
-      id: membership.id,
-      original_values: { person_id: membership['person_id'] },
-    });
-  };
+export function decideRemoveAccountMember(command: RemoveAccountMember, state: StreamState, _context: DecisionContext): Decision {
+  const account = existingAccount(state);
+  const membership = accountMembershipOf(state, command.personId);
+  if (!membership) throw unfound();
+  requireManager(state, command.actorId, membership['owner'] === true);
+  if (membership['owner'] === true && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
+  return accountEvent('account_membership_delete', account, {
+    kind: 'account_membership',
+    change_type: 'delete',
+    id: membership.id,
+    original_values: { person_id: membership['person_id'] },
+  });
 }
 
 export function existingAccount(state: StreamState): ResourceDoc {
@@ -186,7 +179,7 @@ function validAccountName(value: unknown): string {
   return value.trim();
 }
 
-function accountEvent(type: string, account: ResourceDoc, change: ResourceChange) {
+function accountEvent(type: EventType, account: ResourceDoc, change: ResourceChange) {
   return {
     type,
     data: {
@@ -194,5 +187,6 @@ function accountEvent(type: string, account: ResourceDoc, change: ResourceChange
       primary_resources: [{ kind: change.kind, id: change.id }],
       secondary_resources: [{ kind: 'account', id: account.id, name: String(account['name']) }],
     },
+    subject: { kind: change.kind, id: change.id },
   };
 }

@@ -2,7 +2,7 @@
 // <object phrase>", the highlight being the verb fragment. Written from the event's changes alone, so
 // the same event always reads the same way. Messages are not a stable interface (spec "Events"):
 // clients parse `changes`. Every event type, known or not, gets a message; nothing here throws.
-import type { EventData, ResourceChange, ResourceRef, Values } from '../events.js';
+import type { EventData, EventType, ResourceChange, ResourceRef, Values } from '../events.js';
 
 export interface ActivityHeadline {
   highlight: string;
@@ -17,13 +17,15 @@ interface Phrase {
 
 type PhraseRule = (data: EventData) => Phrase;
 
+/** `type` is a string: a log written by a newer build may hold types this one does not know. */
 export function describeActivity(type: string, data: EventData, performerName: string): ActivityHeadline {
-  const phrase = (PHRASES.get(type) ?? genericPhrase)(data);
+  const phrase = (Object.hasOwn(PHRASES, type) ? PHRASES[type as EventType] : genericPhrase)(data);
   const message = [performerName, phrase.highlight, phrase.tail].filter((part) => part !== '').join(' ');
   return { highlight: phrase.highlight, message };
 }
 
-const PHRASES: ReadonlyMap<string, PhraseRule> = new Map(Object.entries({
+/** One phrase per event type: a new type without one fails to compile. */
+const PHRASES: Readonly<Record<EventType, PhraseRule>> = {
   story_create: (data) => storyPhrase(data, 'added'),
   story_update: storyUpdatePhrase,
   story_delete: (data) => storyPhrase(data, 'deleted'),
@@ -53,6 +55,9 @@ const PHRASES: ReadonlyMap<string, PhraseRule> = new Map(Object.entries({
   epic_update: () => ({ highlight: 'edited', tail: 'this epic' }),
   epic_delete: () => ({ highlight: 'deleted', tail: 'this epic' }),
   epic_move: () => ({ highlight: 'moved', tail: 'this epic' }),
+  // saved searches are private to their owner: the feeds leave their events out, so these are never shown
+  saved_search_create: () => ({ highlight: 'saved', tail: 'a search' }),
+  saved_search_delete: () => ({ highlight: 'deleted', tail: 'a saved search' }),
   project_create: () => ({ highlight: 'created', tail: 'this project' }),
   project_update: () => ({ highlight: 'edited', tail: 'this project' }),
   project_delete: () => ({ highlight: 'deleted', tail: 'this project' }),
@@ -60,7 +65,16 @@ const PHRASES: ReadonlyMap<string, PhraseRule> = new Map(Object.entries({
   project_membership_update: membershipUpdatePhrase,
   project_membership_delete: (data) => ({ highlight: 'removed', tail: `${memberName(data)} from this project` }),
   iteration_update: iterationUpdatePhrase,
-} satisfies Record<string, PhraseRule>));
+  // Person, account and id streams have no activity feed; rendered generically should one ever be asked.
+  person_create: genericPhrase,
+  person_update: genericPhrase,
+  account_create: genericPhrase,
+  account_update: genericPhrase,
+  account_membership_create: genericPhrase,
+  account_membership_update: genericPhrase,
+  account_membership_delete: genericPhrase,
+  id_block_reserve: genericPhrase,
+};
 
 // ---- stories ----
 

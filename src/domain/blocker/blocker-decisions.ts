@@ -6,7 +6,7 @@
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
 import { changedValues } from '../changed-values.js';
-import type { ResourceChange } from '../events.js';
+import type { EventType, ResourceChange } from '../events.js';
 import { docsOfKind, findDoc, findStory, storyOf } from '../project-state.js';
 import type { StoryDoc } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
@@ -178,7 +178,7 @@ function blockerHead(blocker: BlockerDoc): Pick<ResourceChange, 'kind' | 'id' | 
 
 /** The one way every blocker decision is built: the blocker's changes, the recounts, the story's touch. */
 function blockerDecision(
-  type: string,
+  type: EventType,
   state: StreamState,
   story: StoryDoc,
   after: BlockerDoc | null,
@@ -188,7 +188,8 @@ function blockerDecision(
 ): Decision {
   const recounts = blockedStoryChanges(state, [{ before, after }], context.now);
   const touch = storyUpdateChange(story, { updated_at: story.updated_at }, { updated_at: context.now });
-  return { type, data: { changes: [...changes, ...recounts, touch], primary_resources: [storyRef(story)] } };
+  const subject = { kind: 'blocker' as const, id: (after ?? before)!.id };
+  return { type, data: { changes: [...changes, ...recounts, touch], primary_resources: [storyRef(story)] }, subject };
 }
 
 function blockerDescription(description: unknown, field: string): string {

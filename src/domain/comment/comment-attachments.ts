@@ -59,7 +59,9 @@ export function newExtAttachments(inputs: readonly NewExtAttachment[], field: st
       if (!EXT_ATTACHMENT_KEYS.has(key)) throw invalidField(field, `An ext attachment has no attribute "${key}".`);
       if (typeof value !== 'string') throw invalidField(field, `An ext attachment's ${key} must be a string.`);
     }
-    return { kind: 'ext_attachment', id: context.nextId('ext_attachment'), ...input };
+    // drawn from the file attachments' ids: a comment's `attachment_ids` hold both kinds, so an id must
+    // name one attachment whichever its kind
+    return { kind: 'ext_attachment', id: context.nextId('file_attachment'), ...input };
   });
 }
 

@@ -7,7 +7,7 @@
 // `file_attachments` are derived from `file_attachment_ids` and never stored on the comment.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter, unauthorized } from '../errors.js';
-import type { ResourceChange } from '../events.js';
+import type { EventType, ResourceChange } from '../events.js';
 import { attachFileChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import { isMember, membershipOf } from '../project-state.js';
@@ -62,18 +62,21 @@ export interface CreateCommentCommand extends NewComment, CommentParentRef {}
 /** Comments written for a parent in one event, and who starts following the parent because of them. */
 export interface WrittenComments {
   changes: ResourceChange[];
+  /** The new comments' ids, in the order of the inputs. */
+  commentIds: number[];
   followerIds: number[];
 }
 
 export function decideCreateComment(command: CreateCommentCommand, state: StreamState, context: DecisionContext): Decision {
   const parent = commentParentOf(state, command);
   const written = writeComments(state, { kind: parent.kind, id: parent.doc.id }, [command], '', context);
-  return commentDecision('comment_create', parent, [...written.changes, parentTouchChange(parent, context.now, written.followerIds)]);
+  const changes = [...written.changes, parentTouchChange(parent, context.now, written.followerIds)];
+  return commentDecision('comment_create', parent, written.commentIds[0]!, changes);
 }
 
 /** The one way every comment decision is built: about the comment's parent. */
-export function commentDecision(type: string, parent: CommentParent, changes: ResourceChange[]): Decision {
-  return { type, data: { changes, primary_resources: [parentRef(parent)] } };
+export function commentDecision(type: EventType, parent: CommentParent, commentId: number, changes: ResourceChange[]): Decision {
+  return { type, data: { changes, primary_resources: [parentRef(parent)] }, subject: { kind: 'comment', id: commentId } };
 }
 
 /**
@@ -89,7 +92,7 @@ export function writeComments(
   context: DecisionContext,
 ): WrittenComments {
   assertBounded(inputs, field || 'comments');
-  const written: WrittenComments = { changes: [], followerIds: [] };
+  const written: WrittenComments = { changes: [], commentIds: [], followerIds: [] };
   const claimed = new Set<number>();
   const key = (name: string) => (field ? field : name);
   for (const input of inputs) {
@@ -124,6 +127,7 @@ export function writeComments(
       ...(mentioned.length > 0 ? { mentioned_person_ids: mentioned } : {}),
     };
     const attached = files.map((file) => ({ ...file, comment_id: comment.id, updated_at: context.now }));
+    written.commentIds.push(comment.id);
     written.changes.push(commentCreateChange(comment, attached), ...files.map((file) => attachFileChange(file, comment.id, context.now)));
     written.followerIds = unique([...written.followerIds, writer, ...mentioned]);
   }

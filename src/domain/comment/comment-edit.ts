@@ -112,7 +112,7 @@ export function decideUpdateComment(command: UpdateCommentCommand, state: Stream
     ...removedFiles.flatMap((id) => fileChangeOf(state, id, fileDeleteChange)),
     parentTouchChange(parent, context.now, newlyMentioned),
   ];
-  return commentDecision('comment_update', parent, changes);
+  return commentDecision('comment_update', parent, comment.id, changes);
 }
 
 export function decideDeleteComment(command: DeleteCommentCommand, state: StreamState, context: DecisionContext): Decision {
@@ -125,7 +125,7 @@ export function decideDeleteComment(command: DeleteCommentCommand, state: Stream
     ...commentDeleteChanges(state, comment),
     parentTouchChange(parent, context.now, []),
   ];
-  return commentDecision('comment_delete', parent, changes);
+  return commentDecision('comment_delete', parent, comment.id, changes);
 }
 
 /** Removes one attachment of a comment (a comment update); unfound when the comment does not hold it. */

@@ -6,7 +6,7 @@
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import { changedValues } from '../changed-values.js';
-import type { ResourceChange } from '../events.js';
+import type { EventType, ResourceChange } from '../events.js';
 import { emptyStoryCounts } from '../label/label-counts.js';
 import { labelCreateChange, labelNameProblem, newLabel } from '../label/label-references.js';
 import { findLabel, findLabelByName, projectIdOf, projectOf } from '../project-state.js';
@@ -113,8 +113,8 @@ export function decideDeleteEpic(command: DeleteEpicCommand, state: StreamState,
 }
 
 /** The one way every epic decision is built. */
-function epicDecision(type: string, epic: EpicDoc, changes: ResourceChange[]): Decision {
-  return { type, data: { changes, primary_resources: [epicRef(epic)] } };
+function epicDecision(type: EventType, epic: EpicDoc, changes: ResourceChange[]): Decision {
+  return { type, data: { changes, primary_resources: [epicRef(epic)] }, subject: { kind: 'epic', id: epic.id } };
 }
 
 function epicName(name: unknown): string {

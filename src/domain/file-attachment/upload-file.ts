@@ -5,7 +5,7 @@
 // images whose header gives them carry `width` and `height`.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
-import type { ResourceChange, ResourceRef } from '../events.js';
+import type { EventType, ResourceChange, ResourceRef } from '../events.js';
 import { findDoc, projectIdOf, projectOf } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 
@@ -64,8 +64,8 @@ export function fileAttachmentRef(file: FileAttachmentDoc): ResourceRef {
   return { kind: 'file_attachment', id: file.id, name: file.filename };
 }
 
-function fileAttachmentDecision(type: string, file: FileAttachmentDoc, changes: ResourceChange[]): Decision {
-  return { type, data: { changes, primary_resources: [fileAttachmentRef(file)] } };
+function fileAttachmentDecision(type: EventType, file: FileAttachmentDoc, changes: ResourceChange[]): Decision {
+  return { type, data: { changes, primary_resources: [fileAttachmentRef(file)] }, subject: { kind: 'file_attachment', id: file.id } };
 }
 
 export function findFileAttachment(state: StreamState, id: number): FileAttachmentDoc | undefined {

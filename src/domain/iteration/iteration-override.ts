@@ -67,7 +67,11 @@ export function decideSetIterationOverride(command: SetIterationOverride, state:
   const change: ResourceChange = existing
     ? updateChange(existing, values)
     : { kind: 'iteration_override', change_type: 'create', id: context.nextId('iteration_override'), new_values: { number, ...nonNull(values) } };
-  return { type: 'iteration_update', data: { changes: [change], primary_resources: [{ kind: 'project', id: project.id, name: String(project['name']) }] } };
+  return {
+    type: 'iteration_update',
+    data: { changes: [change], primary_resources: [{ kind: 'project', id: project.id, name: String(project['name']) }] },
+    subject: { kind: 'iteration_override', id: change.id },
+  };
 }
 
 /** Settings that move every iteration boundary: changing them resets the overrides (facts §7.1). */

@@ -24,17 +24,18 @@ export interface DeleteLabelInput {
   label_id: number;
 }
 
-export function decideCreateLabel(state: StreamState, input: CreateLabelInput, context: DecisionContext): Decision {
+export function decideCreateLabel(input: CreateLabelInput, state: StreamState, context: DecisionContext): Decision {
   projectOf(state);
   assertNameFree(state, input.name, null);
   const label = newLabel(state, input.name, context);
   return {
     type: 'label_create',
     data: { changes: [labelCreateChange(label, emptyStoryCounts())], primary_resources: [labelRef(label)] },
+    subject: { kind: 'label', id: label.id },
   };
 }
 
-export function decideRenameLabel(state: StreamState, input: RenameLabelInput, context: DecisionContext): Decision {
+export function decideRenameLabel(input: RenameLabelInput, state: StreamState, context: DecisionContext): Decision {
   projectOf(state);
   const label = labelOf(state, input.label_id);
   assertNameFree(state, input.name, label.id);
@@ -53,14 +54,18 @@ export function decideRenameLabel(state: StreamState, input: RenameLabelInput, c
     original_values: original,
     new_values: next,
   };
-  return { type: 'label_update', data: { changes: [change], primary_resources: [labelRef({ ...label, name })] } };
+  return {
+    type: 'label_update',
+    data: { changes: [change], primary_resources: [labelRef({ ...label, name })] },
+    subject: { kind: 'label', id: label.id },
+  };
 }
 
 /**
  * Deletes a label and takes it off every story that carries it (one story update each). The label of
  * an epic goes only with its epic.
  */
-export function decideDeleteLabel(state: StreamState, input: DeleteLabelInput, context: DecisionContext): Decision {
+export function decideDeleteLabel(input: DeleteLabelInput, state: StreamState, context: DecisionContext): Decision {
   projectOf(state);
   const label = labelOf(state, input.label_id);
   if (epicOfLabel(state, label.id)) {
@@ -80,7 +85,7 @@ export function decideDeleteLabel(state: StreamState, input: DeleteLabelInput, c
       ),
     );
   }
-  return { type: 'label_delete', data: { changes, primary_resources: [labelRef(label)] } };
+  return { type: 'label_delete', data: { changes, primary_resources: [labelRef(label)] }, subject: { kind: 'label', id: label.id } };
 }
 
 export function labelRef(label: LabelDoc): ResourceRef {

@@ -6,7 +6,7 @@
 // the caller reads the `people` read model and passes what is taken; two concurrent creations with the
 // same email could both pass (accepted race: people are created rarely, by an operator or an invite, and
 // the command module serialises creations made by one process).
-import type { Decide } from '../decision.js';
+import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidParameter, unfound, type ValidationError } from '../errors.js';
 import type { Values } from '../events.js';
 import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
@@ -44,77 +44,75 @@ export interface UpdatePerson {
   taken: TakenIdentities;
 }
 
-export function createPerson(command: CreatePerson): Decide<StreamState> {
-  return (state, context) => {
-    if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The person already exists.' });
-    const problems: ValidationError[] = [];
-    const email = validEmail(command.email, command.taken, problems);
-    const name = command.name === undefined || command.name === null ? nameFromEmail(email ?? '') : validName(command.name, problems);
-    const initials =
-      command.initials === undefined || command.initials === null ? initialsOf(name ?? '') : validInitials(command.initials, problems);
-    const username =
-      command.username === undefined || command.username === null
-        ? freeUsername(command.usernameBase ?? email ?? '', command.taken.usernames)
-        : validUsername(command.username, command.taken, problems);
-    if (problems.length > 0) throw invalidParameter(problems);
-    const person: Values = {
-      id: command.personId,
-      name,
-      initials,
-      username,
-      email,
-      receives_in_app_notifications: true,
-      has_ext_identity: false,
-      twofactor_auth_enabled: false,
-      created_at: context.now,
-      updated_at: context.now,
-    };
-    return {
-      type: 'person_create',
-      data: {
-        changes: [{ kind: 'person', change_type: 'create', id: command.personId, name: String(name), new_values: person }],
-        primary_resources: [{ kind: 'person', id: command.personId, name: String(name) }],
-      },
-    };
+export function decideCreatePerson(command: CreatePerson, state: StreamState, context: DecisionContext): Decision {
+  if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The person already exists.' });
+  const problems: ValidationError[] = [];
+  const email = validEmail(command.email, command.taken, problems);
+  const name = command.name === undefined || command.name === null ? nameFromEmail(email ?? '') : validName(command.name, problems);
+  const initials =
+    command.initials === undefined || command.initials === null ? initialsOf(name ?? '') : validInitials(command.initials, problems);
+  const username =
+    command.username === undefined || command.username === null
+      ? freeUsername(command.usernameBase ?? email ?? '', command.taken.usernames)
+      : validUsername(command.username, command.taken, problems);
+  if (problems.length > 0) throw invalidParameter(problems);
+  const person: Values = {
+    id: command.personId,
+    name,
+    initials,
+    username,
+    email,
+    receives_in_app_notifications: true,
+    has_ext_identity: false,
+    twofactor_auth_enabled: false,
+    created_at: context.now,
+    updated_at: context.now,
+  };
+  return {
+    type: 'person_create',
+    data: {
+      changes: [{ kind: 'person', change_type: 'create', id: command.personId, name: String(name), new_values: person }],
+      primary_resources: [{ kind: 'person', id: command.personId, name: String(name) }],
+    },
+    subject: { kind: 'person', id: command.personId },
   };
 }
 
-export function updatePerson(command: UpdatePerson): Decide<StreamState> {
-  return (state, context) => {
-    const person = existingPerson(state);
-    const request = command.request;
-    const problems: ValidationError[] = [];
-    const next: Values = {};
-    if ('name' in request) next['name'] = validName(request['name'], problems);
-    if ('initials' in request) next['initials'] = validInitials(request['initials'], problems);
-    if ('email' in request) next['email'] = validEmail(request['email'], command.taken, problems);
-    if ('username' in request) next['username'] = validUsername(request['username'], command.taken, problems);
-    if ('receives_in_app_notifications' in request) {
-      if (typeof request['receives_in_app_notifications'] === 'boolean') {
-        next['receives_in_app_notifications'] = request['receives_in_app_notifications'];
-      } else problems.push({ field: 'receives_in_app_notifications', problem: "'receives_in_app_notifications' must be a boolean value" });
-    }
-    if ('time_zone' in request) {
-      const zone = requestedTimeZoneName(request['time_zone']);
-      if (zone !== undefined && isKnownTimeZone(zone)) next['time_zone'] = timeZoneAt(zone, context.now);
-      else problems.push({ field: 'time_zone', problem: 'time_zone must name a known time zone, such as America/Los_Angeles.' });
-    }
-    if (problems.length > 0) throw invalidParameter(problems);
-    const original: Values = { updated_at: person['updated_at'] ?? null };
-    const changed: Values = { updated_at: context.now };
-    for (const [key, value] of Object.entries(next)) {
-      if (JSON.stringify(person[key] ?? null) === JSON.stringify(value)) continue;
-      original[key] = person[key] ?? null;
-      changed[key] = value;
-    }
-    const name = String(changed['name'] ?? person['name']);
-    return {
-      type: 'person_update',
-      data: {
-        changes: [{ kind: 'person', change_type: 'update', id: person.id, name, original_values: original, new_values: changed }],
-        primary_resources: [{ kind: 'person', id: person.id, name }],
-      },
-    };
+export function decideUpdatePerson(command: UpdatePerson, state: StreamState, context: DecisionContext): Decision {
+  const person = existingPerson(state);
+  const request = command.request;
+  const problems: ValidationError[] = [];
+  const next: Values = {};
+  if ('name' in request) next['name'] = validName(request['name'], problems);
+  if ('initials' in request) next['initials'] = validInitials(request['initials'], problems);
+  if ('email' in request) next['email'] = validEmail(request['email'], command.taken, problems);
+  if ('username' in request) next['username'] = validUsername(request['username'], command.taken, problems);
+  if ('receives_in_app_notifications' in request) {
+    if (typeof request['receives_in_app_notifications'] === 'boolean') {
+      next['receives_in_app_notifications'] = request['receives_in_app_notifications'];
+    } else problems.push({ field: 'receives_in_app_notifications', problem: "'receives_in_app_notifications' must be a boolean value" });
+  }
+  if ('time_zone' in request) {
+    const zone = requestedTimeZoneName(request['time_zone']);
+    if (zone !== undefined && isKnownTimeZone(zone)) next['time_zone'] = timeZoneAt(zone, context.now);
+    else problems.push({ field: 'time_zone', problem: 'time_zone must name a known time zone, such as America/Los_Angeles.' });
+  }
+  if (problems.length > 0) throw invalidParameter(problems);
+  const original: Values = { updated_at: person['updated_at'] ?? null };
+  const changed: Values = { updated_at: context.now };
+  for (const [key, value] of Object.entries(next)) {
+    if (JSON.stringify(person[key] ?? null) === JSON.stringify(value)) continue;
+    original[key] = person[key] ?? null;
+    changed[key] = value;
+  }
+  const name = String(changed['name'] ?? person['name']);
+  return {
+    type: 'person_update',
+    data: {
+      changes: [{ kind: 'person', change_type: 'update', id: person.id, name, original_values: original, new_values: changed }],
+      primary_resources: [{ kind: 'person', id: person.id, name }],
+    },
+    subject: { kind: 'person', id: person.id },
   };
 }
 
@@ -124,28 +122,27 @@ export interface RememberPeople {
 }
 
 /** Adds people to the person's known people (kept as `known_person_ids`, never rendered as such). */
-export function rememberPeople(command: RememberPeople): Decide<StreamState> {
-  return (state, context) => {
-    const person = existingPerson(state);
-    const known = Array.isArray(person['known_person_ids']) ? (person['known_person_ids'] as number[]) : [];
-    const added = command.personIds.filter((id) => id !== person.id && !known.includes(id));
-    const next = [...known, ...added].sort((a, b) => a - b);
-    return {
-      type: 'person_update',
-      data: {
-        changes: [
-          {
-            kind: 'person',
-            change_type: 'update',
-            id: person.id,
-            name: String(person['name']),
-            original_values: { known_person_ids: known, updated_at: person['updated_at'] ?? null },
-            new_values: { known_person_ids: next, updated_at: context.now },
-          },
-        ],
-        primary_resources: [{ kind: 'person', id: person.id, name: String(person['name']) }],
-      },
-    };
+export function decideRememberPeople(command: RememberPeople, state: StreamState, context: DecisionContext): Decision {
+  const person = existingPerson(state);
+  const known = Array.isArray(person['known_person_ids']) ? (person['known_person_ids'] as number[]) : [];
+  const added = command.personIds.filter((id) => id !== person.id && !known.includes(id));
+  const next = [...known, ...added].sort((a, b) => a - b);
+  return {
+    type: 'person_update',
+    data: {
+      changes: [
+        {
+          kind: 'person',
+          change_type: 'update',
+          id: person.id,
+          name: String(person['name']),
+          original_values: { known_person_ids: known, updated_at: person['updated_at'] ?? null },
+          new_values: { known_person_ids: next, updated_at: context.now },
+        },
+      ],
+      primary_resources: [{ kind: 'person', id: person.id, name: String(person['name']) }],
+    },
+    subject: { kind: 'person', id: person.id },
   };
 }
 

@@ -7,7 +7,7 @@
 //   `project_color` (personal display preferences); anyone may leave a project, only owners remove others.
 // Every membership change and the membership named as primary resource carry the member's name (given
 // by the command, which reads the person), so the feed reads "added Bob Brown to this project".
-import type { Decide } from '../decision.js';
+import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
@@ -80,98 +80,95 @@ export function membershipCreateChange(
   return { kind: 'project_membership', change_type: 'create', id: membershipId, ...named(personName), new_values: values };
 }
 
-export function addMembership(command: AddMembership): Decide<StreamState> {
-  return (state, context) => {
-    const project = projectOf(state);
-    const problems = [...roleProblems(command.role), ...colorProblems(command.projectColor)];
-    if (problems.length > 0) throw invalidParameter(problems);
-    if (membershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
-    const id = context.nextId('project_membership');
-    const change = membershipCreateChange(project.id, id, command, context.now, membershipsOf(state).length, command.personName);
-    return {
-      type: 'project_membership_create',
-      data: { changes: [change], primary_resources: [membershipRef(id, command.personName)], secondary_resources: [projectRef(project)] },
-    };
+export function decideAddMembership(command: AddMembership, state: StreamState, context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const problems = [...roleProblems(command.role), ...colorProblems(command.projectColor)];
+  if (problems.length > 0) throw invalidParameter(problems);
+  if (membershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
+  const id = context.nextId('project_membership');
+  const change = membershipCreateChange(project.id, id, command, context.now, membershipsOf(state).length, command.personName);
+  return {
+    type: 'project_membership_create',
+    data: { changes: [change], primary_resources: [membershipRef(id, command.personName)], secondary_resources: [projectRef(project)] },
+    subject: { kind: 'project_membership', id },
   };
 }
 
-export function changeMembership(command: ChangeMembership): Decide<StreamState> {
-  return (state, context) => {
-    const project = projectOf(state);
-    const membership = membershipById(state, command.membershipId);
-    const request = command.request;
-    const isOwner = command.actorRole === 'owner' || command.actorId === null;
-    const ownPreference = membership.person_id === command.actorId && !('role' in request);
-    if (!isOwner && !ownPreference) throw unauthorized('Only project owners may change memberships other than their own display preferences.');
+export function decideChangeMembership(command: ChangeMembership, state: StreamState, context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const membership = membershipById(state, command.membershipId);
+  const request = command.request;
+  const isOwner = command.actorRole === 'owner' || command.actorId === null;
+  const ownPreference = membership.person_id === command.actorId && !('role' in request);
+  if (!isOwner && !ownPreference) throw unauthorized('Only project owners may change memberships other than their own display preferences.');
 
-    const problems: ValidationError[] = [];
-    const next: Values = {};
-    if ('role' in request) {
-      const role = request['role'];
-      problems.push(...roleProblems(role));
-      if (PROJECT_ROLES.includes(role as ProjectRole)) next['role'] = role;
-    }
-    if ('project_color' in request) {
-      const color = request['project_color'];
-      problems.push(...colorProblems(color));
-      if (problems.every((p) => p.field !== 'project_color')) next['project_color'] = String(color).toLowerCase();
-    }
-    if ('favorite' in request) {
-      if (typeof request['favorite'] === 'boolean') next['favorite'] = request['favorite'];
-      else problems.push({ field: 'favorite', problem: "'favorite' must be a boolean value" });
-    }
-    if (problems.length > 0) throw invalidParameter(problems);
-    if (membership.role === 'owner' && next['role'] !== undefined && next['role'] !== 'owner' && ownerCount(state) === 1) {
-      throw invalidField('role', LAST_OWNER);
-    }
-    const original: Values = {};
-    const changed: Values = {};
-    for (const [key, value] of Object.entries(next)) {
-      if (membership[key] === value) continue;
-      original[key] = membership[key] ?? null;
-      changed[key] = value;
-    }
-    original['updated_at'] = membership['updated_at'] ?? null;
-    changed['updated_at'] = context.now;
-    return {
-      type: 'project_membership_update',
-      data: {
-        changes: [
-          { kind: 'project_membership', change_type: 'update', id: membership.id, ...named(command.personName), original_values: original, new_values: changed },
-        ],
-        primary_resources: [membershipRef(membership.id, command.personName)],
-        secondary_resources: [projectRef(project)],
-      },
-    };
+  const problems: ValidationError[] = [];
+  const next: Values = {};
+  if ('role' in request) {
+    const role = request['role'];
+    problems.push(...roleProblems(role));
+    if (PROJECT_ROLES.includes(role as ProjectRole)) next['role'] = role;
+  }
+  if ('project_color' in request) {
+    const color = request['project_color'];
+    problems.push(...colorProblems(color));
+    if (problems.every((p) => p.field !== 'project_color')) next['project_color'] = String(color).toLowerCase();
+  }
+  if ('favorite' in request) {
+    if (typeof request['favorite'] === 'boolean') next['favorite'] = request['favorite'];
+    else problems.push({ field: 'favorite', problem: "'favorite' must be a boolean value" });
+  }
+  if (problems.length > 0) throw invalidParameter(problems);
+  if (membership.role === 'owner' && next['role'] !== undefined && next['role'] !== 'owner' && ownerCount(state) === 1) {
+    throw invalidField('role', LAST_OWNER);
+  }
+  const original: Values = {};
+  const changed: Values = {};
+  for (const [key, value] of Object.entries(next)) {
+    if (membership[key] === value) continue;
+    original[key] = membership[key] ?? null;
+    changed[key] = value;
+  }
+  original['updated_at'] = membership['updated_at'] ?? null;
+  changed['updated_at'] = context.now;
+  return {
+    type: 'project_membership_update',
+    data: {
+      changes: [
+        { kind: 'project_membership', change_type: 'update', id: membership.id, ...named(command.personName), original_values: original, new_values: changed },
+      ],
+      primary_resources: [membershipRef(membership.id, command.personName)],
+      secondary_resources: [projectRef(project)],
+    },
+    subject: { kind: 'project_membership', id: membership.id },
   };
 }
 
-export function removeMembership(command: RemoveMembership): Decide<StreamState> {
-  return (state) => {
-    const project = projectOf(state);
-    const membership = membershipById(state, command.membershipId);
-    const operator = command.actorId === null;
-    const leaving = membership.person_id === command.actorId;
-    if (!operator && command.actorRole !== 'owner' && !leaving) throw unauthorized('Only project owners may remove other members.');
-    if (membership.role === 'owner' && ownerCount(state) === 1) {
-      throw new DomainError('invalid_parameter', { general_problem: LAST_OWNER, validation_errors: [{ field: 'role', problem: LAST_OWNER }] });
-    }
-    return {
-      type: 'project_membership_delete',
-      data: {
-        changes: [
-          {
-            kind: 'project_membership',
-            change_type: 'delete',
-            id: membership.id,
-            ...named(command.personName),
-            original_values: { person_id: membership.person_id, role: membership.role },
-          },
-        ],
-        primary_resources: [membershipRef(membership.id, command.personName)],
-        secondary_resources: [projectRef(project)],
-      },
-    };
+export function decideRemoveMembership(command: RemoveMembership, state: StreamState, _context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const membership = membershipById(state, command.membershipId);
+  const operator = command.actorId === null;
+  const leaving = membership.person_id === command.actorId;
+  if (!operator && command.actorRole !== 'owner' && !leaving) throw unauthorized('Only project owners may remove other members.');
+  if (membership.role === 'owner' && ownerCount(state) === 1) {
+    throw new DomainError('invalid_parameter', { general_problem: LAST_OWNER, validation_errors: [{ field: 'role', problem: LAST_OWNER }] });
+  }
+  return {
+    type: 'project_membership_delete',
+    data: {
+      changes: [
+        {
+          kind: 'project_membership',
+          change_type: 'delete',
+          id: membership.id,
+          ...named(command.personName),
+          original_values: { person_id: membership.person_id, role: membership.role },
+        },
+      ],
+      primary_resources: [membershipRef(membership.id, command.personName)],
+      secondary_resources: [projectRef(project)],
+    },
+    subject: { kind: 'project_membership', id: membership.id },
   };
 }
 

@@ -1,8 +1,8 @@
 // Decisions on a project stream about the project itself: create, update settings, delete.
 // Every decision is one event; the project's version is the stream's event count.
-import type { Decide, Decision } from '../decision.js';
+import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidParameter, type ValidationError } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import type { EventType, ResourceChange, Values } from '../events.js';
 import type { StreamState } from '../resource-state.js';
 import { membershipCreateChange, type NewMembership } from './membership-decisions.js';
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
@@ -31,92 +31,95 @@ export interface UpdateProject {
 
 export const NAME_TAKEN = 'The project name you entered is already taken.';
 
-export function createProject(command: CreateProject): Decide<StreamState> {
-  return (state, context) => {
-    if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The project already exists.' });
-    if (!('name' in command.request) || command.request['name'] === null || command.request['name'] === undefined) {
-      throw new DomainError('invalid_parameter', {
-        general_problem: 'this endpoint requires the parameter: name',
-        validation_errors: [{ field: 'name', problem: "Name can't be blank" }],
-      });
-    }
-    const outcome = applySettings(defaultSettings(context.now), command.request, context.now);
-    const problems = [...outcome.problems, ...nameUniqueness(outcome.values['name'], command.takenNames)];
-    if (problems.length > 0) throw settingsRejected(problems);
-    const project: Values = {
-      ...defaultSettings(context.now),
-      ...outcome.values,
-      id: command.projectId,
-      account_id: command.accountId,
-      created_at: context.now,
-      updated_at: context.now,
-    };
-    const name = String(project['name']);
-    const changes: ResourceChange[] = [
-      { kind: 'project', change_type: 'create', id: command.projectId, name, new_values: project },
-    ];
-    if (command.owner) {
-      const owner: NewMembership = { personId: command.owner.personId, role: 'owner' };
-      changes.push(membershipCreateChange(command.projectId, context.nextId('project_membership'), owner, context.now, 0, command.owner.name));
-    }
-    return {
-      type: 'project_create',
-      data: { changes, primary_resources: [{ kind: 'project', id: command.projectId, name }] },
-    };
+export function decideCreateProject(command: CreateProject, state: StreamState, context: DecisionContext): Decision {
+  if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The project already exists.' });
+  if (!('name' in command.request) || command.request['name'] === null || command.request['name'] === undefined) {
+    throw new DomainError('invalid_parameter', {
+      general_problem: 'this endpoint requires the parameter: name',
+      validation_errors: [{ field: 'name', problem: "Name can't be blank" }],
+    });
+  }
+  const outcome = applySettings(defaultSettings(context.now), command.request, context.now);
+  const problems = [...outcome.problems, ...nameUniqueness(outcome.values['name'], command.takenNames)];
+  if (problems.length > 0) throw settingsRejected(problems);
+  const project: Values = {
+    ...defaultSettings(context.now),
+    ...outcome.values,
+    id: command.projectId,
+    account_id: command.accountId,
+    created_at: context.now,
+    updated_at: context.now,
+  };
+  const name = String(project['name']);
+  const changes: ResourceChange[] = [
+    { kind: 'project', change_type: 'create', id: command.projectId, name, new_values: project },
+  ];
+  if (command.owner) {
+    const owner: NewMembership = { personId: command.owner.personId, role: 'owner' };
+    changes.push(membershipCreateChange(command.projectId, context.nextId('project_membership'), owner, context.now, 0, command.owner.name));
+  }
+  return {
+    type: 'project_create',
+    data: { changes, primary_resources: [{ kind: 'project', id: command.projectId, name }] },
+    subject: { kind: 'project', id: command.projectId },
   };
 }
 
-export function updateProject(command: UpdateProject): Decide<StreamState> {
-  return (state, context) => {
-    const project = projectOf(state);
-    const outcome = applySettings(project, command.request, context.now);
-    const problems = [...outcome.problems];
-    if (typeof outcome.values['name'] === 'string' && outcome.values['name'] !== project['name']) {
-      problems.push(...nameUniqueness(outcome.values['name'], command.takenNames));
-    }
-    if (problems.length > 0) throw settingsRejected(problems);
-    const original: Values = {};
-    const changed: Values = {};
-    for (const [key, value] of Object.entries(outcome.values)) {
-      if (JSON.stringify(project[key] ?? null) === JSON.stringify(value ?? null)) continue;
-      original[key] = project[key] ?? null;
-      changed[key] = value;
-    }
-    original['updated_at'] = project['updated_at'] ?? null;
-    changed['updated_at'] = context.now;
-    const name = String(changed['name'] ?? project['name']);
-    const event = projectEvent('project_update', {
-      kind: 'project',
-      change_type: 'update',
-      id: project.id,
-      name,
-      original_values: original,
-      new_values: changed,
-    });
-    event.data.changes.push(...overrideResets(state, changed));
-    return event;
-  };
+export function decideUpdateProject(command: UpdateProject, state: StreamState, context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const outcome = applySettings(project, command.request, context.now);
+  const problems = [...outcome.problems];
+  if (typeof outcome.values['name'] === 'string' && outcome.values['name'] !== project['name']) {
+    problems.push(...nameUniqueness(outcome.values['name'], command.takenNames));
+  }
+  if (problems.length > 0) throw settingsRejected(problems);
+  const original: Values = {};
+  const changed: Values = {};
+  for (const [key, value] of Object.entries(outcome.values)) {
+    if (JSON.stringify(project[key] ?? null) === JSON.stringify(value ?? null)) continue;
+    original[key] = project[key] ?? null;
+    changed[key] = value;
+  }
+  original['updated_at'] = project['updated_at'] ?? null;
+  changed['updated_at'] = context.now;
+  const name = String(changed['name'] ?? project['name']);
+  const decision = projectEvent('project_update', {
+    kind: 'project',
+    change_type: 'update',
+    id: project.id,
+    name,
+    original_values: original,
+    new_values: changed,
+  });
+  decision.data.changes.push(...overrideResets(state, changed));
+  return decision;
 }
+
+/** Deleting a project needs nothing but the stream it is decided on. */
+export type DeleteProject = Record<never, never>;
 
 /** Deletes the project and, in the same event, its memberships (so read models drop them). */
-export function deleteProject(): Decide<StreamState> {
-  return (state) => {
-    const project = projectOf(state);
-    const name = String(project['name']);
-    const changes: ResourceChange[] = [
-      { kind: 'project', change_type: 'delete', id: project.id, name },
-      ...membershipsOf(state).map(
-        (membership): ResourceChange => ({ kind: 'project_membership', change_type: 'delete', id: membership.id }),
-      ),
-    ];
-    return { type: 'project_delete', data: { changes, primary_resources: [{ kind: 'project', id: project.id, name }] } };
+export function decideDeleteProject(_command: DeleteProject, state: StreamState, _context: DecisionContext): Decision {
+  const project = projectOf(state);
+  const name = String(project['name']);
+  const changes: ResourceChange[] = [
+    { kind: 'project', change_type: 'delete', id: project.id, name },
+    ...membershipsOf(state).map(
+      (membership): ResourceChange => ({ kind: 'project_membership', change_type: 'delete', id: membership.id }),
+    ),
+  ];
+  return {
+    type: 'project_delete',
+    data: { changes, primary_resources: [{ kind: 'project', id: project.id, name }] },
+    subject: { kind: 'project', id: project.id },
   };
 }
 
-function projectEvent(type: string, change: ResourceChange): Decision {
+function projectEvent(type: EventType, change: ResourceChange): Decision {
   return {
     type,
     data: { changes: [change], primary_resources: [{ kind: 'project', id: change.id, name: change.name ?? '' }] },
+    subject: { kind: 'project', id: change.id },
   };
 }
 

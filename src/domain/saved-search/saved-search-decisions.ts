@@ -54,7 +54,7 @@ export function decideCreateSavedSearch(command: CreateSavedSearchCommand, state
     updated_at: context.now,
   };
   const change: ResourceChange = { kind: 'saved_search', change_type: 'create', id: search.id, name, new_values: { ...search } };
-  return { type: 'saved_search_create', data: { changes: [change], primary_resources: [savedSearchRef(search)] } };
+  return { type: 'saved_search_create', data: { changes: [change], primary_resources: [savedSearchRef(search)] }, subject: { kind: 'saved_search', id: search.id } };
 }
 
 /** Deletes the actor's own saved search; anyone else's is unfound (saved searches are private). */
@@ -63,7 +63,7 @@ export function decideDeleteSavedSearch(command: DeleteSavedSearchCommand, state
   const search = findDoc<SavedSearchDoc>(state, 'saved_search', command.search_id);
   if (!search || search.owner_id !== ownerOf(context)) throw unfound();
   const change: ResourceChange = { kind: 'saved_search', change_type: 'delete', id: search.id, name: search.name, original_values: { ...search } };
-  return { type: 'saved_search_delete', data: { changes: [change], primary_resources: [savedSearchRef(search)] } };
+  return { type: 'saved_search_delete', data: { changes: [change], primary_resources: [savedSearchRef(search)] }, subject: { kind: 'saved_search', id: search.id } };
 }
 
 /** The saved searches of one person in the project, by id. */

@@ -59,7 +59,7 @@ export interface CreateStoryInput extends StoryAttributes {
   created_at?: number;
 }
 
-export function decideCreateStory(state: StreamState, input: CreateStoryInput, context: DecisionContext): Decision {
+export function decideCreateStory(input: CreateStoryInput, state: StreamState, context: DecisionContext): Decision {
   const project = projectOf(state);
   const problems: ValidationError[] = [];
   const now = context.now;
@@ -131,7 +131,7 @@ export function decideCreateStory(state: StreamState, input: CreateStoryInput, c
     ...blockers.map(blockerCreateChange),
     ...blockedStoryChanges(state, blockers.map((blocker) => ({ before: null, after: blocker })), now),
   ];
-  return { type: 'story_create', data: { changes, primary_resources: [storyRef(story)] } };
+  return { type: 'story_create', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }
 
 function newTasks(state: StreamState, story: StoryDoc, inputs: readonly NewTaskInput[], context: DecisionContext): TaskDoc[] {

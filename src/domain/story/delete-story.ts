@@ -18,7 +18,7 @@ export interface DeleteStoryInput {
   story_id: number;
 }
 
-export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, context: DecisionContext): Decision {
+export function decideDeleteStory(input: DeleteStoryInput, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const changes: ResourceChange[] = storyWriteChanges(state, {
     before: story,
@@ -29,7 +29,7 @@ export function decideDeleteStory(state: StreamState, input: DeleteStoryInput, c
   });
   for (const { kind, doc } of storyContents(state, story.id)) changes.push(contentDeleteChange(kind, doc));
   changes.push(...blockedStoryChangesForDeletedStory(state, story.id, context.now));
-  return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] } };
+  return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }
 
 /** The delete change of something inside the story, as when it goes alone. */

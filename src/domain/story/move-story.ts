@@ -7,7 +7,7 @@
 //   recounts, exactly as a delete.
 // The story must satisfy the target's rules as it is (an estimate outside the target's point scale is
 // rejected rather than silently dropped). The caller appends the target event first (see
-// src/commands/stories.ts for the window between the two appends). Each event names the other project,
+// src/commands/story-move.ts for the window between the two appends). Each event names the other project,
 // with its name, as secondary resource, so both feeds say where the story went or came from.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
@@ -49,7 +49,7 @@ export function holdsStory(target: StreamState, storyId: number): boolean {
   return findStory(target, storyId) !== undefined;
 }
 
-export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapshot, context: DecisionContext): Decision {
+export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: StreamState, context: DecisionContext): Decision {
   const project = projectOf(target);
   const targetId = projectIdOf(target);
   if (targetId === snapshot.sourceProjectId) throw invalidField('project_id', 'The story is already in this project.');
@@ -82,6 +82,7 @@ export function decideMoveStoryIn(target: StreamState, snapshot: StoryMoveSnapsh
       primary_resources: [storyRef(story)],
       secondary_resources: [{ kind: 'project', id: snapshot.sourceProjectId, name: snapshot.sourceProjectName }],
     },
+    subject: { kind: 'story', id: story.id },
   };
 }
 
@@ -92,16 +93,17 @@ export interface MoveStoryOutInput {
   target_project_name: string;
 }
 
-export function decideMoveStoryOut(source: StreamState, input: MoveStoryOutInput, context: DecisionContext): Decision {
+export function decideMoveStoryOut(input: MoveStoryOutInput, source: StreamState, context: DecisionContext): Decision {
   if (projectIdOf(source) === input.target_project_id) {
     throw invalidField('project_id', 'The story is already in this project.');
   }
-  const deletion = decideDeleteStory(source, { story_id: input.story_id }, context);
+  const deletion = decideDeleteStory({ story_id: input.story_id }, source, context);
   return {
     type: 'story_move_from_project',
     data: {
       ...deletion.data,
       secondary_resources: [{ kind: 'project', id: input.target_project_id, name: input.target_project_name }],
     },
+    subject: deletion.subject,
   };
 }

@@ -50,7 +50,7 @@ export interface UpdateStoryInput extends StoryAttributes {
   comment?: RejectionComment;
 }
 
-export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, context: DecisionContext): Decision {
+export function decideUpdateStory(input: UpdateStoryInput, state: StreamState, context: DecisionContext): Decision {
   const project = projectOf(state);
   const before = storyOf(state, input.story_id);
   const now = context.now;
@@ -129,6 +129,7 @@ export function decideUpdateStory(state: StreamState, input: UpdateStoryInput, c
   return {
     type: isMoveOnly(changes[0]!) ? 'story_move' : 'story_update',
     data: { changes, primary_resources: [storyRef(after)] },
+    subject: { kind: 'story', id: after.id },
   };
 }
 
@@ -139,10 +140,10 @@ export interface StoryLabelInput {
 }
 
 /** Adds a label to a story (a story update; adding a label it has already only touches it). */
-export function decideAddStoryLabel(state: StreamState, input: StoryLabelInput, context: DecisionContext): Decision {
+export function decideAddStoryLabel(input: StoryLabelInput, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const current: LabelReference[] = story.label_ids.map((id) => ({ id }));
-  return decideUpdateStory(state, { story_id: story.id, labels: [...current, input.label] }, context);
+  return decideUpdateStory({ story_id: story.id, labels: [...current, input.label] }, state, context);
 }
 
 export interface StoryLabelRemoval {
@@ -151,11 +152,11 @@ export interface StoryLabelRemoval {
 }
 
 /** Removes a label from a story; unfound when the story does not carry it. */
-export function decideRemoveStoryLabel(state: StreamState, input: StoryLabelRemoval, context: DecisionContext): Decision {
+export function decideRemoveStoryLabel(input: StoryLabelRemoval, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   if (!story.label_ids.includes(input.label_id)) throw unfound();
   const labelIds = story.label_ids.filter((id) => id !== input.label_id);
-  return decideUpdateStory(state, { story_id: story.id, label_ids: labelIds }, context);
+  return decideUpdateStory({ story_id: story.id, label_ids: labelIds }, state, context);
 }
 
 export interface StoryOwnerInput {
@@ -164,17 +165,17 @@ export interface StoryOwnerInput {
 }
 
 /** Adds an owner at the end of the story's owners (a story update). */
-export function decideAddStoryOwner(state: StreamState, input: StoryOwnerInput, context: DecisionContext): Decision {
+export function decideAddStoryOwner(input: StoryOwnerInput, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
-  return decideUpdateStory(state, { story_id: story.id, owner_ids: [...story.owner_ids, input.person_id] }, context);
+  return decideUpdateStory({ story_id: story.id, owner_ids: [...story.owner_ids, input.person_id] }, state, context);
 }
 
 /** Removes an owner; unfound when the person does not own the story. */
-export function decideRemoveStoryOwner(state: StreamState, input: StoryOwnerInput, context: DecisionContext): Decision {
+export function decideRemoveStoryOwner(input: StoryOwnerInput, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   if (!story.owner_ids.includes(input.person_id)) throw unfound();
   const owners = story.owner_ids.filter((id) => id !== input.person_id);
-  return decideUpdateStory(state, { story_id: story.id, owner_ids: owners }, context);
+  return decideUpdateStory({ story_id: story.id, owner_ids: owners }, state, context);
 }
 
 /**

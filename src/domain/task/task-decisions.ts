@@ -5,7 +5,7 @@
 // tasks off. Every task change carries the task's description (after the write) as its `name`, so the
 // feed can quote the task even when the description did not change ("completed task: \"...\"").
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange } from '../events.js';
+import type { EventType, ResourceChange } from '../events.js';
 import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
 import type { StoryDoc, TaskDoc } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
@@ -33,7 +33,7 @@ export interface DeleteTaskInput {
   task_id: number;
 }
 
-export function decideCreateTask(state: StreamState, input: CreateTaskInput, context: DecisionContext): Decision {
+export function decideCreateTask(input: CreateTaskInput, state: StreamState, context: DecisionContext): Decision {
   assertTasksEnabled(projectOf(state));
   const story = storyOf(state, input.story_id);
   assertTaskDescription(input.description);
@@ -50,10 +50,10 @@ export function decideCreateTask(state: StreamState, input: CreateTaskInput, con
     updated_at: context.now,
   };
   const shifted = tasks.filter((other) => other.position >= position).map((other) => shift(other, 1));
-  return taskDecision('task_create', story, context, [taskCreateChange(task), ...shifted]);
+  return taskDecision('task_create', task, story, context, [taskCreateChange(task), ...shifted]);
 }
 
-export function decideUpdateTask(state: StreamState, input: UpdateTaskInput, context: DecisionContext): Decision {
+export function decideUpdateTask(input: UpdateTaskInput, state: StreamState, context: DecisionContext): Decision {
   assertTasksEnabled(projectOf(state));
   const story = storyOf(state, input.story_id);
   const task = taskOf(state, story.id, input.task_id);
@@ -80,16 +80,16 @@ export function decideUpdateTask(state: StreamState, input: UpdateTaskInput, con
   original.updated_at = task.updated_at;
   next.updated_at = after.updated_at;
   const change: ResourceChange = { ...taskHead(after), change_type: 'update', original_values: original, new_values: next };
-  return taskDecision('task_update', story, context, [change, ...shiftsForMove(tasks, task, position)]);
+  return taskDecision('task_update', task, story, context, [change, ...shiftsForMove(tasks, task, position)]);
 }
 
-export function decideDeleteTask(state: StreamState, input: DeleteTaskInput, context: DecisionContext): Decision {
+export function decideDeleteTask(input: DeleteTaskInput, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const task = taskOf(state, story.id, input.task_id);
   const tasks = tasksOfStory(state, story.id);
   const change = taskDeleteChange(task);
   const shifted = tasks.filter((other) => other.position > task.position).map((other) => shift(other, -1));
-  return taskDecision('task_delete', story, context, [change, ...shifted]);
+  return taskDecision('task_delete', task, story, context, [change, ...shifted]);
 }
 
 /** The delete change of a task, whether the task goes alone or with its story. */
@@ -112,10 +112,11 @@ export function storyTouchChange(story: StoryDoc, now: number): ResourceChange {
   return storyUpdateChange(story, { updated_at: story.updated_at }, { updated_at: now });
 }
 
-function taskDecision(type: string, story: StoryDoc, context: DecisionContext, changes: ResourceChange[]): Decision {
+function taskDecision(type: EventType, task: TaskDoc, story: StoryDoc, context: DecisionContext, changes: ResourceChange[]): Decision {
   return {
     type,
     data: { changes: [...changes, storyTouchChange(story, context.now)], primary_resources: [storyRef(story)] },
+    subject: { kind: 'task', id: task.id },
   };
 }
 

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PivotalStoryImport, type PivotalRowOutcome } from '../../commands/pivotal-story-import.js';
-import { StoryCommands } from '../../commands/stories.js';
 import { DomainError } from '../../domain/errors.js';
 import { createLog } from '../log.js';
 import { readPivotalCsv } from '../pivotal-csv/pivotal-csv-file.js';
@@ -34,8 +33,7 @@ export const importPivotalCsvCommand: CliCommand = {
     const { openStoryline } = await import('../composition.js');
     const storyline = await openStoryline(config, createLog('warn'));
     try {
-      const stories = new StoryCommands({ commands: storyline.commands, stories: storyline.runner.collection('stories') });
-      const deps = { commands: storyline.commands, stories, people: storyline.runner.collection('people'), clock: Date.now };
+      const deps = { commands: storyline.commands, writer: storyline.deps.writer, people: storyline.runner.collection('people'), clock: Date.now };
       let importer: PivotalStoryImport;
       try {
         importer = await PivotalStoryImport.open(deps, projectId, commandPrefix);

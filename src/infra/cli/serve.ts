@@ -47,6 +47,7 @@ export const serveCommand: CliCommand = {
         throw listenFailure(error, config.host, config.port);
       });
       await seedDemoIfEmpty(storyline, config, out);
+      storyline.reactions.start();
       log.info('listening', { port: running.port, data: config.dataDir, pid: process.pid });
       const signal = await stopSignal;
       log.info('shutting down', { signal });

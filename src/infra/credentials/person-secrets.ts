@@ -3,12 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { deriveApiToken, newTokenSalt, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
-import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
+import type { CredentialStore, PersonCredentials, PersonSecretsPort } from '../../ports/credentials.js';
 
 /** Token digests remembered per process (every API request looks its token up). */
 const REMEMBERED_TOKENS = 50_000;
 
-export class PersonSecrets {
+export class PersonSecrets implements PersonSecretsPort {
   private secret: Promise<Buffer> | undefined;
   /**
    * Digest -> person for tokens seen valid. rotateToken forgets the person's entry; a reset by another

@@ -20,7 +20,7 @@ import type { Projection } from '../../projections/projection.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
-import type { Doc, ReadCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
+import type { Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { guardOp } from './replay-guard.js';
 
 export interface ProjectorRunnerOptions {
@@ -50,8 +50,7 @@ export interface RebuildReport {
   position: number;
 }
 
-/** The read side of a live collection: projections alone write read models. */
-export type ReadOnlyCollection = Omit<ReadCollection, 'write' | 'ensureIndexes'>;
+export type { ReadOnlyCollection };
 
 export class ProjectorStopped extends Error {
   constructor() {

@@ -210,12 +210,15 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
     },
     {
       method: 'GET', path: '/stories/:story_id', access: 'person',
-      handle: async (req) => {
-        const story = stories.find((s) => s.id === Number(req.params.story_id));
-        if (!story) throw unfound();
-        await req.authorizeProject(story.project_id as number, 'project:read');
-        return { kind: 'resource', type: 'story', value: story };
+      project: {
+        level: 'project:read',
+        of: async (req) => {
+          const story = stories.find((s) => s.id === Number(req.params.story_id));
+          if (!story) throw unfound();
+          return story.project_id as number;
+        },
       },
+      handle: async (req) => ({ kind: 'resource', type: 'story', value: stories.find((s) => s.id === Number(req.params.story_id))! }),
     },
     { method: 'GET', path: '/projects/:project_id/epics', access: 'project:read', handle: async () => ({ kind: 'resource', type: 'epic', value: epics }) },
     {
@@ -243,7 +246,7 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       handle: async () => ({ kind: 'resource', type: 'notification', value: [{ id: 1, created_at: T0 }] }),
     },
     { method: 'GET', path: '/boom', access: 'public', handle: async () => { throw new Error('secret internals'); } },
-    { method: 'GET', path: '/strange-error', access: 'public', handle: async () => { throw new DomainError('no_such_code'); } },
+    { method: 'GET', path: '/strange-error', access: 'public', handle: async () => { throw new DomainError('no_such_code' as never); } },
   ];
 
   world.deps = {

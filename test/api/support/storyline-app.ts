@@ -5,6 +5,7 @@ import type { RouteDefinition } from '../../../src/api/route-table.js';
 import { openStoryline, type Storyline } from '../../../src/infra/composition.js';
 import { configFromEnv } from '../../../src/infra/config.js';
 import type { Log } from '../../../src/infra/log.js';
+import type { Reaction } from '../../../src/reactions/reaction.js';
 import { startServer, type RequestOptions, type TestResponse, type TestServer } from './http-client.js';
 
 export interface PersonHandle {
@@ -37,6 +38,8 @@ export interface StorylineAppOptions {
   log?: Log;
   /** Sign-in throttle thresholds (the defaults otherwise). */
   loginThrottle?: LoginThrottleOptions;
+  /** Reactions run beside the real ones. */
+  reactions?: readonly Reaction[];
 }
 
 export async function storylineApp(options: StorylineAppOptions = {}): Promise<StorylineApp> {
@@ -48,7 +51,9 @@ export async function storylineApp(options: StorylineAppOptions = {}): Promise<S
     clock: () => clock.now,
     extraModules: extraRoutes.length > 0 ? [() => ({ routes: [...extraRoutes], types: [] })] : [],
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
+    reactions: options.reactions ?? [],
   });
+  storyline.reactions.start();
   const server = await startServer(storyline.app);
   let people = 0;
   return {

@@ -1,5 +1,5 @@
 // Small builders of recorded project events for the activity unit tests.
-import type { EventData, RecordedEvent, ResourceChange, ResourceRef } from '../../../src/domain/events.js';
+import type { EventData, EventType, RecordedEvent, ResourceChange, ResourceRef } from '../../../src/domain/events.js';
 import type { RenderContext } from '../../../src/domain/activity/activity-doc.js';
 
 export const PROJECT_ID = 99;
@@ -18,6 +18,7 @@ export function context(overrides: Partial<RenderContext> = {}): RenderContext {
 }
 
 export function projectEvent(
+  /** Any string: rendering must cope with types this build does not know (a newer log). */
   type: string,
   data: Partial<EventData> & { changes: ResourceChange[] },
   overrides: Partial<RecordedEvent> = {},
@@ -27,7 +28,7 @@ export function projectEvent(
     stream: `project-${PROJECT_ID}`,
     version: 12,
     position: 340,
-    type,
+    type: type as EventType,
     data: { primary_resources: [], ...data },
     meta: { schema: 1, occurred_at: OCCURRED_AT, performed_by: ALICE.id, command_id: 'command-1' },
     ...overrides,

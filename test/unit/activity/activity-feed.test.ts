@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { indexFilter, projectFeedPage, type FeedFilter } from '../../../src/api/resources/activity-feed.js';
+import { indexFilter, projectFeedPage, type FeedFilter } from '../../../src/queries/activity-feed.js';
 import { EVENT_SCHEMA, streams, type NewEvent, type RecordedEvent } from '../../../src/domain/events.js';
 import type { EventStore, ReadStreamOptions } from '../../../src/ports/event-store.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';

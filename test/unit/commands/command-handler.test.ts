@@ -22,6 +22,7 @@ function addLabel(name: string): Decide<StreamState> {
     return {
       type: 'label_create',
       data: { changes: [{ kind: 'label', change_type: 'create', id, new_values: { id, name, created_at: context.now } }], primary_resources: [] },
+      subject: { kind: 'label', id },
     };
   };
 }
@@ -33,7 +34,7 @@ function addLabels(count: number): Decide<StreamState> {
       const id = context.nextId('label');
       return { kind: 'label' as const, change_type: 'create' as const, id, new_values: { id, name: `bulk-${n}`, created_at: context.now } };
     });
-    return { type: 'label_create', data: { changes, primary_resources: [] } };
+    return { type: 'label_create', data: { changes, primary_resources: [] }, subject: { kind: 'label', id: changes[0]!.id } };
   };
 }
 
@@ -125,7 +126,7 @@ describe('command handler', () => {
     const ids: number[] = [];
     for (let n = 0; n < 5; n++) {
       const outcome = await handler.execute(STREAM, addLabel(`label-${n}`), meta());
-      ids.push(outcome.event.data.changes[0]!.id);
+      ids.push(outcome.subject.id);
     }
     expect(ids).to.deep.equal([1, 2, 3, 4, 5]);
   });

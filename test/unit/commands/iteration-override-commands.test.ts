@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { CommandHandler } from '../../../src/commands/command-handler.js';
 import { IterationOverrideCommands } from '../../../src/commands/iteration-overrides.js';
-import { createProject } from '../../../src/domain/project/project-decisions.js';
+import { decideCreateProject } from '../../../src/domain/project/project-decisions.js';
 import { streams } from '../../../src/domain/events.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
@@ -27,7 +27,8 @@ describe('iteration override commands', () => {
     const commands = new CommandHandler({ eventStore: store, ids: new IdAllocator(store), projections: runner });
     await commands.execute(
       streams.project(3),
-      createProject({ projectId: 3, accountId: 1, request: { name: 'P', start_date: '2024-01-01', iteration_length: 2 }, owner: null, takenNames: [] }),
+      (state, context) =>
+        decideCreateProject({ projectId: 3, accountId: 1, request: { name: 'P', start_date: '2024-01-01', iteration_length: 2 }, owner: null, takenNames: [] }, state, context),
       meta(),
     );
     overrides = new IterationOverrideCommands({ commands, projects: runner.collection('projects'), iterationOverrides: runner.collection('iteration_overrides') });

@@ -1,23 +1,23 @@
 import { expect } from 'chai';
 import {
   accountMembershipOf,
-  addAccountMember,
+  decideAddAccountMember,
   ALREADY_ACCOUNT_MEMBER,
-  changeAccountMember,
-  createAccount,
+  decideChangeAccountMember,
+  decideCreateAccount,
   LAST_ACCOUNT_OWNER,
-  removeAccountMember,
+  decideRemoveAccountMember,
 } from '../../../src/domain/account/account-decisions.js';
 import { docsOf } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const OWNER = 42;
-const withAccount = () => new Scenario('account-3').given(createAccount({ accountId: 3, name: 'Acme', ownerId: OWNER }));
+const withAccount = () => new Scenario('account-3').given(decideCreateAccount, { accountId: 3, name: 'Acme', ownerId: OWNER });
 
 describe('account decisions', () => {
   it('creates the account with its creator as owner, admin and project creator', () => {
     const scenario = new Scenario('account-3');
-    const decision = scenario.when(createAccount({ accountId: 3, name: ' Acme ', ownerId: OWNER }));
+    const decision = scenario.when(decideCreateAccount, { accountId: 3, name: ' Acme ', ownerId: OWNER });
     expect(decision.type).to.equal('account_create');
     expect(docsOf(scenario.state, 'account').get(3)).to.deep.equal({
       id: 3,
@@ -31,40 +31,40 @@ describe('account decisions', () => {
   });
 
   it('requires a name', () => {
-    new Scenario('account-3').rejects(createAccount({ accountId: 3, name: '', ownerId: OWNER }), 'invalid_parameter', 'name');
+    new Scenario('account-3').rejects(decideCreateAccount, { accountId: 3, name: '', ownerId: OWNER }, 'invalid_parameter', 'name');
   });
 
   it('lets owners and admins add members; others are unauthorized', () => {
     const scenario = withAccount();
-    scenario.when(addAccountMember({ personId: 50, request: { admin: true }, actorId: OWNER }));
-    scenario.when(addAccountMember({ personId: 51, request: { project_creator: true }, actorId: 50 }));
+    scenario.when(decideAddAccountMember, { personId: 50, request: { admin: true }, actorId: OWNER });
+    scenario.when(decideAddAccountMember, { personId: 51, request: { project_creator: true }, actorId: 50 });
     expect(accountMembershipOf(scenario.state, 51)).to.deep.include({ owner: false, admin: false, project_creator: true });
-    scenario.rejects(addAccountMember({ personId: 52, request: {}, actorId: 51 }), 'unauthorized_operation');
-    scenario.rejects(addAccountMember({ personId: 52, request: { owner: true }, actorId: 50 }), 'unauthorized_operation');
-    scenario.rejects(addAccountMember({ personId: 52, request: {}, actorId: 999 }), 'unauthorized_operation');
-    const error = scenario.rejects(addAccountMember({ personId: 51, request: {}, actorId: OWNER }), 'invalid_parameter', 'person_id');
+    scenario.rejects(decideAddAccountMember, { personId: 52, request: {}, actorId: 51 }, 'unauthorized_operation');
+    scenario.rejects(decideAddAccountMember, { personId: 52, request: { owner: true }, actorId: 50 }, 'unauthorized_operation');
+    scenario.rejects(decideAddAccountMember, { personId: 52, request: {}, actorId: 999 }, 'unauthorized_operation');
+    const error = scenario.rejects(decideAddAccountMember, { personId: 51, request: {}, actorId: OWNER }, 'invalid_parameter', 'person_id');
     expect(error.details.validation_errors?.[0]?.problem).to.equal(ALREADY_ACCOUNT_MEMBER);
-    scenario.rejects(addAccountMember({ personId: 53, request: { admin: 'yes' }, actorId: OWNER }), 'invalid_parameter', 'admin');
+    scenario.rejects(decideAddAccountMember, { personId: 53, request: { admin: 'yes' }, actorId: OWNER }, 'invalid_parameter', 'admin');
   });
 
   it('changes flags, keeping the last owner', () => {
-    const scenario = withAccount().given(addAccountMember({ personId: 50, request: {}, actorId: OWNER }));
-    const decision = scenario.when(changeAccountMember({ personId: 50, request: { project_creator: true }, actorId: OWNER }), { now: T0 + 1 });
+    const scenario = withAccount().given(decideAddAccountMember, { personId: 50, request: {}, actorId: OWNER });
+    const decision = scenario.when(decideChangeAccountMember, { personId: 50, request: { project_creator: true }, actorId: OWNER }, { now: T0 + 1 });
     expect(decision.data.changes[0]?.original_values).to.deep.equal({ updated_at: T0, project_creator: false });
-    const error = scenario.rejects(changeAccountMember({ personId: OWNER, request: { owner: false }, actorId: OWNER }), 'invalid_parameter', 'owner');
+    const error = scenario.rejects(decideChangeAccountMember, { personId: OWNER, request: { owner: false }, actorId: OWNER }, 'invalid_parameter', 'owner');
     expect(error.details.validation_errors?.[0]?.problem).to.equal(LAST_ACCOUNT_OWNER);
-    scenario.rejects(removeAccountMember({ personId: OWNER, actorId: OWNER }), 'invalid_parameter', 'owner');
-    scenario.rejects(changeAccountMember({ personId: 77, request: {}, actorId: OWNER }), 'unfound_resource');
+    scenario.rejects(decideRemoveAccountMember, { personId: OWNER, actorId: OWNER }, 'invalid_parameter', 'owner');
+    scenario.rejects(decideChangeAccountMember, { personId: 77, request: {}, actorId: OWNER }, 'unfound_resource');
   });
 
   it('removes a member', () => {
-    const scenario = withAccount().given(addAccountMember({ personId: 50, request: {}, actorId: OWNER }));
-    scenario.when(removeAccountMember({ personId: 50, actorId: OWNER }));
+    const scenario = withAccount().given(decideAddAccountMember, { personId: 50, request: {}, actorId: OWNER });
+    scenario.when(decideRemoveAccountMember, { personId: 50, actorId: OWNER });
     expect(accountMembershipOf(scenario.state, 50)).to.equal(undefined);
-    scenario.rejects(removeAccountMember({ personId: 50, actorId: OWNER }), 'unfound_resource');
+    scenario.rejects(decideRemoveAccountMember, { personId: 50, actorId: OWNER }, 'unfound_resource');
   });
 
   it('lets operator commands (no actor) manage members', () => {
-    withAccount().when(addAccountMember({ personId: 50, request: { owner: true }, actorId: null }));
+    withAccount().when(decideAddAccountMember, { personId: 50, request: { owner: true }, actorId: null });
   });
 });

@@ -3,13 +3,13 @@ import { decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '.
 import type { BlockerDoc } from '../../../src/domain/blocker/blocker-decisions.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
-import { changeKinds, commandFirst } from './conversation-scenario.js';
-import { givenProject, MEMBER, problemsOf } from './story-scenario.js';
-import type { Scenario } from './story-scenario.js';
+import { changeKinds } from './conversation-scenario.js';
+import { givenProject, MEMBER, problemsOf } from './decider-scenario.js';
+import type { Scenario } from './decider-scenario.js';
 
-const createBlocker = commandFirst(decideCreateBlocker);
-const updateBlocker = commandFirst(decideUpdateBlocker);
-const deleteBlocker = commandFirst(decideDeleteBlocker);
+const createBlocker = decideCreateBlocker;
+const updateBlocker = decideUpdateBlocker;
+const deleteBlocker = decideDeleteBlocker;
 
 function blocker(project: Scenario, id: number): BlockerDoc | undefined {
   return project.state.docs.get('blocker')?.get(id) as BlockerDoc | undefined;

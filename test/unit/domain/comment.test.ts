@@ -12,14 +12,14 @@ import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
-import { changeKinds, commandFirst, contentHash, fileDoc, upload } from './conversation-scenario.js';
-import { givenProject, MEMBER, OWNER, problemsOf, STRANGER, VIEWER } from './story-scenario.js';
-import type { Scenario } from './story-scenario.js';
+import { changeKinds, contentHash, fileDoc, upload } from './conversation-scenario.js';
+import { givenProject, MEMBER, OWNER, problemsOf, STRANGER, VIEWER } from './decider-scenario.js';
+import type { Scenario } from './decider-scenario.js';
 
-const createComment = commandFirst(decideCreateComment);
-const updateComment = commandFirst(decideUpdateComment);
-const deleteComment = commandFirst(decideDeleteComment);
-const deleteAttachment = commandFirst(decideDeleteCommentAttachment);
+const createComment = decideCreateComment;
+const updateComment = decideUpdateComment;
+const deleteComment = decideDeleteComment;
+const deleteAttachment = decideDeleteCommentAttachment;
 
 function comment(project: Scenario, id: number): CommentDoc | undefined {
   return project.state.docs.get('comment')?.get(id) as CommentDoc | undefined;
@@ -182,7 +182,7 @@ describe('comments', () => {
 
     it('comments on an epic: the epic gets the follower and is the primary resource', () => {
       const project = givenProject();
-      const epic = project.when(commandFirst(decideCreateEpic), { name: 'Launch' }).data.changes[0]!.id;
+      const epic = project.when(decideCreateEpic, { name: 'Launch' }).data.changes[0]!.id;
       const decision = project.when(createComment, { epic_id: epic, text: 'Plan' }, MEMBER);
       expect(changeKinds(decision)).to.deep.equal(['comment:create', 'epic:update']);
       expect(decision.data.changes[0]!.new_values).to.deep.include({ epic_id: epic }).and.not.have.property('story_id');

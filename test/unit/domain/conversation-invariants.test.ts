@@ -16,9 +16,10 @@ import type { StoryDoc } from '../../../src/domain/project-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { seededRandom } from '../../support/seeded-random.js';
-import { commandFirst, upload } from './conversation-scenario.js';
-import { givenProject, OWNER } from './story-scenario.js';
-import type { Scenario } from './story-scenario.js';
+import { upload } from './conversation-scenario.js';
+import { givenProject, OWNER } from './decider-scenario.js';
+import type { Scenario } from './decider-scenario.js';
+import type { Decider } from '../../../src/domain/decision.js';
 
 const STEPS = 400;
 
@@ -58,9 +59,9 @@ describe('conversation invariants over seeded random writes', () => {
       const some = <T>(list: readonly T[]): T[] => list.filter(() => random() < 0.3);
       const project = givenProject();
       let accepted = 0;
-      const attempt = <C>(decide: Parameters<typeof commandFirst<C>>[0], command: C) => {
+      const attempt = <C>(decide: Decider<C>, command: C) => {
         try {
-          project.when(commandFirst(decide), command, OWNER);
+          project.when(decide, command, OWNER);
           accepted += 1;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
@@ -75,11 +76,11 @@ describe('conversation invariants over seeded random writes', () => {
         const files = ids(project, 'file_attachment');
         switch (Math.floor(random() * 10)) {
           case 0:
-            attempt((command: { name: string }, state, context) => decideCreateStory(state, {
-              ...command,
+            attempt(decideCreateStory, {
+              name: `story ${step}`,
               blockers: random() < 0.5 ? [{ description: storyRef() }] : [],
               comments: random() < 0.5 ? [{ text: 'nested', file_attachment_ids: some(files) }] : [],
-            }, context), { name: `story ${step}` });
+            });
             break;
           case 1:
             upload(project, `file-${step}.txt`, OWNER, step + 1);
@@ -118,7 +119,7 @@ describe('conversation invariants over seeded random writes', () => {
             if (blocker) attempt(decideDeleteBlocker, { story_id: blocker.story_id, blocker_id: blocker.id });
             break;
           default:
-            if (stories.length > 3) attempt((command: { story_id: number }, state, context) => decideDeleteStory(state, command, context), { story_id: story });
+            if (stories.length > 3) attempt(decideDeleteStory, { story_id: story });
         }
         checkInvariants(project);
       }

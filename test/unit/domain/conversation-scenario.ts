@@ -1,16 +1,10 @@
-// The conversation deciders (epics, comments, blockers, uploads) take the command first, then the state
-// and the context; the story scenario runs deciders that take the state first. `commandFirst` adapts one
-// to the other, and `upload` records a file as the upload endpoint would.
-import type { Decision, DecisionContext } from '../../../src/domain/decision.js';
-import type { StreamState } from '../../../src/domain/resource-state.js';
+// Helpers of the conversation decider tests (epics, comments, blockers, uploads): `upload` records a file
+// as the upload endpoint would.
+import type { Decision } from '../../../src/domain/decision.js';
 import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../../../src/domain/file-attachment/upload-file.js';
-import type { Decider, Scenario } from './story-scenario.js';
-import { OWNER } from './story-scenario.js';
-
-export function commandFirst<C>(decide: (command: C, state: StreamState, context: DecisionContext) => Decision): Decider<C> {
-  return (state, command, context) => decide(command, state, context);
-}
+import type { Scenario } from './decider-scenario.js';
+import { OWNER } from './decider-scenario.js';
 
 /** A distinct fake content hash per seed. */
 export function contentHash(seed: number): string {
@@ -20,11 +14,11 @@ export function contentHash(seed: number): string {
 /** Records an upload of `filename` by `actorId`; returns the file attachment's id. */
 export function upload(project: Scenario, filename = 'diagram.png', actorId = OWNER, seed = 1): number {
   const decision = project.when(
-    commandFirst(decideUploadFile),
+    decideUploadFile,
     { filename, content_type: 'image/png', size: 1234, content_hash: contentHash(seed) },
     actorId,
   );
-  return decision.data.changes[0]!.id;
+  return decision.subject.id;
 }
 
 export function fileDoc(project: Scenario, id: number): FileAttachmentDoc | undefined {

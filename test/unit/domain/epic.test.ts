@@ -6,13 +6,13 @@ import { orderedEpics } from '../../../src/domain/epic/epic-order.js';
 import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
 import { decideCreateLabel, decideDeleteLabel } from '../../../src/domain/label/label-decisions.js';
 import { findLabelByName } from '../../../src/domain/project-state.js';
-import { changeKinds, commandFirst, fileDoc, upload } from './conversation-scenario.js';
-import { givenProject, MEMBER, OWNER, problemsOf } from './story-scenario.js';
-import type { Scenario } from './story-scenario.js';
+import { changeKinds, fileDoc, upload } from './conversation-scenario.js';
+import { givenProject, MEMBER, OWNER, problemsOf } from './decider-scenario.js';
+import type { Scenario } from './decider-scenario.js';
 
-const createEpic = commandFirst(decideCreateEpic);
-const updateEpic = commandFirst(decideUpdateEpic);
-const deleteEpic = commandFirst(decideDeleteEpic);
+const createEpic = decideCreateEpic;
+const updateEpic = decideUpdateEpic;
+const deleteEpic = decideDeleteEpic;
 
 function epic(project: Scenario, command: CreateEpicCommand): number {
   return project.when(createEpic, command).data.changes[0]!.id;
@@ -174,6 +174,6 @@ describe('epics', () => {
     const project = givenProject();
     const id = epic(project, { name: 'E' });
     project.when(deleteEpic, { epic_id: id });
-    expect(project.rejected(commandFirst(decideCreateComment), { epic_id: id, text: 'x' }).code).to.equal('unfound_resource');
+    expect(project.rejected(decideCreateComment, { epic_id: id, text: 'x' }).code).to.equal('unfound_resource');
   });
 });

@@ -3,7 +3,7 @@ import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../../.
 import { emptyStoryCounts, recount } from '../../../src/domain/label/label-counts.js';
 import { findLabelByName } from '../../../src/domain/project-state.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
-import { PROJECT_ID, givenProject, problemsOf } from './story-scenario.js';
+import { PROJECT_ID, givenProject, problemsOf } from './decider-scenario.js';
 
 describe('labels', () => {
   it('creates a label in lower case with zero counts over all eight states', () => {
@@ -31,7 +31,7 @@ describe('labels', () => {
 
   it('renames a label, allowing a change of its own case only in storage form', () => {
     const project = givenProject();
-    const ops = project.when(decideCreateLabel, { name: 'ops' }).data.changes[0]!.id;
+    const ops = project.when(decideCreateLabel, { name: 'ops' }).subject.id;
     project.when(decideCreateLabel, { name: 'dev' });
     expect(problemsOf(project.rejected(decideRenameLabel, { label_id: ops, name: 'Dev' })).name).to.equal('Name has already been taken');
     const decision = project.when(decideRenameLabel, { label_id: ops, name: 'Operations' });
@@ -64,7 +64,7 @@ describe('labels', () => {
 
   it("refuses to delete an epic's label", () => {
     const project = givenProject();
-    const label = project.when(decideCreateLabel, { name: 'epic one' }).data.changes[0]!.id;
+    const label = project.when(decideCreateLabel, { name: 'epic one' }).subject.id;
     project.fold('epic_create', [{ kind: 'epic', change_type: 'create', id: 1, new_values: { name: 'Epic one', label_id: label } }]);
     expect(problemsOf(project.rejected(decideDeleteLabel, { label_id: label }))).to.have.key('label_id');
   });
@@ -86,7 +86,7 @@ describe('labels', () => {
     const project = givenProject();
     const id = project.story({ labels: ['a'], estimate: 3 });
     const a = findLabelByName(project.state, 'a')!.id;
-    const b = project.when(decideCreateLabel, { name: 'b' }).data.changes[0]!.id;
+    const b = project.when(decideCreateLabel, { name: 'b' }).subject.id;
     project.when(decideUpdateStory, { story_id: id, label_ids: [b] });
     const countsOf = (labelId: number) => project.label(labelId)!.counts!;
     expect(countsOf(a).number_of_stories_by_state.unscheduled).to.equal(0);

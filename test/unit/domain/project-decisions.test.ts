@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { createProject, deleteProject, NAME_TAKEN, updateProject, type CreateProject } from '../../../src/domain/project/project-decisions.js';
+import { decideCreateProject, decideDeleteProject, NAME_TAKEN, decideUpdateProject, type CreateProject } from '../../../src/domain/project/project-decisions.js';
 import { docsOf } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
-const create = (request: Record<string, unknown>, extra: Partial<CreateProject> = {}) =>
-  createProject({ projectId: 7, accountId: 3, request, owner: { personId: 42, name: 'Ada' }, takenNames: [], ...extra });
+const create = (request: Record<string, unknown>, extra: Partial<CreateProject> = {}): CreateProject =>
+  ({ projectId: 7, accountId: 3, request, owner: { personId: 42, name: 'Ada' }, takenNames: [], ...extra });
 
 const project = (scenario: Scenario) => docsOf(scenario.state, 'project').get(7)!;
 
@@ -12,7 +12,7 @@ describe('project decisions', () => {
   describe('create', () => {
     it('creates the project with the service defaults and the creator as owner, in one event', () => {
       const scenario = new Scenario('project-7');
-      const decision = scenario.when(create({ name: 'Alpha' }), { actorId: 42 });
+      const decision = scenario.when(decideCreateProject, create({ name: 'Alpha' }), { actorId: 42 });
       expect(decision.type).to.equal('project_create');
       expect(decision.data.changes.map((c) => [c.kind, c.change_type])).to.deep.equal([
         ['project', 'create'],
@@ -48,13 +48,14 @@ describe('project decisions', () => {
 
     it('creates no membership with no_owner', () => {
       const scenario = new Scenario('project-7');
-      const decision = scenario.when(create({ name: 'Alpha' }, { owner: null }));
+      const decision = scenario.when(decideCreateProject, create({ name: 'Alpha' }, { owner: null }));
       expect(decision.data.changes).to.have.length(1);
     });
 
     it('applies every requested setting and derives project_type and point_scale_is_custom', () => {
       const scenario = new Scenario('project-7');
       scenario.when(
+        decideCreateProject,
         create({
           name: ' Beta ',
           iteration_length: 2,
@@ -86,23 +87,23 @@ describe('project decisions', () => {
 
     it('recognises a built-in scale', () => {
       const scenario = new Scenario('project-7');
-      scenario.when(create({ name: 'A', point_scale: '0,1,2,3,5,8' }));
+      scenario.when(decideCreateProject, create({ name: 'A', point_scale: '0,1,2,3,5,8' }));
       expect(project(scenario)['point_scale_is_custom']).to.equal(false);
     });
 
     it('requires a name', () => {
-      const error = new Scenario('project-7').rejects(create({}), 'invalid_parameter', 'name');
+      const error = new Scenario('project-7').rejects(decideCreateProject, create({}), 'invalid_parameter', 'name');
       expect(error.details.general_problem).to.equal('this endpoint requires the parameter: name');
     });
 
     it('limits the name to 50 characters with the service requirement text', () => {
-      const error = new Scenario('project-7').rejects(create({ name: 'x'.repeat(51) }), 'invalid_parameter', 'name');
+      const error = new Scenario('project-7').rejects(decideCreateProject, create({ name: 'x'.repeat(51) }), 'invalid_parameter', 'name');
       expect(error.details.requirement).to.equal("'name' parameter must be 50 characters or less.");
-      new Scenario('project-7').when(create({ name: 'x'.repeat(50) }));
+      new Scenario('project-7').when(decideCreateProject, create({ name: 'x'.repeat(50) }));
     });
 
     it('rejects a name already taken in the account, whatever its case', () => {
-      const error = new Scenario('project-7').rejects(create({ name: 'alpha' }, { takenNames: ['Alpha'] }), 'invalid_parameter', 'name');
+      const error = new Scenario('project-7').rejects(decideCreateProject, create({ name: 'alpha' }, { takenNames: ['Alpha'] }), 'invalid_parameter', 'name');
       expect(error.details.validation_errors).to.deep.equal([{ field: 'name', problem: NAME_TAKEN }]);
     });
 
@@ -122,39 +123,39 @@ describe('project decisions', () => {
       ['description', 'd'.repeat(141), "'description' parameter must be 140 characters or less."],
     ] as const) {
       it(`rejects ${field} = ${JSON.stringify(value)}`, () => {
-        const error = new Scenario('project-7').rejects(create({ name: 'A', [field]: value }), 'invalid_parameter', field);
+        const error = new Scenario('project-7').rejects(decideCreateProject, create({ name: 'A', [field]: value }), 'invalid_parameter', field);
         expect(error.details.validation_errors?.find((e) => e.field === field)?.problem).to.equal(problem);
       });
     }
 
     it('accepts a start date on the week start day', () => {
-      new Scenario('project-7').when(create({ name: 'A', start_date: '2024-01-08' }));
-      new Scenario('project-7').when(create({ name: 'A', start_date: '2024-01-07', week_start_day: 'Sunday' }));
+      new Scenario('project-7').when(decideCreateProject, create({ name: 'A', start_date: '2024-01-08' }));
+      new Scenario('project-7').when(decideCreateProject, create({ name: 'A', start_date: '2024-01-07', week_start_day: 'Sunday' }));
     });
 
     for (const scale of ['0,1,two', '1,,2', '-1,0', '', '1,1']) {
       it(`rejects the point scale ${JSON.stringify(scale)}`, () => {
-        new Scenario('project-7').rejects(create({ name: 'A', point_scale: scale }), 'invalid_parameter', 'point_scale');
+        new Scenario('project-7').rejects(decideCreateProject, create({ name: 'A', point_scale: scale }), 'invalid_parameter', 'point_scale');
       });
     }
 
     it('reports every invalid field at once', () => {
-      const error = new Scenario('project-7').rejects(create({ name: 'A', iteration_length: 9, public: 3 }), 'invalid_parameter');
+      const error = new Scenario('project-7').rejects(decideCreateProject, create({ name: 'A', iteration_length: 9, public: 3 }), 'invalid_parameter');
       expect(error.details.validation_errors?.map((e) => e.field)).to.have.members(['iteration_length', 'public']);
     });
 
     it('rejects project_type contradicting public', () => {
-      new Scenario('project-7').rejects(create({ name: 'A', public: true, project_type: 'private' }), 'invalid_parameter', 'project_type');
+      new Scenario('project-7').rejects(decideCreateProject, create({ name: 'A', public: true, project_type: 'private' }), 'invalid_parameter', 'project_type');
     });
   });
 
   describe('update', () => {
-    const created = () => new Scenario('project-7').given(create({ name: 'Alpha' }), { actorId: 42 });
+    const created = () => new Scenario('project-7').given(decideCreateProject, create({ name: 'Alpha' }), { actorId: 42 });
 
     it('records only changed settings with their original values, and raises the version', () => {
       const scenario = created();
       const later = T0 + 60_000;
-      const decision = scenario.when(updateProject({ request: { iteration_length: 2, name: 'Alpha', enable_tasks: true }, takenNames: [] }), { now: later });
+      const decision = scenario.when(decideUpdateProject, { request: { iteration_length: 2, name: 'Alpha', enable_tasks: true }, takenNames: [] }, { now: later });
       expect(decision.type).to.equal('project_update');
       const [change] = decision.data.changes;
       expect(change?.original_values).to.deep.equal({ iteration_length: 1, updated_at: T0 });
@@ -164,47 +165,47 @@ describe('project decisions', () => {
     });
 
     it('checks start_date against a changed week_start_day', () => {
-      const scenario = created().given(updateProject({ request: { start_date: '2024-01-08' }, takenNames: [] }));
-      scenario.rejects(updateProject({ request: { week_start_day: 'Sunday' }, takenNames: [] }), 'invalid_parameter', 'start_date');
-      scenario.when(updateProject({ request: { week_start_day: 'Sunday', start_date: '2024-01-07' }, takenNames: [] }));
+      const scenario = created().given(decideUpdateProject, { request: { start_date: '2024-01-08' }, takenNames: [] });
+      scenario.rejects(decideUpdateProject, { request: { week_start_day: 'Sunday' }, takenNames: [] }, 'invalid_parameter', 'start_date');
+      scenario.when(decideUpdateProject, { request: { week_start_day: 'Sunday', start_date: '2024-01-07' }, takenNames: [] });
       expect(project(scenario)).to.deep.include({ week_start_day: 'Sunday', start_date: '2024-01-07' });
     });
 
     it('clears start_date and description with null', () => {
-      const scenario = created().given(updateProject({ request: { start_date: '2024-01-08', description: 'x' }, takenNames: [] }));
-      scenario.when(updateProject({ request: { start_date: null, description: null }, takenNames: [] }));
+      const scenario = created().given(decideUpdateProject, { request: { start_date: '2024-01-08', description: 'x' }, takenNames: [] });
+      scenario.when(decideUpdateProject, { request: { start_date: null, description: null }, takenNames: [] });
       expect(project(scenario)).not.to.have.any.keys('start_date', 'description');
     });
 
     it('switches project_type with public', () => {
       const scenario = created();
-      scenario.when(updateProject({ request: { public: true }, takenNames: [] }));
+      scenario.when(decideUpdateProject, { request: { public: true }, takenNames: [] });
       expect(project(scenario)).to.deep.include({ public: true, project_type: 'public' });
     });
 
     it('rejects a rename to a taken name but keeps its own name', () => {
       const scenario = created();
-      scenario.rejects(updateProject({ request: { name: 'Beta' }, takenNames: ['beta'] }), 'invalid_parameter', 'name');
-      scenario.when(updateProject({ request: { name: 'Alpha' }, takenNames: ['Alpha'] }));
+      scenario.rejects(decideUpdateProject, { request: { name: 'Beta' }, takenNames: ['beta'] }, 'invalid_parameter', 'name');
+      scenario.when(decideUpdateProject, { request: { name: 'Alpha' }, takenNames: ['Alpha'] });
     });
 
     it('is unfound on a missing or deleted project', () => {
-      new Scenario('project-7').rejects(updateProject({ request: {}, takenNames: [] }), 'unfound_resource');
-      created().given(deleteProject()).rejects(updateProject({ request: {}, takenNames: [] }), 'unfound_resource');
+      new Scenario('project-7').rejects(decideUpdateProject, { request: {}, takenNames: [] }, 'unfound_resource');
+      created().given(decideDeleteProject, {}).rejects(decideUpdateProject, { request: {}, takenNames: [] }, 'unfound_resource');
     });
   });
 
   describe('delete', () => {
     it('deletes the project and its memberships in one event', () => {
-      const scenario = new Scenario('project-7').given(create({ name: 'Alpha' }));
-      const decision = scenario.when(deleteProject());
+      const scenario = new Scenario('project-7').given(decideCreateProject, create({ name: 'Alpha' }));
+      const decision = scenario.when(decideDeleteProject, {});
       expect(decision.data.changes.map((c) => [c.kind, c.change_type])).to.deep.equal([
         ['project', 'delete'],
         ['project_membership', 'delete'],
       ]);
       expect(docsOf(scenario.state, 'project').size).to.equal(0);
       expect(docsOf(scenario.state, 'project_membership').size).to.equal(0);
-      scenario.rejects(deleteProject(), 'unfound_resource');
+      scenario.rejects(decideDeleteProject, {}, 'unfound_resource');
     });
   });
 });

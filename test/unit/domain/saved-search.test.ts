@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { decideCreateSavedSearch, decideDeleteSavedSearch, searchesOf, type CreateSavedSearchCommand } from '../../../src/domain/saved-search/saved-search-decisions.js';
+import { decideCreateSavedSearch, decideDeleteSavedSearch, searchesOf } from '../../../src/domain/saved-search/saved-search-decisions.js';
 import { EVENT_SCHEMA } from '../../../src/domain/events.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
-import type { Decider } from './story-scenario.js';
-import { MEMBER, OWNER, PROJECT_ID, givenProject, problemsOf } from './story-scenario.js';
+import { MEMBER, OWNER, PROJECT_ID, givenProject, problemsOf } from './decider-scenario.js';
 
-// The scenario runs deciders shaped (state, input, context); saved-search deciders take the command first.
-const create: Decider<CreateSavedSearchCommand> = (state, command, context) => decideCreateSavedSearch(command, state, context);
-const remove: Decider<{ search_id: number }> = (state, command, context) => decideDeleteSavedSearch(command, state, context);
+const create = decideCreateSavedSearch;
+const remove = decideDeleteSavedSearch;
 
 describe('saved searches', () => {
   it('saves a search for its owner in the project stream, one event', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { storedValues } from '../../../src/domain/resource-state.js';
-import { MEMBER, OWNER, PROJECT_ID, STRANGER, T0, VIEWER, givenProject, problemsOf } from './story-scenario.js';
+import { MEMBER, OWNER, PROJECT_ID, STRANGER, PROJECT_T0 as T0, VIEWER, givenProject, problemsOf } from './decider-scenario.js';
 
 describe('create story', () => {
   it('applies the defaults and records the whole story, label names and neighbours in the create change', () => {
@@ -119,7 +119,7 @@ describe('create story', () => {
       ['first', 1, false],
       ['second', 2, true],
     ]);
-    expect(project.task(tasks[0]!.id)!.story_id).to.equal(decision.data.changes[0]!.id);
+    expect(project.task(tasks[0]!.id)!.story_id).to.equal(decision.subject.id);
   });
 
   it('refuses nested tasks when tasks are disabled, and blank task descriptions', () => {

@@ -1,19 +1,19 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../src/domain/errors.js';
-import { EVENT_SCHEMA, type ResourceChange } from '../../../src/domain/events.js';
+import { EVENT_SCHEMA, type EventType, type ResourceChange } from '../../../src/domain/events.js';
 import { findLabelByName, findStory, type StoryDoc } from '../../../src/domain/project-state.js';
 import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideMoveStoryIn, decideMoveStoryOut, holdsStory, storyMoveSnapshot } from '../../../src/domain/story/move-story.js';
 import { orderedStories } from '../../../src/domain/story/story-order.js';
-import { MEMBER, OWNER, PROJECT_ID, Scenario } from './story-scenario.js';
+import { MEMBER, OWNER, PROJECT_ID, givenProject } from './decider-scenario.js';
 
 const TARGET_ID = 8;
 
 /** A second project stream, folded by hand (the Scenario holds project 7). */
 function targetProject(settings: Record<string, unknown> = {}): { state: StreamState; fold(type: string, changes: ResourceChange[]): void } {
   const state = emptyState(`project-${TARGET_ID}`);
-  const fold = (type: string, changes: ResourceChange[]) => {
+  const fold = (type: EventType, changes: ResourceChange[]) => {
     const version = state.version + 1;
     evolve(state, {
       id: `t-${version}`, stream: state.stream, version, position: version, type,
@@ -36,13 +36,13 @@ const context = (now = Date.UTC(2024, 1, 1)) => ({ now, actorId: OWNER, nextId: 
 
 describe('move story to another project', () => {
   it('creates the story, its tasks and its labels (matched by name) in the target, at the top of its Icebox', () => {
-    const source = new Scenario({});
+    const source = givenProject();
     const id = source.story({ labels: ['Shared', 'only-here'], tasks: [{ description: 'pack' }, { description: 'go' }], owner_ids: [MEMBER] });
     const target = targetProject();
-    const existing = decideCreateStory(target.state, { name: 'resident', labels: ['shared'] }, context());
+    const existing = decideCreateStory({ name: 'resident', labels: ['shared'] }, target.state, context());
     target.fold(existing.type, existing.data.changes);
 
-    const decision = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
+    const decision = decideMoveStoryIn(storyMoveSnapshot(source.state, id), target.state, context());
     expect(decision.type).to.equal('story_move_into_project');
     expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: PROJECT_ID, name: 'Storyline' }]);
     const kinds = decision.data.changes.map((change) => `${change.kind}:${change.change_type}`);
@@ -53,7 +53,7 @@ describe('move story to another project', () => {
     const shared = findLabelByName(target.state, 'shared')!;
     const created = findLabelByName(target.state, 'only-here')!;
     expect(moved).to.deep.include({ project_id: TARGET_ID, name: 'A story', owner_ids: [MEMBER], label_ids: [shared.id, created.id] });
-    expect(orderedStories(target.state).map((story) => story.id)).to.deep.equal([id, existing.data.changes[0]!.id]);
+    expect(orderedStories(target.state).map((story) => story.id)).to.deep.equal([id, existing.subject.id]);
     expect(shared.counts!.number_of_stories_by_state.unscheduled).to.equal(2);
     expect([...target.state.docs.get('task')!.values()].map((task) => [task.description, task.position, task.story_id])).to.deep.equal([
       ['pack', 1, id],
@@ -63,18 +63,18 @@ describe('move story to another project', () => {
   });
 
   it('places the story by its state in the target (started: into Current)', () => {
-    const source = new Scenario({});
+    const source = givenProject();
     const id = source.story({ current_state: 'started', estimate: 1 });
     const target = targetProject();
-    const waiting = decideCreateStory(target.state, { name: 'backlog', current_state: 'unstarted' }, context());
+    const waiting = decideCreateStory({ name: 'backlog', current_state: 'unstarted' }, target.state, context());
     target.fold(waiting.type, waiting.data.changes);
-    const decision = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
+    const decision = decideMoveStoryIn(storyMoveSnapshot(source.state, id), target.state, context());
     target.fold(decision.type, decision.data.changes);
-    expect(orderedStories(target.state).map((story: StoryDoc) => story.id)).to.deep.equal([id, waiting.data.changes[0]!.id]);
+    expect(orderedStories(target.state).map((story: StoryDoc) => story.id)).to.deep.equal([id, waiting.subject.id]);
   });
 
   it('refuses a story the target cannot hold, a story it already holds, and the same project', () => {
-    const source = new Scenario({});
+    const source = givenProject();
     const id = source.story({ estimate: 3 });
     const small = targetProject({ point_scale: '0,1,2' });
     const refused = (run: () => unknown) => {
@@ -86,17 +86,17 @@ describe('move story to another project', () => {
       }
       throw new Error('expected a rejection');
     };
-    expect(refused(() => decideMoveStoryIn(small.state, storyMoveSnapshot(source.state, id), context()))).to.equal('estimate');
-    expect(refused(() => decideMoveStoryIn(source.state, storyMoveSnapshot(source.state, id), context()))).to.equal('project_id');
+    expect(refused(() => decideMoveStoryIn(storyMoveSnapshot(source.state, id), small.state, context()))).to.equal('estimate');
+    expect(refused(() => decideMoveStoryIn(storyMoveSnapshot(source.state, id), source.state, context()))).to.equal('project_id');
     const target = targetProject();
-    const first = decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context());
+    const first = decideMoveStoryIn(storyMoveSnapshot(source.state, id), target.state, context());
     target.fold(first.type, first.data.changes);
-    expect(refused(() => decideMoveStoryIn(target.state, storyMoveSnapshot(source.state, id), context()))).to.equal('project_id');
-    expect(refused(() => decideMoveStoryOut(source.state, { story_id: id, target_project_id: PROJECT_ID, target_project_name: 'Storyline' }, context()))).to.equal('project_id');
+    expect(refused(() => decideMoveStoryIn(storyMoveSnapshot(source.state, id), target.state, context()))).to.equal('project_id');
+    expect(refused(() => decideMoveStoryOut({ story_id: id, target_project_id: PROJECT_ID, target_project_name: 'Storyline' }, source.state, context()))).to.equal('project_id');
   });
 
   it('deletes the story and its contents from the source, recounting its labels', () => {
-    const source = new Scenario({});
+    const source = givenProject();
     const id = source.story({ labels: ['x'], tasks: [{ description: 't' }] });
     const decision = source.when(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID, target_project_name: 'Target' });
     expect(decision.type).to.equal('story_move_from_project');

@@ -6,8 +6,8 @@ import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
 import { neighbours, orderedStories } from '../../../src/domain/story/story-order.js';
 import type { StoryState } from '../../../src/domain/project-state.js';
 import { DomainError } from '../../../src/domain/errors.js';
-import { givenProject, problemsOf } from './story-scenario.js';
-import type { Scenario } from './story-scenario.js';
+import { givenProject, problemsOf } from './decider-scenario.js';
+import type { Scenario } from './decider-scenario.js';
 
 /** Every scheduled story above every unscheduled one, and neighbours agreeing with the order. */
 function expectOrderInvariants(project: Scenario): void {

@@ -9,7 +9,7 @@ import {
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { findLabelByName } from '../../../src/domain/project-state.js';
 import type { ResourceChange } from '../../../src/domain/events.js';
-import { MEMBER, OWNER, STRANGER, T0, givenProject, problemsOf } from './story-scenario.js';
+import { MEMBER, OWNER, STRANGER, PROJECT_T0 as T0, givenProject, problemsOf } from './decider-scenario.js';
 
 function storyChange(changes: ResourceChange[]): ResourceChange {
   return changes.find((change) => change.kind === 'story')!;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { decideCreateTask, decideDeleteTask, decideUpdateTask } from '../../../src/domain/task/task-decisions.js';
 import { tasksOfStory } from '../../../src/domain/project-state.js';
 import type { Decision } from '../../../src/domain/decision.js';
-import { givenProject, problemsOf } from './story-scenario.js';
-import type { Scenario } from './story-scenario.js';
+import { givenProject, problemsOf } from './decider-scenario.js';
+import type { Scenario } from './decider-scenario.js';
 
 function taskNames(decision: Decision): Array<[number, string | undefined]> {
   return decision.data.changes.filter((change) => change.kind === 'task').map((change) => [change.id, change.name]);

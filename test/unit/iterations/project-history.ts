@@ -3,7 +3,7 @@
 import type { Decision, DecisionContext } from '../../../src/domain/decision.js';
 import { EVENT_SCHEMA, type NewEvent } from '../../../src/domain/events.js';
 import { decideSetIterationOverride } from '../../../src/domain/iteration/iteration-override.js';
-import { createProject } from '../../../src/domain/project/project-decisions.js';
+import { decideCreateProject } from '../../../src/domain/project/project-decisions.js';
 import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../../../src/domain/story/create-story.js';
 import { decideUpdateStory, type UpdateStoryInput } from '../../../src/domain/story/update-story.js';
@@ -18,7 +18,7 @@ export class ProjectHistory {
   constructor(readonly projectId: number, request: Record<string, unknown>, at: number) {
     this.state = emptyState(`project-${projectId}`);
     this.nextId = projectId * 10_000;
-    this.decide((state, context) => createProject({ projectId, accountId: 1, request, owner: { personId: OWNER_ID }, takenNames: [] })(state, context), at);
+    this.decide((state, context) => decideCreateProject({ projectId, accountId: 1, request, owner: { personId: OWNER_ID }, takenNames: [] }, state, context), at);
   }
 
   get stream(): string {
@@ -36,11 +36,11 @@ export class ProjectHistory {
 
   /** Creates a story; returns its id. */
   story(input: Partial<CreateStoryInput>, at: number): number {
-    return this.decide((state, context) => decideCreateStory(state, { name: 'A story', ...input }, context), at).data.changes[0]!.id;
+    return this.decide((state, context) => decideCreateStory({ name: 'A story', ...input }, state, context), at).subject.id;
   }
 
   update(storyId: number, input: Omit<UpdateStoryInput, 'story_id'>, at: number): void {
-    this.decide((state, context) => decideUpdateStory(state, { story_id: storyId, ...input }, context), at);
+    this.decide((state, context) => decideUpdateStory({ story_id: storyId, ...input }, state, context), at);
   }
 
   override(number: number, request: Record<string, unknown>, at: number): void {

@@ -1,6 +1,6 @@
 // Builders of resource-change events for projection and projector tests: small, readable, deterministic.
 import { EVENT_SCHEMA } from '../../../src/domain/events.js';
-import type { NewEvent, RecordedEvent, ResourceChange, ResourceKind, Values } from '../../../src/domain/events.js';
+import type { EventType, NewEvent, RecordedEvent, ResourceChange, ResourceKind, Values } from '../../../src/domain/events.js';
 
 export const created = (kind: ResourceKind, id: number, values: Values, rank?: string): ResourceChange => ({
   kind,
@@ -24,7 +24,7 @@ export const deleted = (kind: ResourceKind, id: number): ResourceChange => ({ ki
 let commands = 0;
 
 /** A new event listing `changes` (what a decider returns). */
-export function eventOf(changes: ResourceChange[], type = 'story_update'): NewEvent {
+export function eventOf(changes: ResourceChange[], type: EventType = 'story_update'): NewEvent {
   commands += 1;
   return {
     type,

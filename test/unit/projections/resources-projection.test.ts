@@ -14,8 +14,8 @@ import { decideCreateComment } from '../../../src/domain/comment/comment-create.
 import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
 import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
-import { commandFirst } from '../domain/conversation-scenario.js';
-import { givenProject, MEMBER } from '../domain/story-scenario.js';
+
+import { givenProject, MEMBER } from '../domain/decider-scenario.js';
 
 async function project(store: ReadStore, events: RecordedEvent[]): Promise<void> {
   for (const event of events) {
@@ -177,18 +177,18 @@ describe('resources projection', () => {
       return decision.data.changes[0]!.id;
     };
     const file = record(
-      scenario.when(commandFirst(decideUploadFile), { filename: 'plan.pdf', content_type: 'application/pdf', size: 3, content_hash: 'c'.repeat(64) }),
+      scenario.when(decideUploadFile, { filename: 'plan.pdf', content_type: 'application/pdf', size: 3, content_hash: 'c'.repeat(64) }),
     );
     const blocking = record(scenario.when(decideCreateStory, { name: 'first' }));
     const story = record(scenario.when(decideCreateStory, { name: 'second', blockers: [{ description: `#${blocking}` }] }));
     const comment = record(
       scenario.when(
-        commandFirst(decideCreateComment),
+        decideCreateComment,
         { story_id: story, text: 'see file', file_attachment_ids: [file], ext_attachments: [{ title: 'Doc' }] },
         MEMBER,
       ),
     );
-    record(scenario.when(commandFirst(decideCreateEpic), { name: 'Launch', comments: [{ text: 'kick-off' }] }));
+    record(scenario.when(decideCreateEpic, { name: 'Launch', comments: [{ text: 'kick-off' }] }));
     const models = await given(
       logOf([
         ['project-7', [created('project', 7, { name: 'Storyline' })]],

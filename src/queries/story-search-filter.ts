@@ -13,8 +13,8 @@
 // SEARCH_LIMITS.query_length characters (longer: 400 `invalid_parameter` on `filter`, before any story is
 // read); each story's text is lower-cased once, cheap terms (state, type, id, label) run before text
 // terms, and a story is dropped at its first failing term.
-import { invalidField } from '../../domain/errors.js';
-import { SEARCH_LIMITS } from '../../domain/input-limits.js';
+import { invalidField } from '../domain/errors.js';
+import { SEARCH_LIMITS } from '../domain/input-limits.js';
 
 export interface FilterTerm {
   keyword: 'state' | 'type' | 'id' | 'label' | 'name' | 'description' | 'text';

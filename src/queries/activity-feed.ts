@@ -7,10 +7,11 @@
 //   on occurred_at (events are appended in time order), so a page costs O(limit + log(history)) reads.
 // - Story, epic and `/my` feeds: an index read model (activity_by_resource, activity_by_performer) gives
 //   the page's (project, version) pairs newest first; each event is then read by its version.
-import type { RecordedEvent } from '../../domain/events.js';
-import { streams } from '../../domain/events.js';
-import type { EventStore } from '../../ports/event-store.js';
-import type { Filter, ReadCollection } from '../../ports/read-store.js';
+import type { RecordedEvent } from '../domain/events.js';
+import { streams } from '../domain/events.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { Filter, ReadCollection } from '../ports/read-store.js';
+import type { Page } from './page.js';
 
 /** Which events a feed shows. Time bounds are ms since the epoch. */
 export interface FeedFilter {
@@ -24,10 +25,6 @@ export interface FeedFilter {
   occurredBefore: number | null;
 }
 
-export interface PageRequest {
-  limit: number;
-  offset: number;
-}
 
 export interface FeedPage {
   /** Newest first. */
@@ -42,7 +39,7 @@ export async function projectFeedPage(
   projectId: number,
   head: number,
   filter: FeedFilter,
-  page: PageRequest,
+  page: Page,
 ): Promise<FeedPage> {
   const stream = streams.project(projectId);
   const occurredAt = async (version: number): Promise<number> => {
@@ -106,7 +103,7 @@ export async function indexedFeedPage(
   store: EventStore,
   index: Pick<ReadCollection, 'find' | 'count'>,
   filter: Filter,
-  page: PageRequest,
+  page: Page,
 ): Promise<FeedPage> {
   const [total, entries] = await Promise.all([
     index.count(filter),

@@ -2,16 +2,14 @@
 // by its digest; a password is checked against the person found by username or email (both stored
 // lower-cased). Unknown and wrong credentials give the same answer (null), after the same hashing work
 // (one scrypt verification in every case), so timing does not reveal which logins exist or have a password.
-import type { Authenticator } from '../api/app-dependencies.js';
-import type { Actor } from '../api/route-table.js';
-import { API_TOKEN_PATTERN } from '../infra/credentials/api-token.js';
-import type { PersonSecrets } from '../infra/credentials/person-secrets.js';
-import type { Doc } from '../ports/read-store.js';
-import type { ReadView } from './people.js';
+import type { Actor, Authenticator } from '../../ports/authenticator.js';
+import type { PersonSecretsPort } from '../../ports/credentials.js';
+import type { Doc, ReadCollection } from '../../ports/read-store.js';
+import { API_TOKEN_PATTERN } from './api-token.js';
 
 export interface AuthenticatorDeps {
-  people: ReadView;
-  secrets: PersonSecrets;
+  people: Pick<ReadCollection, 'findOne'>;
+  secrets: PersonSecretsPort;
 }
 
 export function credentialAuthenticator(deps: AuthenticatorDeps): Authenticator {

@@ -1,0 +1,32 @@
+// The one reading of `limit` and `offset` (facts §3), for every paginated GET:
+// - `limit`: an integer of 0 or more, default 100; larger than 500 is reduced to 500 (not refused);
+//   `limit=0` answers no items but the pagination total.
+// - `offset`: an integer of 0 or more, default 0; past the end answers [] with the total.
+// Anything else is 400 `invalid_parameter` naming the parameter.
+import { invalidParameter, type ValidationError } from '../domain/errors.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type Page } from '../queries/page.js';
+
+export function pageParams(query: Readonly<Record<string, string>>): Page {
+  const problems: ValidationError[] = [];
+  const limit = countParam(query, 'limit', problems);
+  const offset = countParam(query, 'offset', problems);
+  if (problems.length > 0) throw invalidParameter(problems);
+  return { limit: Math.min(limit ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT), offset: offset ?? 0 };
+}
+
+/** A non-negative integer parameter, null when absent or empty. */
+export function countParam(query: Readonly<Record<string, string>>, name: string, problems: ValidationError[]): number | null {
+  const raw = query[name];
+  if (raw === undefined || raw.trim() === '') return null;
+  const text = raw.trim();
+  if (!/^-?[0-9]{1,15}$/.test(text)) {
+    problems.push({ field: name, problem: `'${name}' must be an integer value` });
+    return null;
+  }
+  const value = Number(text);
+  if (value < 0) {
+    problems.push({ field: name, problem: `'${name}' must be at least 0` });
+    return null;
+  }
+  return value;
+}

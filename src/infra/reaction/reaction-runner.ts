@@ -1,0 +1,252 @@
+// Runs the reactions (src/reactions/) behind the global log. Each reaction has a worker of its own:
+//
+//   load its checkpoint -> read the log after it in batches -> hand each event to the reaction
+//   (retrying a failure with bounded exponential back-off) -> save the event's position as the new
+//   checkpoint -> when caught up, sleep until the event store says new events are visible (appended$)
+//
+// Nothing waits for a worker: writes return once their projections are applied, projections run in
+// their own runner, and a reaction stuck on a failing event delays only itself. The checkpoint is saved
+// after every event, so after a crash only the event in hand is delivered again (at least once; the
+// reactions are idempotent by event id). `stop()` ends every worker between two deliveries, at once
+// while it sleeps or backs off, and gives a delivery in hand at most `stopGraceMs` (default 5 s): one
+// that takes longer is abandoned unrecorded and delivered again at the next start.
+//
+// The loop is written with async/await rather than as an rxjs pipeline: each worker is a sequential
+// read -> deliver -> checkpoint loop whose retry must not let the checkpoint pass a failed event, which
+// reads more plainly as a loop than as operators; rxjs is used where it fits, for the store's
+// `appended$` wake-up signal (decision recorded in docs/decisions.md).
+import type { Subscription } from 'rxjs';
+import type { RecordedEvent } from '../../domain/events.js';
+import type { EventStore } from '../../ports/event-store.js';
+import type { ReactionCheckpoints } from '../../ports/reaction-checkpoints.js';
+import type { Reaction } from '../../reactions/reaction.js';
+import { silentLog, type Log } from '../log.js';
+
+export interface BackOff {
+  /** Delay before the first retry. */
+  initialMs: number;
+  /** The delay doubles per failed attempt up to this. */
+  maxMs: number;
+}
+
+export interface ReactionRunnerOptions {
+  eventStore: EventStore;
+  checkpoints: ReactionCheckpoints;
+  reactions: readonly Reaction[];
+  log?: Log;
+  /** Events read from the log per batch. */
+  batchSize?: number;
+  backOff?: BackOff;
+  /** How long stop() waits for a delivery in hand; past it the event is redelivered at the next start. */
+  stopGraceMs?: number;
+}
+
+export interface ReactionStatus {
+  name: string;
+  /** The position the reaction has handled the log up to. */
+  position: number;
+  /** Failed attempts on the event in hand (0 when it is not failing). */
+  failures: number;
+}
+
+const DEFAULT_BACK_OFF: BackOff = { initialMs: 100, maxMs: 30_000 };
+
+export class ReactionRunner {
+  private readonly workers: ReactionWorker[];
+  private subscription: Subscription | null = null;
+
+  constructor(private readonly options: ReactionRunnerOptions) {
+    const names = new Set<string>();
+    for (const reaction of options.reactions) {
+      if (names.has(reaction.name)) throw new Error(`two reactions are named ${reaction.name}`);
+      names.add(reaction.name);
+    }
+    this.workers = options.reactions.map((reaction) => new ReactionWorker(reaction, options));
+  }
+
+  /** Starts every worker from its checkpoint; returns at once (nothing waits for reactions). */
+  start(): void {
+    if (this.subscription) return;
+    this.subscription = this.options.eventStore.appended$.subscribe(() => {
+      for (const worker of this.workers) worker.wake();
+    });
+    for (const worker of this.workers) worker.start();
+  }
+
+  /** Resolves once every reaction (or the one named) has handled the log up to `position` (tests, operators). */
+  async waitFor(position: number, reaction?: string): Promise<void> {
+    const workers = this.workers.filter((worker) => reaction === undefined || worker.name === reaction);
+    await Promise.all(workers.map((worker) => worker.reached(position)));
+  }
+
+  status(): ReactionStatus[] {
+    return this.workers.map((worker) => worker.status());
+  }
+
+  /** Stops every worker after its current delivery (at once while sleeping or backing off). */
+  async stop(): Promise<void> {
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    await Promise.all(this.workers.map((worker) => worker.stop()));
+  }
+}
+
+/** Thrown to waiters when the runner stops before their position was reached. */
+export class ReactionRunnerStopped extends Error {
+  constructor() {
+    super('the reaction runner was stopped');
+    this.name = 'ReactionRunnerStopped';
+  }
+}
+
+class ReactionWorker {
+  private position = 0;
+  private failures = 0;
+  private stopped = false;
+  /** Set when stop() gave up waiting: nothing is recorded any more (the stores may be closing). */
+  private abandoned = false;
+  private running: Promise<void> | null = null;
+  /** Set by a wake-up that came while the worker was busy, so the next sleep returns at once. */
+  private woken = false;
+  private sleeper: { resolve(): void; timer: NodeJS.Timeout | null; idle: boolean } | null = null;
+  private waiters: Array<{ position: number; resolve(): void; reject(error: Error): void }> = [];
+  private readonly log: Log;
+  private readonly batchSize: number;
+  private readonly backOff: BackOff;
+
+  constructor(
+    private readonly reaction: Reaction,
+    private readonly options: ReactionRunnerOptions,
+  ) {
+    this.log = options.log ?? silentLog;
+    this.batchSize = options.batchSize ?? 500;
+    this.backOff = options.backOff ?? DEFAULT_BACK_OFF;
+  }
+
+  get name(): string {
+    return this.reaction.name;
+  }
+
+  start(): void {
+    this.running ??= this.run().catch((error: unknown) => {
+      this.log.error('reaction worker ended', { reaction: this.reaction.name, error: String(error) });
+    });
+  }
+
+  /** New events are visible: an idle worker reads them now (a worker backing off keeps its delay). */
+  wake(): void {
+    this.woken = true;
+    if (this.sleeper?.idle) this.sleeper.resolve();
+  }
+
+  status(): ReactionStatus {
+    return { name: this.reaction.name, position: this.position, failures: this.failures };
+  }
+
+  reached(position: number): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    if (this.stopped) return Promise.reject(new ReactionRunnerStopped());
+    return new Promise((resolve, reject) => this.waiters.push({ position, resolve, reject }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sleeper?.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.stopGraceMs ?? 5_000)));
+    await Promise.race([this.running, grace]);
+    clearTimeout(timer);
+    this.abandoned = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new ReactionRunnerStopped());
+  }
+
+  private async run(): Promise<void> {
+    this.advance(await this.options.checkpoints.position(this.reaction.name));
+    while (!this.stopped) {
+      const events = await this.nextBatch();
+      if (events === null) continue;
+      if (events.length === 0) {
+        await this.sleep(null);
+        continue;
+      }
+      for (const event of events) {
+        if (this.stopped) return;
+        if (this.wants(event) && !(await this.deliver(event))) return;
+        if (this.abandoned) return;
+        await this.options.checkpoints.save(this.reaction.name, event.position);
+        this.advance(event.position);
+      }
+    }
+  }
+
+  /** The events after the checkpoint; null after a read failure (backed off, to be read again). */
+  private async nextBatch(): Promise<RecordedEvent[] | null> {
+    this.woken = false;
+    try {
+      const events = await this.options.eventStore.readAll({ after: this.position, limit: this.batchSize });
+      this.failures = 0;
+      return events;
+    } catch (error) {
+      this.failures++;
+      this.log.warn('reaction could not read the log; retrying', { reaction: this.reaction.name, error: String(error) });
+      await this.sleep(this.delay());
+      return null;
+    }
+  }
+
+  private wants(event: RecordedEvent): boolean {
+    return this.reaction.types === undefined || this.reaction.types.includes(event.type);
+  }
+
+  /** Hands the event to the reaction until it succeeds; false when stopped meanwhile. */
+  private async deliver(event: RecordedEvent): Promise<boolean> {
+    while (!this.stopped) {
+      try {
+        await this.reaction.handle(event);
+        this.failures = 0;
+        return true;
+      } catch (error) {
+        this.failures++;
+        this.log.warn('reaction failed; retrying with back-off', {
+          reaction: this.reaction.name,
+          position: event.position,
+          attempt: this.failures,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        await this.sleep(this.delay());
+      }
+    }
+    return false;
+  }
+
+  /** The back-off before the next attempt: doubling from initialMs, never above maxMs. */
+  private delay(): number {
+    const exponent = Math.min(this.failures - 1, 30);
+    return Math.min(this.backOff.maxMs, this.backOff.initialMs * 2 ** exponent);
+  }
+
+  /** Sleeps `ms` (null: until woken by new events); returns early when woken or stopped. */
+  private sleep(ms: number | null): Promise<void> {
+    if (this.stopped || (ms === null && this.woken)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const sleeper = {
+        idle: ms === null,
+        timer: ms === null ? null : setTimeout(() => sleeper.resolve(), ms),
+        resolve: () => {
+          if (sleeper.timer) clearTimeout(sleeper.timer);
+          if (this.sleeper === sleeper) this.sleeper = null;
+          resolve();
+        },
+      };
+      this.sleeper = sleeper;
+    });
+  }
+
+  private advance(position: number): void {
+    this.position = position;
+    const due = this.waiters.filter((waiter) => waiter.position <= position);
+    if (due.length === 0) return;
+    this.waiters = this.waiters.filter((waiter) => waiter.position > position);
+    for (const waiter of due) waiter.resolve();
+  }
+}

@@ -1,0 +1,28 @@
+// Reaction checkpoints in a small SQLite file of their own (`reactions.sqlite`), committed with full
+// sync so a checkpoint survives a crash: after a restart a reaction resumes after the last event it
+// finished, and at most the event it was handling is delivered again.
+import Database from 'better-sqlite3';
+import type { ReactionCheckpoints } from '../../ports/reaction-checkpoints.js';
+
+export function openSqliteReactionCheckpoints(path: string): ReactionCheckpoints {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 10000');
+  db.exec('CREATE TABLE IF NOT EXISTS reaction_checkpoints (reaction TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+  const read = db.prepare<[string], { position: number }>('SELECT position FROM reaction_checkpoints WHERE reaction = ?');
+  const write = db.prepare<[string, number]>(
+    'INSERT INTO reaction_checkpoints (reaction, position) VALUES (?, ?) ON CONFLICT (reaction) DO UPDATE SET position = excluded.position',
+  );
+  return {
+    async position(reaction) {
+      return read.get(reaction)?.position ?? 0;
+    },
+    async save(reaction, position) {
+      write.run(reaction, position);
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

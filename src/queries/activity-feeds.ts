@@ -1,0 +1,145 @@
+// What the activity GETs compute (spec "Activity" and "Events", facts §2.2, §3, §9): the project stream
+// rendered at read time, never a copy. The project feed pages the project stream backwards
+// (activity-feed.ts); the story, epic and person feeds page the index projections. Every feed applies
+// the account's history window (six months unless enterprise, operator-set). Reads go through the event
+// store and read store ports only.
+import type { ActivityDoc, PerformerInfo, RenderContext } from '../domain/activity/activity-doc.js';
+import { activityWindowStart, type ActivityWindowConfig } from '../domain/activity/activity-window.js';
+import { renderActivity } from '../domain/activity/render-activity.js';
+import { DomainError } from '../domain/errors.js';
+import { projectIdOfStream, streams, type RecordedEvent } from '../domain/events.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { Doc, Filter, ReadOnlyCollection } from '../ports/read-store.js';
+import { ACTIVITY_BY_PERFORMER } from '../projections/activity/performer-activity-projection.js';
+import { ACTIVITY_BY_RESOURCE } from '../projections/activity/subject-activity-projection.js';
+import { indexFilter, indexedFeedPage, projectFeedPage, type FeedFilter, type FeedPage } from './activity-feed.js';
+import { paginationOf, type Page, type Paged } from './page.js';
+
+export interface ActivityFeedDeps {
+  read(collection: string): ReadOnlyCollection;
+  eventStore: EventStore;
+  settings: ActivityWindowConfig;
+  /** Web addresses of stories and epics, for the activities' resources. */
+  storyUrl(id: number): string;
+  epicUrl(id: number): string;
+}
+
+/** The filters a client sets: `since_version`, `occurred_after`, `occurred_before` (ms, strict). */
+export type FeedBounds = Pick<FeedFilter, 'sinceVersion' | 'occurredAfter' | 'occurredBefore'>;
+
+export interface ActivityFeeds {
+  /** GET /projects/:id/activity. */
+  projectFeed(project: Doc, bounds: FeedBounds, page: Page, now: number): Promise<Paged<ActivityDoc>>;
+  /** GET /projects/:id/stories/:id/activity and the epic feed; unfound when the resource is not in the project. */
+  subjectFeed(project: Doc, subject: { kind: 'story' | 'epic'; id: number }, bounds: FeedBounds, page: Page, now: number): Promise<Paged<ActivityDoc>>;
+  /** GET /my/activity: the person's own actions in the projects they are a member of now. */
+  personFeed(personId: number, bounds: Omit<FeedBounds, 'sinceVersion'>, page: Page, now: number): Promise<Paged<ActivityDoc>>;
+}
+
+export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
+  const projects = deps.read('projects');
+  const accounts = deps.read('accounts');
+  const people = deps.read('people');
+  const memberships = deps.read('project_memberships');
+  const subjects = { story: deps.read('stories'), epic: deps.read('epics') };
+  const byResource = deps.read(ACTIVITY_BY_RESOURCE);
+  const byPerformer = deps.read(ACTIVITY_BY_PERFORMER);
+
+  /** The history window start of each project, from its account's plan. */
+  async function windowStarts(projectDocs: readonly Doc[], now: number): Promise<Map<number, number | null>> {
+    const accountIds = [...new Set(projectDocs.map((project) => project['account_id']).filter(isInteger))];
+    const accountDocs = accountIds.length ? await accounts.find({ id: { $in: accountIds } }) : [];
+    const plans = new Map(accountDocs.map((account) => [account.id, stringOrNull(account['plan'])]));
+    return new Map(
+      projectDocs.map((project) => {
+        const plan = isInteger(project['account_id']) ? (plans.get(project['account_id']) ?? null) : null;
+        return [project.id, activityWindowStart(now, plan, deps.settings)];
+      }),
+    );
+  }
+
+  async function projectFilter(project: Doc, bounds: FeedBounds, now: number): Promise<FeedFilter> {
+    const windows = await windowStarts([project], now);
+    return { ...bounds, windowStart: windows.get(project.id) ?? null };
+  }
+
+  async function render(feed: FeedPage, projectNames: ReadonlyMap<number, string>, page: Page): Promise<Paged<ActivityDoc>> {
+    const performerIds = [...new Set(feed.events.map((event) => event.meta.performed_by).filter(isInteger))];
+    const performerDocs = performerIds.length ? await people.find({ id: { $in: performerIds } }) : [];
+    const performers = new Map(performerDocs.map((person) => [person.id, performerInfo(person)]));
+    const activities: ActivityDoc[] = [];
+    for (const event of feed.events) {
+      const projectId = projectIdOfStream(event.stream);
+      if (projectId === null) continue;
+      const activity = renderActivity(event, renderContext(event, projectId, projectNames, performers));
+      if (activity) activities.push(activity);
+    }
+    return { value: activities, pagination: paginationOf(feed.total, page, activities.length) };
+  }
+
+  function renderContext(
+    event: RecordedEvent,
+    projectId: number,
+    projectNames: ReadonlyMap<number, string>,
+    performers: ReadonlyMap<number, PerformerInfo>,
+  ): RenderContext {
+    const performedBy = event.meta.performed_by;
+    return {
+      projectId,
+      projectName: projectNames.get(projectId) ?? '',
+      performer: performedBy === null ? null : (performers.get(performedBy) ?? null),
+      storyUrl: deps.storyUrl,
+      epicUrl: deps.epicUrl,
+    };
+  }
+
+  return {
+    async projectFeed(project, bounds, page, now) {
+      const filter = await projectFilter(project, bounds, now);
+      const head = isInteger(project['version']) ? project['version'] : await deps.eventStore.streamVersion(streams.project(project.id));
+      const feed = await projectFeedPage(deps.eventStore, project.id, head, filter, page);
+      return render(feed, projectNameMap(project), page);
+    },
+
+    async subjectFeed(project, subject, bounds, page, now) {
+      const filter = await projectFilter(project, bounds, now);
+      const exists = await subjects[subject.kind].findOne({ id: subject.id, project_id: project.id });
+      if (!exists) throw new DomainError('unfound_resource');
+      const query = indexFilter({ subjects: `${subject.kind}-${subject.id}`, project_id: project.id }, filter);
+      const feed = await indexedFeedPage(deps.eventStore, byResource, query, page);
+      return render(feed, projectNameMap(project), page);
+    },
+
+    async personFeed(personId, bounds, page, now) {
+      const memberProjectIds = (await memberships.find({ person_id: personId })).map((membership) => membership['project_id']).filter(isInteger);
+      const projectDocs = memberProjectIds.length ? await projects.find({ id: { $in: memberProjectIds } }) : [];
+      const windows = await windowStarts(projectDocs, now);
+      const byWindow = new Map<number | null, number[]>();
+      for (const [projectId, start] of windows) byWindow.set(start, [...(byWindow.get(start) ?? []), projectId]);
+      const inWindow: Filter[] = [...byWindow].map(([start, ids]) =>
+        start === null ? { project_id: { $in: ids } } : { project_id: { $in: ids }, occurred_at: { $gte: start } },
+      );
+      if (inWindow.length === 0) return render({ events: [], total: 0 }, new Map(), page);
+      const query = indexFilter({ person_id: personId, $or: inWindow }, { sinceVersion: 0, windowStart: null, ...bounds });
+      const feed = await indexedFeedPage(deps.eventStore, byPerformer, query, page);
+      const names = new Map(projectDocs.map((project) => [project.id, stringOrNull(project['name']) ?? '']));
+      return render(feed, names, page);
+    },
+  };
+}
+
+function projectNameMap(project: Doc): Map<number, string> {
+  return new Map([[project.id, stringOrNull(project['name']) ?? '']]);
+}
+
+function performerInfo(person: Doc): PerformerInfo {
+  return { id: person.id, name: stringOrNull(person['name']) ?? '', initials: stringOrNull(person['initials']) ?? '' };
+}
+
+function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value);
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}

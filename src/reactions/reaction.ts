@@ -1,0 +1,25 @@
+// A reaction: a consumer of the global log that does something outside the event store (notifications,
+// webhooks), run by infra/reaction/reaction-runner.ts behind the log from its own checkpoint. Writes
+// never wait for a reaction, and a reaction never blocks projections or other reactions.
+//
+// Delivery is AT LEAST ONCE: after a crash the event being handled is delivered again, so `handle` must
+// be idempotent, keyed by the event's id (e.g. a notification document whose id derives from the event
+// id, an outgoing webhook with the event id as its idempotency key). A `handle` that throws is retried
+// with bounded exponential back-off; the reaction does not move past the event until it succeeds.
+import type { EventType, RecordedEvent } from '../domain/events.js';
+import type { ReadOnlyCollection } from '../ports/read-store.js';
+
+export interface Reaction {
+  /** Unique and stable: the key of the reaction's checkpoint. */
+  readonly name: string;
+  /** The event types it handles; others only move its checkpoint on. All types when absent. */
+  readonly types?: readonly EventType[];
+  handle(event: RecordedEvent): Promise<void>;
+}
+
+/** What reactions may read when they are built (read models, by collection name). */
+export interface ReactionDeps {
+  read(collection: string): ReadOnlyCollection;
+}
+
+export type ReactionFactory = (deps: ReactionDeps) => Reaction;

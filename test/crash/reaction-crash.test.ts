@@ -1,0 +1,84 @@
+// A reaction survives SIGKILL: a child process running the reaction runner is killed mid-way through
+// the log; a second run resumes from the stored checkpoint (it does not start over), redelivers at most
+// the event that was in hand, and leaves exactly one effect per event (effects are keyed by event id).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import { appendOf } from '../contract/event-store.fixtures.js';
+import { seededRandom } from '../support/seeded-random.js';
+import type { ReactionChildOptions } from './reaction-child.js';
+
+const childScript = fileURLToPath(new URL('./reaction-child.js', import.meta.url));
+const EVENTS = 300;
+
+/** Runs the child; kills it with SIGKILL after `killAfter` handled events, or lets it finish. */
+function runChild(options: ReactionChildOptions, killAfter: number | null): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [childScript, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const handled: number[] = [];
+    let partial = '';
+    let stderr = '';
+    let killed = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      handled.push(...lines.map(Number));
+      if (killAfter !== null && !killed && handled.length >= killAfter) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (killAfter !== null ? signal === 'SIGKILL' && killed : code === 0) resolve(handled);
+      else reject(new Error(`reaction child ended with code ${code}, signal ${signal}: ${stderr}`));
+    });
+  });
+}
+
+describe('reactions survive SIGKILL', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'storyline-reaction-crash-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const seed of [5, 17]) {
+    it(`resumes from its checkpoint without duplicate effects (seed ${seed})`, async () => {
+      const store = await openSqliteEventStore({ path: join(dir, 'events.sqlite') });
+      for (let i = 0; i < EVENTS; i++) await store.append(`project-${(i % 4) + 1}`, 'any', appendOf(`crash-${seed}-${i}`));
+      const ids = (await store.readAll()).map((event) => event.id);
+      await store.close();
+
+      const killAfter = 20 + Math.floor(seededRandom(seed)() * 200);
+      const first = await runChild({ dir, run: 1, untilCaughtUp: false }, killAfter);
+      expect(first.length).to.be.at.least(killAfter).and.below(EVENTS);
+      await runChild({ dir, run: 2, untilCaughtUp: true }, null);
+
+      const effects = new Database(join(dir, 'effects.sqlite'), { readonly: true });
+      try {
+        const rows = effects.prepare('SELECT event_id FROM effects ORDER BY position').all() as Array<{ event_id: string }>;
+        expect(rows.map((row) => row.event_id)).to.deep.equal(ids);
+        const delivered = (run: number) =>
+          (effects.prepare('SELECT position FROM deliveries WHERE run = ? ORDER BY rowid').all(run) as Array<{ position: number }>).map(
+            (row) => row.position,
+          );
+        const [run1, run2] = [delivered(1), delivered(2)];
+        const lastOfRun1 = run1.at(-1)!;
+        // The second run starts at the event in hand when the first was killed (or the next one), not at 1.
+        expect(run2[0]).to.be.oneOf([lastOfRun1, lastOfRun1 + 1]);
+        expect(run2).to.deep.equal(Array.from({ length: EVENTS - run2[0]! + 1 }, (_, i) => run2[0]! + i));
+        expect(run1.length + run2.length).to.be.at.most(EVENTS + 1);
+      } finally {
+        effects.close();
+      }
+    });
+  }
+});

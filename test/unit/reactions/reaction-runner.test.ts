@@ -1,0 +1,155 @@
+// The reaction runner over the embedded event store: every event handed once and in order, a restart
+// resuming from the stored checkpoint, a failing reaction retried with back-off without holding up the
+// others or the writes, a type filter, and a clean stop while a reaction backs off.
+import { expect } from 'chai';
+import type { RecordedEvent } from '../../../src/domain/events.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
+import { ReactionRunner } from '../../../src/infra/reaction/reaction-runner.js';
+import { openSqliteReactionCheckpoints } from '../../../src/infra/reaction/sqlite-reaction-checkpoints.js';
+import type { ReactionCheckpoints } from '../../../src/ports/reaction-checkpoints.js';
+import type { Reaction } from '../../../src/reactions/reaction.js';
+import { appendOf } from '../../contract/event-store.fixtures.js';
+
+/** A reaction recording the positions it was handed; `fail(position)` decides whether an attempt throws. */
+function recording(name: string, fail: (event: RecordedEvent, attempt: number) => boolean = () => false) {
+  const handled: number[] = [];
+  const attempts = new Map<number, number>();
+  const reaction: Reaction = {
+    name,
+    async handle(event) {
+      const attempt = (attempts.get(event.position) ?? 0) + 1;
+      attempts.set(event.position, attempt);
+      if (fail(event, attempt)) throw new Error(`attempt ${attempt} at ${event.position} fails`);
+      handled.push(event.position);
+    },
+  };
+  return { reaction, handled, attempts };
+}
+
+const quickBackOff = { initialMs: 1, maxMs: 4 };
+
+describe('reaction runner', () => {
+  let store: SqliteEventStore;
+  let checkpoints: ReactionCheckpoints;
+  let commands = 0;
+  const append = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      const stream = `project-${(i % 3) + 1}`;
+      await store.append(stream, 'any', appendOf(`command-${++commands}`));
+    }
+    return store.headPosition();
+  };
+
+  beforeEach(async () => {
+    store = await openSqliteEventStore({ path: ':memory:' });
+    checkpoints = openSqliteReactionCheckpoints(':memory:');
+  });
+  afterEach(async () => {
+    await checkpoints.close();
+    await store.close();
+  });
+
+  it('hands every event once, in log order, and follows later appends', async () => {
+    const { reaction, handled } = recording('audit');
+    await append(5);
+    const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [reaction], batchSize: 2 });
+    runner.start();
+    await runner.waitFor(5);
+    const head = await append(4);
+    await runner.waitFor(head);
+    await runner.stop();
+    expect(handled).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await checkpoints.position('audit')).to.equal(9);
+  });
+
+  it('resumes after a restart from the stored checkpoint, not from the start', async () => {
+    const first = recording('mail');
+    await append(6);
+    const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [first.reaction] });
+    runner.start();
+    await runner.waitFor(6);
+    await runner.stop();
+
+    const head = await append(3);
+    const second = recording('mail');
+    const restarted = new ReactionRunner({ eventStore: store, checkpoints, reactions: [second.reaction] });
+    restarted.start();
+    await restarted.waitFor(head);
+    await restarted.stop();
+    expect(first.handled).to.deep.equal([1, 2, 3, 4, 5, 6]);
+    expect(second.handled).to.deep.equal([7, 8, 9]);
+  });
+
+  it('retries a failing event with back-off and does not move past it, while other reactions go on', async () => {
+    const flaky = recording('flaky', (event, attempt) => event.position === 2 && attempt < 4);
+    const steady = recording('steady');
+    const head = await append(4);
+    const runner = new ReactionRunner({
+      eventStore: store,
+      checkpoints,
+      reactions: [flaky.reaction, steady.reaction],
+      backOff: quickBackOff,
+    });
+    runner.start();
+    await runner.waitFor(head);
+    await runner.stop();
+    expect(flaky.attempts.get(2)).to.equal(4);
+    expect(flaky.handled).to.deep.equal([1, 2, 3, 4]);
+    expect(steady.handled).to.deep.equal([1, 2, 3, 4]);
+  });
+
+  it('never holds up appends: the log grows while a reaction is stuck, and the stuck one stops cleanly', async () => {
+    const stuck = recording('stuck', () => true);
+    const steady = recording('steady');
+    await append(1);
+    const runner = new ReactionRunner({
+      eventStore: store,
+      checkpoints,
+      reactions: [stuck.reaction, steady.reaction],
+      backOff: { initialMs: 3_600_000, maxMs: 3_600_000 },
+    });
+    runner.start();
+    const head = await append(3);
+    await runner.waitFor(head, 'steady');
+    expect(steady.handled).to.deep.equal([1, 2, 3, 4]);
+    expect(runner.status().find((s) => s.name === 'stuck')).to.deep.include({ position: 0 });
+    await runner.stop(); // during an hour-long back-off
+    expect(stuck.handled).to.deep.equal([]);
+    expect(await checkpoints.position('stuck')).to.equal(0);
+  });
+
+  it('only calls a reaction for its event types, and still moves its checkpoint past the others', async () => {
+    const handled: string[] = [];
+    const reaction: Reaction = { name: 'typed', types: ['label_create'], handle: async (event) => void handled.push(event.type) };
+    const head = await append(3);
+    const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [reaction] });
+    runner.start();
+    await runner.waitFor(head);
+    await runner.stop();
+    expect(handled).to.deep.equal([]);
+    expect(await checkpoints.position('typed')).to.equal(head);
+  });
+
+  it('stops past a delivery that never ends, recording nothing for it (it is delivered again next time)', async () => {
+    let started!: () => void;
+    const inHand = new Promise<void>((resolve) => (started = resolve));
+    const hung: Reaction = {
+      name: 'hung',
+      handle: () => {
+        started();
+        return new Promise<void>(() => {});
+      },
+    };
+    await append(2);
+    const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [hung], stopGraceMs: 1 });
+    runner.start();
+    await inHand;
+    await runner.stop();
+    expect(await checkpoints.position('hung')).to.equal(0);
+  });
+
+  it('refuses two reactions with one name (they would share a checkpoint)', () => {
+    const reactions = [recording('same').reaction, recording('same').reaction];
+    expect(() => new ReactionRunner({ eventStore: store, checkpoints, reactions })).to.throw(/same/);
+  });
+});
