@@ -1,14 +1,26 @@
-// Runs the read store contract against every adapter (MongoDB only when STORYLINE_MONGO_URL is set),
+// Runs the read store contract against every adapter (SQLite with and without its document cache;
+// MongoDB only when STORYLINE_MONGO_URL is set),
 // plus what only the memory store promises: indexed filters do not scan the collection.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
 import { openMongoReadStore } from '../../src/infra/read-store/mongo-read-store.js';
+import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
 import { readStoreContract } from './read-store.contract.js';
 
 readStoreContract('memory', async () => {
   const store = createMemoryReadStore();
+  return { store, dispose: () => store.close() };
+});
+
+readStoreContract('SQLite', async () => {
+  const store = openSqliteReadStore({ path: ':memory:' });
+  return { store, dispose: () => store.close() };
+});
+
+readStoreContract('SQLite with a cache too small to hold a document', async () => {
+  const store = openSqliteReadStore({ path: ':memory:', cacheBytes: 1 });
   return { store, dispose: () => store.close() };
 });
 
