@@ -143,7 +143,7 @@ async function buildFixture(path: string): Promise<void> {
  * (a) The floor: the same rows and batches, read the fastest way better-sqlite3 offers (raw arrays, no
  * row objects), JSON.parse of data and meta, nothing else.
  */
-function rawReadAndParse(path: string): { events: number; ms: number } {
+export function rawReadAndParse(path: string): { events: number; ms: number } {
   const db = new Database(path, { readonly: true });
   const select = db
     .prepare<[number, number], [number, string, string, number, string, string, string]>(

@@ -4,12 +4,14 @@ import { run as appendBench } from './append-bench.js';
 import { run as replayBench } from './replay-bench.js';
 import { run as httpBench } from './http-bench.js';
 import { run as activityBench } from './activity-bench.js';
+import { run as diskBench } from './disk-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
   replay: replayBench,
   http: httpBench,
   activity: activityBench,
+  disk: diskBench,
 };
 
 const only = process.argv.slice(2);

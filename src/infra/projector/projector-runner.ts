@@ -331,12 +331,12 @@ export class ProjectorRunner {
       }
     };
     try {
-      for (const target of targets) {
-        await this.dropGeneration(target);
-        await this.ensureIndexes(target);
-      }
-      // While the live generations serve and follow: replay the log into the new ones.
+      for (const target of targets) await this.dropGeneration(target);
+      // While the live generations serve and follow: replay the log into the new ones, then index them
+      // (entries built once from the final documents instead of moved at every write; until then a
+      // filter not by id scans, which the projections' id-keyed writes never need).
       await readInto(liveHead());
+      for (const target of targets) await this.ensureIndexes(target);
       // With the live pump paused: apply what arrived meanwhile, then switch over.
       await this.exclusive(async () => {
         this.assertRunning();
