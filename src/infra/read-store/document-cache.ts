@@ -15,8 +15,19 @@ export function estimatedDocumentBytes(jsonLength: number): number {
   return jsonLength * 2 + PER_DOCUMENT_OVERHEAD;
 }
 
+const ID_SPAN = 2 ** 32;
+
+/** One number per (collection serial, id) while ids fit in 32 bits (no string built per lookup). */
+function keyOf(serial: number, id: number): number | string {
+  return id >= 0 && id < ID_SPAN && serial < 2 ** 20 ? serial * ID_SPAN + id : `${serial}:${id}`;
+}
+
+function serialOf(key: number | string): number {
+  return typeof key === 'number' ? Math.floor(key / ID_SPAN) : Number(key.slice(0, key.indexOf(':')));
+}
+
 export class DocumentCache {
-  private readonly entries = new Map<string, CachedDocument>();
+  private readonly entries = new Map<number | string, CachedDocument>();
   private bytes = 0;
 
   constructor(readonly capacityBytes: number) {}
@@ -30,7 +41,7 @@ export class DocumentCache {
   }
 
   get(serial: number, id: number): Doc | undefined {
-    const key = `${serial}:${id}`;
+    const key = keyOf(serial, id);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key); // re-inserted last: most recently used
@@ -40,7 +51,7 @@ export class DocumentCache {
 
   set(serial: number, id: number, doc: Doc, bytes: number): void {
     if (bytes > this.capacityBytes) return this.delete(serial, id);
-    const key = `${serial}:${id}`;
+    const key = keyOf(serial, id);
     const previous = this.entries.get(key);
     if (previous) {
       this.bytes -= previous.bytes;
@@ -52,7 +63,7 @@ export class DocumentCache {
   }
 
   delete(serial: number, id: number): void {
-    const key = `${serial}:${id}`;
+    const key = keyOf(serial, id);
     const entry = this.entries.get(key);
     if (!entry) return;
     this.bytes -= entry.bytes;
@@ -61,9 +72,8 @@ export class DocumentCache {
 
   /** Forgets every document of one collection (dropped or rewritten elsewhere). */
   deleteCollection(serial: number): void {
-    const prefix = `${serial}:`;
     for (const [key, entry] of this.entries) {
-      if (!key.startsWith(prefix)) continue;
+      if (serialOf(key) !== serial) continue;
       this.bytes -= entry.bytes;
       this.entries.delete(key);
     }
