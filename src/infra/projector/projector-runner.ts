@@ -196,13 +196,13 @@ export class ProjectorRunner {
 
   private async catchUp(): Promise<CatchUpReport> {
     const started = performance.now();
-    for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection));
+    const head = await this.eventStore.headPosition();
+    for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection, head));
     await this.dropOrphanGenerations();
     for (const target of this.live.values()) await this.ensureIndexes(target);
     this.running = true;
     this.subscription = this.eventStore.appended$.subscribe(() => this.follow());
     const readBefore = this.eventsRead;
-    const head = await this.eventStore.headPosition();
     if (head > this.position) this.log.info('catching up projections', { from: this.position, to: head });
     const logCatchUp = this.progressLogger('catching up projections', [...this.live.keys()]);
     const from = this.position;
@@ -370,13 +370,22 @@ export class ProjectorRunner {
     return { projection, generation, version, position, collections };
   }
 
-  private async loadTarget(projection: Projection): Promise<Target> {
+  /**
+   * The stored generation of a projection, or a fresh one: when there is no checkpoint, and when the
+   * checkpoint is ahead of the log's `head` (the log was replaced, e.g. restored from an older backup:
+   * read models derived from events that no longer exist are dropped and built again).
+   */
+  private async loadTarget(projection: Projection, head: number): Promise<Target> {
     const stored = (await this.checkpoints.findOne({ id: checkpointId(projection.name) })) as Checkpoint | null;
     if (stored && stored.name !== projection.name) {
       throw new Error(`checkpoint ${stored.id} belongs to ${stored.name}, not ${projection.name}`);
     }
-    if (stored) return this.newTarget(projection, stored.generation, stored.version, stored.position);
-    const fresh = this.newTarget(projection, 1, projection.version, 0);
+    if (stored && stored.position <= head) return this.newTarget(projection, stored.generation, stored.version, stored.position);
+    const fresh = this.newTarget(projection, (stored?.generation ?? 0) + 1, projection.version, 0);
+    if (stored) {
+      this.log.warn('read models are ahead of the event log: building them again', { projection: projection.name, checkpoint: stored.position, head });
+      await this.dropGeneration(fresh);
+    }
     await this.saveCheckpoint(fresh);
     return fresh;
   }

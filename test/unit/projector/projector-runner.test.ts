@@ -249,6 +249,28 @@ describe('projector runner', function () {
     ]);
   });
 
+  it('builds the read models again when their checkpoint is ahead of the log (a log restored from an older copy)', async () => {
+    await seed(events, 6);
+    const first = runnerOf();
+    await first.start();
+    await first.stop();
+    const older = await openSqliteEventStore({ path: ':memory:' });
+    try {
+      const head = await seed(older, 2);
+      const restarted = runnerOf({ eventStore: older });
+      const report = await restarted.start();
+      expect(report).to.include({ eventsRead: head, position: head });
+      const reference = new ProjectorRunner({ eventStore: older, readStore: createMemoryReadStore(), projections: [resourcesProjection] });
+      runners.push(reference);
+      await reference.start();
+      expect(await liveDump(restarted)).to.equal(await liveDump(reference));
+      expect(await reads.listCollections()).to.not.include(physicalName('stories', 1));
+    } finally {
+      for (const runner of runners.splice(0)) await runner.stop();
+      await older.close();
+    }
+  });
+
   it('commits each batch with every checkpoint in one atomic write of the read store', async () => {
     const head = await seed(events, 3);
     const writes: string[][] = [];
