@@ -56,6 +56,8 @@ const NULL_KEY = Buffer.from([1]);
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 /** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
 const MAX_PREPARED_QUERIES = 64;
+/** Candidate id lists remembered per collection between its writes. */
+const MAX_REMEMBERED_CANDIDATES = 256;
 
 function quoted(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`;
@@ -98,6 +100,11 @@ class StoredCollection {
   private statements: Statements | null = null;
   /** Candidate queries by their SQL (their shape depends on the filter's shape). */
   private readonly candidateQueries = new Map<string, Database.Statement>();
+  /**
+   * Candidate ids by query and parameters, until this collection's next write: the lookups every
+   * request repeats (a person's memberships, a project's stories) cost a map lookup, not a query.
+   */
+  private readonly candidateResults = new Map<string, number[]>();
   readonly pending = new Map<number, PendingDocument>();
 
   constructor(
@@ -170,6 +177,7 @@ class StoredCollection {
   /** Stores every pending document and moves its index entries (old entries first, then new ones). */
   flush(): void {
     if (this.pending.size === 0) return;
+    this.candidateResults.clear();
     const sql = this.sql;
     const entries = [...this.pending];
     this.pending.clear();
@@ -259,12 +267,18 @@ class StoredCollection {
     }
     const where = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
     const sql = `SELECT id FROM ${this.docsTable}${where} ORDER BY id`;
+    const resultKey = `${sql}\u0000${params.map((param) => (Buffer.isBuffer(param) ? `#${param[0]}` : typeof param === 'string' ? `'${param}` : String(param))).join('\u0000')}`;
+    const known = this.candidateResults.get(resultKey);
+    if (known) return known;
     let query = this.candidateQueries.get(sql);
     if (!query) {
       if (this.candidateQueries.size >= MAX_PREPARED_QUERIES) this.candidateQueries.clear();
       this.candidateQueries.set(sql, (query = this.db.prepare(sql).pluck()));
     }
-    return query.all(...params) as number[];
+    const ids = query.all(...params) as number[];
+    if (this.candidateResults.size >= MAX_REMEMBERED_CANDIDATES) this.candidateResults.clear();
+    this.candidateResults.set(resultKey, ids);
+    return ids;
   }
 }
 
