@@ -140,7 +140,8 @@ describe('SQLite read store on disk', () => {
   it('keeps documents across a reopen, and a second process sees the first one\'s commits despite its cache', async () => {
     const path = join(dir, 'readmodels.sqlite');
     const first = openSqliteReadStore({ path });
-    const second = openSqliteReadStore({ path });
+    const second = openSqliteReadStore({ path, staleReadMs: 0 });
+    const writer = openSqliteReadStore({ path });
     try {
       expect(first.opened).to.equal('created');
       await first.collection('stories').ensureIndexes([{ field: 'project_id' }]);
@@ -149,11 +150,17 @@ describe('SQLite read store on disk', () => {
       await first.collection('stories').write([{ op: 'update', filter: { id: 1 }, update: { $set: { name: 'uno', project_id: 6 } } }]);
       expect(await second.collection('stories').findOne({ id: 1 })).to.deep.include({ name: 'uno' });
       expect(await second.collection('stories').count({ project_id: 6 })).to.equal(1);
+      // A write always builds on the other process's latest commit, whatever its reads may have cached.
+      expect(await writer.collection('stories').findOne({ id: 1 })).to.deep.include({ name: 'uno' });
+      await first.collection('stories').write([{ op: 'update', filter: { id: 1 }, update: { $inc: { votes: 1 } } }]);
+      await writer.collection('stories').write([{ op: 'update', filter: { id: 1 }, update: { $inc: { votes: 1 } } }]);
+      expect(await second.collection('stories').findOne({ id: 1 })).to.deep.include({ votes: 2 });
       await first.dropCollection('stories');
       expect(await second.listCollections()).to.deep.equal([]);
     } finally {
       await first.close();
       await second.close();
+      await writer.close();
     }
     const reopened = openSqliteReadStore({ path });
     await reopened.collection('labels').write([{ op: 'insert', doc: { id: 3, name: 'kept' } }]);

@@ -18,7 +18,7 @@
 //   that is not by id first stores what is pending, then asks SQL.
 // - Parsed hot documents are kept in a DocumentCache bounded in bytes. A commit by another process
 //   (the CLI beside the server) changes `PRAGMA data_version`, which empties the cache and re-reads the
-//   collection list before the next operation. A failed transaction empties it too (documents are
+//   collection list before the next write, and before a read at most 50 ms later. A failed transaction empties it too (documents are
 //   updated in place).
 // - Durability: WAL with synchronous=NORMAL: a power loss may lose the last commits, never split a
 //   batch from its checkpoint, and what is lost is replayed from the log.
@@ -42,6 +42,8 @@ export interface SqliteReadStoreOptions {
   cacheBytes?: number;
   /** How long a write waits for another process's write lock (default 10 s). */
   busyTimeoutMs?: number;
+  /** How long reads may miss another process's commits (default 50 ms; writes never do). */
+  staleReadMs?: number;
 }
 
 export interface SqliteReadStore extends ReadStore {
@@ -56,6 +58,8 @@ const NULL_KEY = Buffer.from([1]);
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 /** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
 const MAX_PREPARED_QUERIES = 64;
+/** How long reads trust that no other process has committed to the file. */
+const DEFAULT_STALE_READ_MS = 50;
 /** Candidate id lists remembered per collection between its writes. */
 const MAX_REMEMBERED_CANDIDATES = 256;
 
@@ -313,9 +317,18 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     }
   };
 
-  /** Before every operation: another process's commit invalidates what this one holds in memory. */
-  const fresh = () => {
+  let checkedAt = -Infinity;
+  const staleReadMs = options.staleReadMs ?? DEFAULT_STALE_READ_MS;
+  /**
+   * Before every operation: another process's commit invalidates what this one holds in memory. Writes
+   * check every time (they must not build on a stale document); reads at most every `staleReadMs`,
+   * which is below the 250 ms in which the server notices another process's events in the log anyway.
+   */
+  const fresh = (writing = false) => {
     if (inTransaction) return;
+    const now = performance.now();
+    if (!writing && now - checkedAt < staleReadMs) return;
+    checkedAt = now;
     const version = readDataVersion.get() as number;
     if (version !== dataVersion) {
       dataVersion = version;
@@ -340,13 +353,14 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
 
   /** Runs `work` in one write transaction; on failure nothing is stored and the cache is emptied. */
   const transaction = <T>(work: () => T): T => {
-    fresh();
+    fresh(true);
     inTransaction = true;
     try {
       return db.transaction(work).immediate();
     } catch (error) {
       for (const stored of collections.values()) stored.pending.clear();
       dataVersion = -1; // collections created by the failed transaction are gone: list them again
+      checkedAt = -Infinity;
       cache.clear();
       throw error;
     } finally {
