@@ -126,49 +126,51 @@ export async function run(): Promise<void> {
     }
 
     process.stdout.write(`\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${DURATION_S} s (durable: acknowledged after the SQLite commit)\n`);
-    let created = 0;
-    const post = await autocannon({
-      url: `http://127.0.0.1:${oursPort}`,
-      connections: WRITE_CONNECTIONS,
-      duration: DURATION_S,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            const n = created++;
-            return {
-              ...req,
-              path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
-              headers: { ...headers, 'Content-Type': 'application/json' },
-              body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
-            };
+    for (const { name, port } of [{ name: 'storyline', port: oursPort }, { name: 'memory store', port: memoryPort }]) {
+      let created = 0;
+      const post = await autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: WRITE_CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const n = created++;
+              return {
+                ...req,
+                path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
+                headers: { ...headers, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
+              };
+            },
           },
-        },
-      ],
-    });
-    process.stdout.write(`  POST story     ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}\n`);
-    let edited = 0;
-    const put = await autocannon({
-      url: `http://127.0.0.1:${oursPort}`,
-      connections: WRITE_CONNECTIONS,
-      duration: DURATION_S,
-      requests: [
-        {
-          method: 'PUT',
-          setupRequest: (req) => {
-            const n = edited++;
-            const slot = n % WRITE_PROJECTS;
-            return {
-              ...req,
-              path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
-              headers: { ...headers, 'Content-Type': 'application/json' },
-              body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
-            };
+        ],
+      });
+      process.stdout.write(`  ${name.padEnd(12)} POST story ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}\n`);
+      let edited = 0;
+      const put = await autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: WRITE_CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'PUT',
+            setupRequest: (req) => {
+              const n = edited++;
+              const slot = n % WRITE_PROJECTS;
+              return {
+                ...req,
+                path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
+                headers: { ...headers, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
+              };
+            },
           },
-        },
-      ],
-    });
-    process.stdout.write(`  PUT story      ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}\n`);
+        ],
+      });
+      process.stdout.write(`  ${name.padEnd(12)} PUT story  ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}\n`);
+    }
   } finally {
     await Promise.all(children.map(stopChild));
     rmSync(dir, { recursive: true, force: true });
