@@ -1,5 +1,5 @@
 // HTTP throughput of the story family, end to end through the real server (`storyline serve` in a child
-// process, SQLite event log on disk, read models rebuilt from it at start-up), with autocannon in this
+// process, SQLite event log and read models on disk), with autocannon in this
 // process so the load generator never shares the server's event loop.
 //
 // Reads (50 connections, 5 s each, after a 1 s warm-up), on a project of 5,000 stories:
@@ -10,6 +10,9 @@
 // project access check and the version-keyed byte cache (the designed fast path: a response for
 // (project, version, query, role) is rendered once and then served as bytes).
 //
+// The same reads from a second Storyline serving the same log with STORYLINE_READ_STORE=memory (the
+// read models in memory, as before readmodels.sqlite): target ours >= 0.90 of it.
+//
 // Writes (16 connections over 16 projects, 5 s each): POST story and PUT story, every 2xx a durable
 // append acknowledged after the read models applied it. Target: >= 1,000 writes/s.
 //
@@ -17,7 +20,7 @@
 // appended in one `eventStore.append` call (the same decider the API uses, so the events are the ones
 // the API would have written).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,6 +68,19 @@ export async function run(): Promise<void> {
     children.push(ours);
     const headers = { 'X-TrackerToken': seeded.token };
     await waitUntilServing(oursPort, `${PREFIX}/me`, headers);
+    // The same log served with the read models in memory (the embedded default before readmodels.sqlite).
+    const memoryDir = join(dir, 'memory');
+    mkdirSync(memoryDir);
+    for (const file of ['events.sqlite', 'credentials.sqlite']) copyFileSync(join(dir, file), join(memoryDir, file));
+    const memoryPort = await freePort();
+    children.push(startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
+      STORYLINE_DATA: memoryDir,
+      STORYLINE_READ_STORE: 'memory',
+      PORT: String(memoryPort),
+      HOST: '127.0.0.1',
+      STORYLINE_LOG_LEVEL: 'error',
+    }));
+    await waitUntilServing(memoryPort, `${PREFIX}/me`, headers);
 
     const listPath = `${PREFIX}/projects/${seeded.readProject}/stories?limit=100`;
     const storyPath = `${PREFIX}/projects/${seeded.readProject}/stories/${seeded.oneStory}`;
@@ -83,6 +99,7 @@ export async function run(): Promise<void> {
 
     const targets = [
       { name: 'storyline', port: oursPort },
+      { name: 'memory store', port: memoryPort },
       { name: '(a) express', port: expressPort },
       { name: '(b) node:http', port: httpPort },
     ];
@@ -100,6 +117,8 @@ export async function run(): Promise<void> {
       const a = results.get('(a) express')!.requests.mean;
       const b = results.get('(b) node:http')!.requests.mean;
       const p99 = results.get('storyline')!.latency.p99;
+      const memory = results.get('memory store')!.requests.mean;
+      process.stdout.write(`  ours (readmodels.sqlite) / ours (memory read store) = ${(ours_ / memory).toFixed(2)} (target >= 0.90: ${ours_ / memory >= 0.9 ? 'met' : 'NOT met'})\n`);
       process.stdout.write(
         `  ours/(a) = ${(ours_ / a).toFixed(2)} (target >= 0.70: ${ours_ / a >= 0.7 ? 'met' : 'NOT met'}), ` +
           `ours/(b) = ${(ours_ / b).toFixed(2)}, our p99 ${p99} ms (target < 20: ${p99 < 20 ? 'met' : 'NOT met'})\n`,
@@ -107,49 +126,51 @@ export async function run(): Promise<void> {
     }
 
     process.stdout.write(`\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${DURATION_S} s (durable: acknowledged after the SQLite commit)\n`);
-    let created = 0;
-    const post = await autocannon({
-      url: `http://127.0.0.1:${oursPort}`,
-      connections: WRITE_CONNECTIONS,
-      duration: DURATION_S,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            const n = created++;
-            return {
-              ...req,
-              path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
-              headers: { ...headers, 'Content-Type': 'application/json' },
-              body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
-            };
+    for (const { name, port } of [{ name: 'storyline', port: oursPort }, { name: 'memory store', port: memoryPort }]) {
+      let created = 0;
+      const post = await autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: WRITE_CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const n = created++;
+              return {
+                ...req,
+                path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
+                headers: { ...headers, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
+              };
+            },
           },
-        },
-      ],
-    });
-    process.stdout.write(`  POST story     ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}\n`);
-    let edited = 0;
-    const put = await autocannon({
-      url: `http://127.0.0.1:${oursPort}`,
-      connections: WRITE_CONNECTIONS,
-      duration: DURATION_S,
-      requests: [
-        {
-          method: 'PUT',
-          setupRequest: (req) => {
-            const n = edited++;
-            const slot = n % WRITE_PROJECTS;
-            return {
-              ...req,
-              path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
-              headers: { ...headers, 'Content-Type': 'application/json' },
-              body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
-            };
+        ],
+      });
+      process.stdout.write(`  ${name.padEnd(12)} POST story ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}\n`);
+      let edited = 0;
+      const put = await autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: WRITE_CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'PUT',
+            setupRequest: (req) => {
+              const n = edited++;
+              const slot = n % WRITE_PROJECTS;
+              return {
+                ...req,
+                path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
+                headers: { ...headers, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
+              };
+            },
           },
-        },
-      ],
-    });
-    process.stdout.write(`  PUT story      ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}\n`);
+        ],
+      });
+      process.stdout.write(`  ${name.padEnd(12)} PUT story  ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}\n`);
+    }
   } finally {
     await Promise.all(children.map(stopChild));
     rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { run as iterationsBench } from './iterations-bench.js';
 import { run as searchBench } from './search-bench.js';
 import { run as uploadBench } from './upload-bench.js';
 import { run as verifyBench } from './verify-bench.js';
+import { run as diskBench } from './disk-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   search: searchBench,
   upload: uploadBench,
   verify: verifyBench,
+  disk: diskBench,
 };
 
 const only = process.argv.slice(2);

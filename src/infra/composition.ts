@@ -1,6 +1,7 @@
 // The composition root: the one place that chooses adapters and wires every piece together.
-// Embedded default: SQLite event log and credentials under the data directory, in-memory read models
-// rebuilt from the log at start-up. Scale-out: KurrentDB and MongoDB when their URLs are set.
+// Embedded default: SQLite event log, read models (readmodels.sqlite) and credentials under the data
+// directory; `dataDir: ':memory:'` or STORYLINE_READ_STORE=memory keeps the read models in memory.
+// Scale-out: KurrentDB and MongoDB when their URLs are set.
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
@@ -36,8 +37,9 @@ import { openSqliteEventStore } from './event-store/sqlite-event-store.js';
 import { IdAllocator } from './id-allocator.js';
 import { silentLog, type Log } from './log.js';
 import { packageVersion } from './package-version.js';
-import { CHECKPOINTS, ProjectorRunner, type CatchUpReport, type RebuildReport } from './projector/projector-runner.js';
+import { CHECKPOINTS, ProjectorRunner, type CatchUpReport } from './projector/projector-runner.js';
 import { createMemoryReadStore } from './read-store/memory-read-store.js';
+import { openSqliteReadStore } from './read-store/sqlite-read-store.js';
 import type { ReadStore } from '../ports/read-store.js';
 
 export interface Storyline {
@@ -59,8 +61,6 @@ export interface Storyline {
   reactions: ReactionRunner;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
-  /** Rebuilds every projection into fresh collections and switches over. */
-  rebuildAll(): Promise<RebuildReport[]>;
   /** Adds a person who signs in with a password (operator CLI, demo). */
   addPerson(input: { email: string; name: string; password: string; initials?: string; username?: string }): Promise<{ id: number; api_token: string }>;
   close(): Promise<void>;
@@ -88,7 +88,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
   const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
-  const readStore = await openReadStore(config);
+  const readStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
 
   const runner = new ProjectorRunner({ eventStore, readStore, projections, log });
@@ -193,11 +193,6 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     deps,
     reactions,
     startup,
-    async rebuildAll() {
-      const reports: RebuildReport[] = [];
-      for (const projection of projections) reports.push(await runner.rebuild(projection.name));
-      return reports;
-    },
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });
       return { id: person.id, api_token: apiToken };
@@ -239,10 +234,14 @@ async function openEventStore(config: StorylineConfig, sqlitePath: string, log: 
   return store;
 }
 
-async function openReadStore(config: StorylineConfig): Promise<ReadStore> {
+/** MongoDB when configured; else SQLite at `sqlitePath` (null: a data directory in memory) or memory. */
+async function openReadStore(config: StorylineConfig, sqlitePath: string | null, log: Log): Promise<ReadStore> {
   if (config.mongoUrl) {
     const { openMongoReadStore } = await import('./read-store/mongo-read-store.js');
     return openMongoReadStore({ url: config.mongoUrl, dbName: config.mongoDbName });
   }
-  return createMemoryReadStore();
+  if (config.readStore === 'memory' || sqlitePath === null) return createMemoryReadStore();
+  const store = openSqliteReadStore({ path: sqlitePath, cacheBytes: config.readCacheBytes });
+  if (store.opened === 'created') log.info('read models file created; building it from the log', { path: sqlitePath });
+  return store;
 }

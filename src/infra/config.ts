@@ -11,6 +11,10 @@ export interface StorylineConfig {
   /** Scale-out adapters: used instead of the embedded ones when set. */
   kurrentUrl: string | null;
   mongoUrl: string | null;
+  /** The embedded read store: `sqlite` (readmodels.sqlite beside the log) or `memory` (rebuilt at every start). */
+  readStore: 'sqlite' | 'memory';
+  /** Budget of the SQLite read store's cache of parsed documents, in bytes. */
+  readCacheBytes: number;
   mongoDbName: string;
   createdStatus: 200 | 201;
   maxBodyBytes: number;
@@ -46,6 +50,8 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     kurrentUrl: env['STORYLINE_KURRENT_URL'] || null,
     mongoUrl: env['STORYLINE_MONGO_URL'] || null,
     mongoDbName: env['STORYLINE_MONGO_DB'] || 'storyline',
+    readStore: readStoreKind(env['STORYLINE_READ_STORE']),
+    readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', 64 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheEntries: integer(env, 'STORYLINE_RESPONSE_CACHE_ENTRIES', 2000, 0, 1_000_000),
@@ -70,6 +76,12 @@ function downtimeWindow(env: Env): { start: string; finish: string } | null {
     throw new ConfigError('STORYLINE_DOWNTIME_START and STORYLINE_DOWNTIME_FINISH must both be ISO 8601 datetimes');
   }
   return { start, finish };
+}
+
+function readStoreKind(raw: string | undefined): 'sqlite' | 'memory' {
+  if (raw === undefined || raw === '' || raw === 'sqlite') return 'sqlite';
+  if (raw === 'memory') return 'memory';
+  throw new ConfigError(`STORYLINE_READ_STORE must be sqlite or memory, got "${raw}"`);
 }
 
 /** `:memory:` keeps every store in memory (tests); anything else is a directory. */

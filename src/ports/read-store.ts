@@ -1,6 +1,6 @@
 // The read store port: collections of JSON documents with integer `id`s, queried and updated with Mongo
-// filter and update documents. Adapters (infra/read-store/): memory-read-store.ts (embedded default, evaluated by mingo),
-// mongo-read-store.ts (MongoDB). Every adapter passes test/contract/read-store.contract.ts.
+// filter and update documents. Adapters (infra/read-store/): sqlite-read-store.ts (embedded default, on
+// disk), memory-read-store.ts (tests, evaluated by mingo), mongo-read-store.ts (MongoDB). Every adapter passes test/contract/read-store.contract.ts.
 
 export type Doc = Record<string, unknown> & { id: number };
 export type Filter = Record<string, unknown>;
@@ -44,8 +44,21 @@ export interface ReadCollection {
   all(): Promise<Doc[]>;
 }
 
+/** The writes of one batch to one collection. */
+export interface CollectionWrites {
+  collection: string;
+  ops: WriteOp[];
+}
+
 export interface ReadStore {
   collection(name: string): ReadCollection;
+  /**
+   * Applies writes to several collections, in the order given, as one unit: the projector passes a
+   * batch's documents and its checkpoint together, so that after a crash either both are stored or
+   * neither (SQLite: one transaction) or the checkpoint, written last, never runs ahead of the
+   * documents it covers (adapters without transactions; replays are no-ops behind the `_pos` guard).
+   */
+  writeAtomically(writes: readonly CollectionWrites[]): Promise<void>;
   dropCollection(name: string): Promise<void>;
   listCollections(): Promise<string[]>;
   close(): Promise<void>;

@@ -1,14 +1,31 @@
-// Runs the read store contract against every adapter (MongoDB only when STORYLINE_MONGO_URL is set),
-// plus what only the memory store promises: indexed filters do not scan the collection.
+// Runs the read store contract against every adapter (SQLite with and without its document cache;
+// MongoDB only when STORYLINE_MONGO_URL is set), plus what only the SQLite store promises (one
+// transaction per batch, a file shared by processes, a bounded cache) and what only the memory store
+// promises: indexed filters do not scan the collection.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
 import { openMongoReadStore } from '../../src/infra/read-store/mongo-read-store.js';
+import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
 import { readStoreContract } from './read-store.contract.js';
 
 readStoreContract('memory', async () => {
   const store = createMemoryReadStore();
+  return { store, dispose: () => store.close() };
+});
+
+readStoreContract('SQLite', async () => {
+  const store = openSqliteReadStore({ path: ':memory:' });
+  return { store, dispose: () => store.close() };
+});
+
+readStoreContract('SQLite with a cache too small to hold a document', async () => {
+  const store = openSqliteReadStore({ path: ':memory:', cacheBytes: 1 });
   return { store, dispose: () => store.close() };
 });
 
@@ -85,5 +102,105 @@ describe('memory read store: indexed filters', () => {
     expect(await stories.count({ project_id: 2 })).to.equal(2 * perProject);
     expect(await stories.count({ project_id: 1 })).to.equal(0);
     expect(stories.documentsExamined - before).to.equal(2 * perProject);
+  });
+});
+
+describe('SQLite read store on disk', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'storyline-readstore-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('applies a batch over several collections as one transaction: a failing op leaves none of it', async () => {
+    const store = openSqliteReadStore({ path: join(dir, 'readmodels.sqlite') });
+    try {
+      const people = store.collection('people');
+      await people.ensureIndexes([{ field: 'email', unique: true }]);
+      await people.write([{ op: 'insert', doc: { id: 1, email: 'a@example.com' } }]);
+      let failure: unknown;
+      try {
+        await store.writeAtomically([
+          { collection: 'stories', ops: [{ op: 'insert', doc: { id: 7, name: 'seven' } }] },
+          { collection: 'people', ops: [{ op: 'update', filter: { id: 1 }, update: { $set: { name: 'A' } } }, { op: 'insert', doc: { id: 2, email: 'a@example.com' } }] },
+          { collection: '_checkpoints', ops: [{ op: 'replace', filter: { id: 1 }, doc: { id: 1, position: 9 }, upsert: true }] },
+        ]);
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).to.be.instanceOf(Error);
+      expect(await store.collection('stories').all()).to.deep.equal([]);
+      expect(await store.collection('_checkpoints').all()).to.deep.equal([]);
+      expect(await people.all()).to.deep.equal([{ id: 1, email: 'a@example.com' }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps documents across a reopen, and a second process sees the first one\'s commits despite its cache', async () => {
+    const path = join(dir, 'readmodels.sqlite');
+    const first = openSqliteReadStore({ path });
+    const second = openSqliteReadStore({ path, staleReadMs: 0 });
+    const writer = openSqliteReadStore({ path });
+    try {
+      expect(first.opened).to.equal('created');
+      await first.collection('stories').ensureIndexes([{ field: 'project_id' }]);
+      await first.collection('stories').write([{ op: 'insert', doc: { id: 1, project_id: 5, name: 'one' } }]);
+      expect(await second.collection('stories').findOne({ id: 1 })).to.deep.equal({ id: 1, project_id: 5, name: 'one' });
+      await first.collection('stories').write([{ op: 'update', filter: { id: 1 }, update: { $set: { name: 'uno', project_id: 6 } } }]);
+      expect(await second.collection('stories').findOne({ id: 1 })).to.deep.include({ name: 'uno' });
+      expect(await second.collection('stories').count({ project_id: 6 })).to.equal(1);
+      // A write always builds on the other process's latest commit, whatever its reads may have cached.
+      expect(await writer.collection('stories').findOne({ id: 1 })).to.deep.include({ name: 'uno' });
+      await first.collection('stories').write([{ op: 'update', filter: { id: 1 }, update: { $inc: { votes: 1 } } }]);
+      await writer.collection('stories').write([{ op: 'update', filter: { id: 1 }, update: { $inc: { votes: 1 } } }]);
+      expect(await second.collection('stories').findOne({ id: 1 })).to.deep.include({ votes: 2 });
+      await first.dropCollection('stories');
+      expect(await second.listCollections()).to.deep.equal([]);
+    } finally {
+      await first.close();
+      await second.close();
+      await writer.close();
+    }
+    const reopened = openSqliteReadStore({ path });
+    await reopened.collection('labels').write([{ op: 'insert', doc: { id: 3, name: 'kept' } }]);
+    await reopened.close();
+    const again = openSqliteReadStore({ path });
+    try {
+      expect(again.opened).to.equal('opened');
+      expect(await again.collection('labels').all()).to.deep.equal([{ id: 3, name: 'kept' }]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('empties a file of another format (derived data) and says it was created', async () => {
+    const path = join(dir, 'readmodels.sqlite');
+    const old = openSqliteReadStore({ path });
+    await old.collection('labels').write([{ op: 'insert', doc: { id: 3, name: 'old layout' } }]);
+    await old.close();
+    const raw = new Database(path);
+    raw.prepare("UPDATE _store_meta SET value = '0' WHERE key = 'format'").run();
+    raw.close();
+    const store = openSqliteReadStore({ path });
+    try {
+      expect(store.opened).to.equal('created');
+      expect(await store.listCollections()).to.deep.equal([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps its parsed-document cache within the configured bytes', async () => {
+    const store = openSqliteReadStore({ path: ':memory:', cacheBytes: 20_000 });
+    try {
+      const docs = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, text: 'x'.repeat(500) }));
+      await store.collection('big').write(docs.map((doc) => ({ op: 'insert' as const, doc })));
+      for (let i = 1; i <= 200; i++) await store.collection('big').findOne({ id: i });
+      expect(store.cache.usedBytes).to.be.at.most(20_000).and.greaterThan(10_000);
+      expect(await store.collection('big').count({})).to.equal(200);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The operator's view: `storyline serve` on an empty data directory creates the demo account, `storyline
 // person add` run beside the running server adds a person the server recognises within a second,
-// SIGTERM stops the server cleanly, and a restart rebuilds the read models from the log.
+// SIGTERM stops the server cleanly, and a restart resumes the read models on disk from their checkpoint.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ describe('storyline command line', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves, adds a person from a second process, stops on SIGTERM and restarts from the log', async () => {
+  it('serves, adds a person from a second process, stops on SIGTERM and restarts from the read models on disk', async () => {
     const env = { STORYLINE_DATA: dataDir, STORYLINE_DEMO_EMAIL: 'owner@example.com', STORYLINE_DEMO_PASSWORD: 'demo-password' };
     const first = await serve(env);
     const tokenLine = first.stdout.find((line) => line.includes('API token:'));
@@ -58,7 +58,7 @@ describe('storyline command line', function () {
     const second = await serve(env);
     try {
       const caughtUp = second.logs.find((entry) => entry['message'] === 'projections caught up')!;
-      expect(caughtUp['eventsRead']).to.be.greaterThan(5);
+      expect(caughtUp['eventsRead']).to.equal(0); // every event was applied and checkpointed before the stop
       expect(caughtUp['ms']).to.be.a('number');
       expect(second.stdout.some((line) => line.includes('API token'))).to.equal(false);
       expect((await getMe(second.port, added.api_token)).body).to.include({ id: added.id });
@@ -94,6 +94,21 @@ describe('storyline command line', function () {
     const reports = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(reports.map((report) => report['projection'])).to.include('resources');
     for (const report of reports) expect(report['eventsRead']).to.be.greaterThan(5);
+  });
+
+  it('lists the projections and rebuilds only the ones named, with progress as JSON lines off a terminal', async () => {
+    const env = { ...process.env, STORYLINE_DATA: dataDir };
+    const listed = await run(process.execPath, [bin, 'rebuild-projections', '--list'], { env });
+    const names = listed.stdout.trim().split('\n');
+    expect(names).to.include.members(['resources', 'performer_activity', 'subject_activity']);
+    const only = await run(process.execPath, [bin, 'rebuild-projections', '--only', 'subject_activity', '--only', 'performer_activity'], { env });
+    const reports = only.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(reports.map((report) => report['projection'])).to.deep.equal(['subject_activity', 'performer_activity']);
+    const progress = only.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['message'] === 'rebuild progress');
+    expect(progress.at(-1)).to.include({ eventsRead: reports[0]!['eventsRead'], total: reports[0]!['position'] });
+    const wrong = await run(process.execPath, [bin, 'rebuild-projections', '--only', 'nonsense'], { env }).catch((error: { code: number; stderr: string }) => error);
+    expect(wrong).to.include({ code: 2 });
+    expect((wrong as { stderr: string }).stderr).to.contain('unknown projection nonsense');
   });
 
   it('rejects unknown commands and incomplete person add with exit code 2', async () => {

@@ -139,7 +139,7 @@ describe('storyline start-up refusals', function () {
   });
 
   it('exits 1 with one line on a data directory whose volume is read-only', async function () {
-    const mounted = mountSmallVolume(1024 * 1024);
+    const mounted = mountSmallVolume(16 * 1024 * 1024);
     if ('reason' in mounted) this.skip();
     const { volume } = mounted as Exclude<typeof mounted, { reason: string }>;
     try {

@@ -26,6 +26,13 @@ describe('operator configuration', () => {
     expect(() => configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_RESPONSE_CACHE_BYTES/);
   });
 
+  it('keeps the read models on disk unless told to keep them in memory, with a cache budget in bytes', () => {
+    expect(configFromEnv({})).to.include({ readStore: 'sqlite', readCacheBytes: 64 * 1024 * 1024 });
+    expect(configFromEnv({ STORYLINE_READ_STORE: 'memory', STORYLINE_READ_CACHE_BYTES: '1048576' })).to.include({ readStore: 'memory', readCacheBytes: 1048576 });
+    expect(() => configFromEnv({ STORYLINE_READ_STORE: 'disk' })).to.throw(ConfigError, /STORYLINE_READ_STORE/);
+    expect(() => configFromEnv({ STORYLINE_READ_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_READ_CACHE_BYTES/);
+  });
+
   it('keeps :memory: as it is', () => {
     expect(configFromEnv({ STORYLINE_DATA: ':memory:' }).dataDir).to.equal(':memory:');
   });

@@ -2,9 +2,10 @@
 // their read models current.
 //
 // - Checkpoints: one document per projection in `_checkpoints` ({id, name, version, generation,
-//   position}), written after each batch. Delivery is at least once; the replay guard (replay-guard.ts)
-//   makes applying an event twice a no-op, so a crash between a batch's writes and its checkpoint only
-//   costs a replay.
+//   position}), written in the same atomic write as the batch's documents (ReadStore.writeAtomically:
+//   one transaction on SQLite), so a start after a clean stop or a crash catches up from the checkpoint.
+//   Delivery is at least once; the replay guard (replay-guard.ts) makes applying an event twice a no-op,
+//   so an adapter without transactions only costs a replay.
 // - Generations: a projection's collections are stored as `<name>__g<generation>`. A rebuild replays the
 //   whole log into the next generation while the live one keeps serving and following, then (with the
 //   live pump paused) applies what arrived meanwhile, switches the checkpoint over and drops the old
@@ -20,7 +21,7 @@ import type { Projection } from '../../projections/projection.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
-import type { Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
+import type { CollectionWrites, Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { guardOp } from './replay-guard.js';
 
 export interface ProjectorRunnerOptions {
@@ -42,6 +43,12 @@ export interface CatchUpReport {
   rebuilding: string[];
 }
 
+/** How far a rebuild's read of the log has come. */
+export interface RebuildProgress {
+  eventsRead: number;
+  total: number;
+}
+
 export interface RebuildReport {
   projection: string;
   generation: number;
@@ -60,6 +67,9 @@ export class ProjectorStopped extends Error {
 }
 
 export const CHECKPOINTS = '_checkpoints';
+
+/** How often a long catch-up or rebuild logs its progress. */
+const PROGRESS_LOG_MS = 5000;
 
 interface Checkpoint extends Doc {
   name: string;
@@ -101,6 +111,13 @@ export function checkpointId(name: string): number {
   return hash >>> 0;
 }
 
+/** The write that records `target` as having applied the log up to `position`. */
+function checkpointWrite(target: Target, position: number): WriteOp {
+  const id = checkpointId(target.projection.name);
+  const doc: Checkpoint = { id, name: target.projection.name, version: target.version, generation: target.generation, position };
+  return { op: 'replace', filter: { id }, doc, upsert: true };
+}
+
 function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
 }
@@ -127,6 +144,8 @@ export class ProjectorRunner {
   /** Serialises the live pump's batches with a rebuild's switch-over. */
   private lock: Promise<unknown> = Promise.resolve();
   private eventsRead = 0;
+  /** Set while start() catches up: logs progress on a long catch-up. */
+  private catchUpProgress: ((progress: RebuildProgress) => void) | null = null;
 
   constructor(options: ProjectorRunnerOptions) {
     this.eventStore = options.eventStore;
@@ -176,15 +195,22 @@ export class ProjectorRunner {
 
   private async catchUp(): Promise<CatchUpReport> {
     const started = performance.now();
-    for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection));
+    const head = await this.eventStore.headPosition();
+    for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection, head));
     await this.dropOrphanGenerations();
     for (const target of this.live.values()) await this.ensureIndexes(target);
     this.running = true;
     this.subscription = this.eventStore.appended$.subscribe(() => this.follow());
     const readBefore = this.eventsRead;
+    if (head > this.position) this.log.info('catching up projections', { from: this.position, to: head });
+    const logCatchUp = this.progressLogger('catching up projections', [...this.live.keys()]);
+    const from = this.position;
+    this.catchUpProgress = ({ eventsRead }) => logCatchUp({ eventsRead: eventsRead - readBefore, total: head - from });
     await this.drain();
+    this.catchUpProgress = null;
     const stale = [...this.live.values()].filter((target) => target.version !== target.projection.version);
-    this.startupRebuilds = Promise.all(stale.map((target) => this.rebuild(target.projection.name)));
+    const staleNames = stale.map((target) => target.projection.name);
+    this.startupRebuilds = staleNames.length === 0 ? Promise.resolve([]) : this.rebuildTogether(staleNames, this.progressLogger('rebuilding projections', staleNames));
     this.startupRebuilds.catch(() => undefined); // logged by the rebuild; rebuildsSettled() rethrows
     const report: CatchUpReport = {
       eventsRead: this.eventsRead - readBefore,
@@ -194,6 +220,19 @@ export class ProjectorRunner {
     };
     this.log.info('projections caught up', { ...report, eventsPerSecond: Math.round((report.eventsRead * 1000) / Math.max(report.ms, 1)) });
     return report;
+  }
+
+  /** A progress callback that logs at most every PROGRESS_LOG_MS (catch-up and rebuilds of a large log). */
+  private progressLogger(message: string, projections: string[]): (progress: RebuildProgress) => void {
+    let logged = performance.now();
+    const started = logged;
+    return ({ eventsRead, total }) => {
+      const now = performance.now();
+      if (now - logged < PROGRESS_LOG_MS) return;
+      logged = now;
+      const eventsPerSecond = Math.round((eventsRead * 1000) / Math.max(now - started, 1));
+      this.log.info(message, { projections, eventsRead, total, eventsPerSecond });
+    };
   }
 
   /** Settles when the rebuilds that start() began (projection versions changed) have switched over. */
@@ -245,61 +284,79 @@ export class ProjectorRunner {
    * Builds the projection into a fresh generation from position 0 while the live one keeps serving, then
    * switches over atomically and drops the old generation. Concurrent calls share one rebuild.
    */
-  rebuild(projectionName: string): Promise<RebuildReport> {
-    let rebuilding = this.rebuilds.get(projectionName);
-    if (!rebuilding) {
-      rebuilding = this.runRebuild(projectionName).finally(() => this.rebuilds.delete(projectionName));
-      this.rebuilds.set(projectionName, rebuilding);
-    }
-    return rebuilding;
+  async rebuild(projectionName: string): Promise<RebuildReport> {
+    const [report] = await this.rebuildTogether([projectionName]);
+    return report!;
   }
 
-  private async runRebuild(projectionName: string): Promise<RebuildReport> {
-    const live = this.live.get(projectionName);
-    if (!live) throw new Error(`no projection named ${projectionName}`);
+  /**
+   * Rebuilds several projections from ONE read of the log: each into a fresh generation, all switched
+   * over together. `onProgress` hears how far the read has come (events read, of `total`). A projection
+   * already being rebuilt joins nothing new: its running rebuild is awaited instead.
+   */
+  async rebuildTogether(projectionNames: readonly string[], onProgress?: (progress: RebuildProgress) => void): Promise<RebuildReport[]> {
+    for (const name of projectionNames) if (!this.live.has(name)) throw new Error(`no projection named ${name}`);
+    const fresh = [...new Set(projectionNames)].filter((name) => !this.rebuilds.has(name));
+    if (fresh.length > 0) {
+      const group = this.runRebuild(fresh, onProgress);
+      for (const [index, name] of fresh.entries()) {
+        const one = group.then((reports) => reports[index]!);
+        one.catch(() => undefined); // the group's caller sees the failure
+        this.rebuilds.set(name, one);
+        void one.finally(() => this.rebuilds.delete(name)).catch(() => undefined);
+      }
+    }
+    return Promise.all(projectionNames.map((name) => this.rebuilds.get(name)!));
+  }
+
+  private async runRebuild(projectionNames: readonly string[], onProgress?: (progress: RebuildProgress) => void): Promise<RebuildReport[]> {
     this.assertRunning();
     const started = performance.now();
-    const target = this.newTarget(live.projection, live.generation + 1, live.projection.version, 0);
+    const targets = projectionNames.map((name) => {
+      const live = this.live.get(name)!;
+      return this.newTarget(live.projection, live.generation + 1, live.projection.version, 0);
+    });
+    const liveHead = () => Math.min(...projectionNames.map((name) => this.live.get(name)!.position));
     let eventsRead = 0;
-    try {
-      await this.dropGeneration(target);
-      await this.ensureIndexes(target);
-      // While the live generation serves and follows: replay the log into the new one.
-      while (target.position < this.live.get(projectionName)!.position) {
+    const readInto = async (until: number) => {
+      while (targets[0]!.position < until) {
         this.assertRunning();
-        const events = await this.eventStore.readAll({ after: target.position, limit: this.batchSize });
+        const limit = Math.min(this.batchSize, until - targets[0]!.position);
+        const events = await this.eventStore.readAll({ after: targets[0]!.position, limit });
         if (events.length === 0) break;
         eventsRead += events.length;
-        await this.applyBatch([target], events, false);
+        await this.applyBatch(targets, events, false);
+        onProgress?.({ eventsRead, total: Math.max(until, eventsRead) });
       }
+    };
+    try {
+      for (const target of targets) await this.dropGeneration(target);
+      // While the live generations serve and follow: replay the log into the new ones, then index them
+      // (entries built once from the final documents instead of moved at every write; until then a
+      // filter not by id scans, which the projections' id-keyed writes never need).
+      await readInto(liveHead());
+      for (const target of targets) await this.ensureIndexes(target);
       // With the live pump paused: apply what arrived meanwhile, then switch over.
       await this.exclusive(async () => {
         this.assertRunning();
-        const current = this.live.get(projectionName)!;
-        while (target.position < current.position) {
-          const limit = Math.min(this.batchSize, current.position - target.position);
-          const events = await this.eventStore.readAll({ after: target.position, limit });
-          if (events.length === 0) break;
-          eventsRead += events.length;
-          await this.applyBatch([target], events, false);
-        }
-        await this.saveCheckpoint(target);
-        this.live.set(projectionName, target);
-        await this.dropGeneration(current);
+        await readInto(liveHead());
+        const retired = projectionNames.map((name) => this.live.get(name)!);
+        await this.readStore.writeAtomically([
+          { collection: CHECKPOINTS, ops: targets.map((target) => checkpointWrite(target, target.position)) },
+        ]);
+        for (const target of targets) this.live.set(target.projection.name, target);
+        for (const old of retired) await this.dropGeneration(old);
       });
     } catch (error) {
-      this.log.error('projection rebuild failed', { projection: projectionName, error: String(error) });
+      this.log.error('projection rebuild failed', { projections: projectionNames, error: String(error) });
       throw error;
     }
-    const report: RebuildReport = {
-      projection: projectionName,
-      generation: target.generation,
-      eventsRead,
-      ms: elapsedSince(started),
-      position: target.position,
-    };
-    this.log.info('projection rebuilt', { ...report });
-    return report;
+    const ms = elapsedSince(started);
+    return targets.map((target) => {
+      const report: RebuildReport = { projection: target.projection.name, generation: target.generation, eventsRead, ms, position: target.position };
+      this.log.info('projection rebuilt', { ...report });
+      return report;
+    });
   }
 
   private assertRunning(): void {
@@ -312,27 +369,28 @@ export class ProjectorRunner {
     return { projection, generation, version, position, collections };
   }
 
-  private async loadTarget(projection: Projection): Promise<Target> {
+  /**
+   * The stored generation of a projection, or a fresh one: when there is no checkpoint, and when the
+   * checkpoint is ahead of the log's `head` (the log was replaced, e.g. restored from an older backup:
+   * read models derived from events that no longer exist are dropped and built again).
+   */
+  private async loadTarget(projection: Projection, head: number): Promise<Target> {
     const stored = (await this.checkpoints.findOne({ id: checkpointId(projection.name) })) as Checkpoint | null;
     if (stored && stored.name !== projection.name) {
       throw new Error(`checkpoint ${stored.id} belongs to ${stored.name}, not ${projection.name}`);
     }
-    if (stored) return this.newTarget(projection, stored.generation, stored.version, stored.position);
-    const fresh = this.newTarget(projection, 1, projection.version, 0);
+    if (stored && stored.position <= head) return this.newTarget(projection, stored.generation, stored.version, stored.position);
+    const fresh = this.newTarget(projection, (stored?.generation ?? 0) + 1, projection.version, 0);
+    if (stored) {
+      this.log.warn('read models are ahead of the event log: building them again', { projection: projection.name, checkpoint: stored.position, head });
+      await this.dropGeneration(fresh);
+    }
     await this.saveCheckpoint(fresh);
     return fresh;
   }
 
   private async saveCheckpoint(target: Target): Promise<void> {
-    const id = checkpointId(target.projection.name);
-    const doc: Checkpoint = {
-      id,
-      name: target.projection.name,
-      version: target.version,
-      generation: target.generation,
-      position: target.position,
-    };
-    await this.checkpoints.write([{ op: 'replace', filter: { id }, doc, upsert: true }]);
+    await this.checkpoints.write([checkpointWrite(target, target.position)]);
   }
 
   private async ensureIndexes(target: Target): Promise<void> {
@@ -400,32 +458,45 @@ export class ProjectorRunner {
       if (events.length > 0) {
         this.eventsRead += events.length;
         await this.applyBatch(targets, events, true);
+        this.catchUpProgress?.({ eventsRead: this.eventsRead, total: events[events.length - 1]!.position });
       }
       this.settleWaiters();
       return events.length;
     });
   }
 
-  /** Applies a batch to each target (skipping events it already applied): one write per collection. */
+  /**
+   * Applies a batch to each target (skipping events it already applied) in ONE atomic write of the read
+   * store: every collection's ops and, when `saveCheckpoints`, each target's new checkpoint. A crash
+   * therefore never leaves documents ahead of their checkpoint (SQLite) or a checkpoint ahead of its
+   * documents (adapters without transactions write it last).
+   */
   private async applyBatch(targets: Target[], events: RecordedEvent[], saveCheckpoints: boolean): Promise<void> {
     const last = events[events.length - 1]!.position;
+    const writes: CollectionWrites[] = [];
+    const advanced: Target[] = [];
     for (const target of targets) {
       if (target.position >= last) continue;
-      const writes = new Map<ReadCollection, WriteOp[]>();
+      const byCollection = new Map<string, WriteOp[]>();
       for (const event of events) {
         if (event.position <= target.position) continue;
         for (const { collection, ops } of target.projection.apply(event)) {
-          const physical = target.collections.get(collection);
-          if (!physical) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
-          let batch = writes.get(physical);
-          if (!batch) writes.set(physical, (batch = []));
+          if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
+          const physical = physicalName(collection, target.generation);
+          let batch = byCollection.get(physical);
+          if (!batch) byCollection.set(physical, (batch = []));
           for (const op of ops) batch.push(guardOp(op, event.position));
         }
       }
-      await Promise.all([...writes].map(([collection, ops]) => collection.write(ops)));
-      target.position = last;
-      if (saveCheckpoints) await this.saveCheckpoint(target);
+      for (const [collection, ops] of byCollection) writes.push({ collection, ops });
+      advanced.push(target);
     }
+    if (saveCheckpoints) {
+      const ops = advanced.map((target): WriteOp => checkpointWrite(target, last));
+      if (ops.length > 0) writes.push({ collection: CHECKPOINTS, ops });
+    }
+    await this.readStore.writeAtomically(writes);
+    for (const target of advanced) target.position = last;
   }
 
   private settleWaiters(): void {

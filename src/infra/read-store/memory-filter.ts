@@ -185,3 +185,31 @@ export function equalityFields(filter: Filter, into: Record<string, unknown> = {
   }
   return into;
 }
+
+/** A top-level numeric range an index can narrow by: `{field: {$gt/$gte/$lt/$lte: number}}`. */
+export interface RangeCondition {
+  field: string;
+  lower?: { value: number; inclusive: boolean };
+  upper?: { value: number; inclusive: boolean };
+}
+
+/** The filter's numeric ranges on top-level fields (and inside a top-level `$and`). */
+export function rangeConditions(filter: Filter, into: RangeCondition[] = []): RangeCondition[] {
+  for (const field in filter) {
+    const condition = filter[field];
+    if (field === '$and' && Array.isArray(condition)) {
+      for (const part of condition) if (isPlainObject(part)) rangeConditions(part, into);
+      continue;
+    }
+    if (field.startsWith('$') || !isPlainObject(condition)) continue;
+    const range: RangeCondition = { field };
+    for (const operator in condition) {
+      const operand = condition[operator];
+      if (typeof operand !== 'number' || Number.isNaN(operand)) continue;
+      if (operator === '$gt' || operator === '$gte') range.lower = { value: operand, inclusive: operator === '$gte' };
+      if (operator === '$lt' || operator === '$lte') range.upper = { value: operand, inclusive: operator === '$lte' };
+    }
+    if (range.lower || range.upper) into.push(range);
+  }
+  return into;
+}

@@ -12,10 +12,19 @@ export class DuplicateKeyError extends Error {
   }
 }
 
-type Keys = { keys: unknown[]; unkeyed: boolean };
+export type IndexKeys = { keys: unknown[]; unkeyed: boolean };
 
 function isKey(value: unknown): boolean {
   return value === null || (typeof value !== 'object' && value !== undefined);
+}
+
+/** The keys a document is indexed under for `field` (shared with the SQLite read store's index entries). */
+export function indexKeysOf(doc: Doc, field: string): IndexKeys {
+  const value = valueAtPath(doc, field);
+  if (value === undefined || value === null) return { keys: [null], unkeyed: false };
+  if (!Array.isArray(value)) return isKey(value) ? { keys: [value], unkeyed: false } : { keys: [], unkeyed: true };
+  const keys = [...new Set(value.filter(isKey))];
+  return { keys, unkeyed: keys.length !== value.length };
 }
 
 export class HashIndex {
@@ -28,12 +37,8 @@ export class HashIndex {
     readonly unique: boolean,
   ) {}
 
-  private keysOf(doc: Doc): Keys {
-    const value = valueAtPath(doc, this.field);
-    if (value === undefined || value === null) return { keys: [null], unkeyed: false };
-    if (!Array.isArray(value)) return isKey(value) ? { keys: [value], unkeyed: false } : { keys: [], unkeyed: true };
-    const keys = [...new Set(value.filter(isKey))];
-    return { keys, unkeyed: keys.length !== value.length };
+  private keysOf(doc: Doc): IndexKeys {
+    return indexKeysOf(doc, this.field);
   }
 
   /** Throws DuplicateKeyError when adding `doc` would break uniqueness (missing values are exempt). */

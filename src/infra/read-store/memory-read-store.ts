@@ -278,6 +278,14 @@ export function createMemoryReadStore(): MemoryReadStore {
   };
   return {
     collection: (name) => new MemoryCollection(name, (create) => resolve(name, create)),
+    // In order, in one synchronous run: nothing else sees a half-applied batch, and a memory store does
+    // not outlive a crash. A failing op (a unique key) leaves the ops before it applied, as write() does.
+    async writeAtomically(writes) {
+      for (const { collection, ops } of writes) {
+        const data = resolve(collection, true)!;
+        for (const op of ops) applyOp(data, op);
+      }
+    },
     async dropCollection(name) {
       collections.delete(name);
     },

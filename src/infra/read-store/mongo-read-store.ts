@@ -113,8 +113,15 @@ export async function openMongoReadStore(options: MongoReadStoreOptions): Promis
   const client = await MongoClient.connect(options.url);
   const db: Db = client.db(options.dbName);
   const indexesReady = new Map<string, Promise<unknown>>();
+  const collection = (name: string) => new MongoReadCollection(name, db.collection(name), indexesReady);
   return {
-    collection: (name) => new MongoReadCollection(name, db.collection(name), indexesReady),
+    collection,
+    // No transaction (it would need a replica set): the collections are written one after the other in
+    // the order given, so the checkpoint the projector puts last never runs ahead of its documents, and
+    // what a crash leaves half-written is replayed as no-ops behind the `_pos` guard.
+    async writeAtomically(writes) {
+      for (const { collection: name, ops } of writes) await collection(name).write(ops);
+    },
     async dropCollection(name) {
       indexesReady.delete(name); // a collection created again gets its id index again
       try {

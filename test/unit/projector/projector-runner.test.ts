@@ -9,6 +9,8 @@ import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read
 import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import type { Projection } from '../../../src/projections/projection.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
+import { performerActivityProjection } from '../../../src/projections/activity/performer-activity-projection.js';
+import { subjectActivityProjection } from '../../../src/projections/activity/subject-activity-projection.js';
 import { created, deleted, eventOf, updated } from '../projections/resource-events.js';
 
 async function append(events: EventStore, stream: string, changes: ResourceChange[]): Promise<number> {
@@ -205,6 +207,84 @@ describe('projector runner', function () {
     expect(collections).to.include(physicalName('stories', 2));
     expect(collections).to.not.include(physicalName('stories', 1));
     expect(await reads.collection(CHECKPOINTS).findOne({ id: checkpointId('resources') })).to.deep.include({ generation: 2, position: head });
+  });
+
+  it('rebuilds several projections from one read of the log, reporting progress, and switches them together', async () => {
+    const head = await seed(events, 10);
+    let read = 0;
+    const counting: EventStore = {
+      ...events,
+      append: (...args) => events.append(...args),
+      readStream: (...args) => events.readStream(...args),
+      streamVersion: (stream) => events.streamVersion(stream),
+      headPosition: () => events.headPosition(),
+      close: () => events.close(),
+      async readAll(options?: ReadAllOptions) {
+        const batch = await events.readAll(options);
+        read += batch.length;
+        return batch;
+      },
+    };
+    const runner = runnerOf({ eventStore: counting, batchSize: 4, projections: [resourcesProjection, performerActivityProjection, subjectActivityProjection] });
+    await runner.start();
+    const live = await liveDump(runner);
+    read = 0;
+    const progress: number[] = [];
+    const reports = await runner.rebuildTogether(['resources', 'performer_activity', 'subject_activity'], ({ eventsRead, total }) => {
+      expect(total).to.equal(head);
+      progress.push(eventsRead);
+    });
+    expect(read).to.equal(head);
+    expect(progress.at(-1)).to.equal(head);
+    expect(reports.map((report) => [report.projection, report.generation, report.position])).to.deep.equal([
+      ['resources', 2, head],
+      ['performer_activity', 2, head],
+      ['subject_activity', 2, head],
+    ]);
+    expect(await liveDump(runner)).to.equal(live);
+    const checkpoints = await reads.collection(CHECKPOINTS).all();
+    expect(checkpoints.map((doc) => [doc['name'], doc['generation'], doc['position']])).to.have.deep.members([
+      ['resources', 2, head],
+      ['performer_activity', 2, head],
+      ['subject_activity', 2, head],
+    ]);
+  });
+
+  it('builds the read models again when their checkpoint is ahead of the log (a log restored from an older copy)', async () => {
+    await seed(events, 6);
+    const first = runnerOf();
+    await first.start();
+    await first.stop();
+    const older = await openSqliteEventStore({ path: ':memory:' });
+    try {
+      const head = await seed(older, 2);
+      const restarted = runnerOf({ eventStore: older });
+      const report = await restarted.start();
+      expect(report).to.include({ eventsRead: head, position: head });
+      const reference = new ProjectorRunner({ eventStore: older, readStore: createMemoryReadStore(), projections: [resourcesProjection] });
+      runners.push(reference);
+      await reference.start();
+      expect(await liveDump(restarted)).to.equal(await liveDump(reference));
+      expect(await reads.listCollections()).to.not.include(physicalName('stories', 1));
+    } finally {
+      for (const runner of runners.splice(0)) await runner.stop();
+      await older.close();
+    }
+  });
+
+  it('commits each batch with every checkpoint in one atomic write of the read store', async () => {
+    const head = await seed(events, 3);
+    const writes: string[][] = [];
+    const inner = reads;
+    reads = { ...inner, async writeAtomically(batch) {
+      writes.push(batch.map(({ collection }) => collection));
+      return inner.writeAtomically(batch);
+    } };
+    const runner = runnerOf({ batchSize: 5 });
+    await runner.start();
+    expect(writes).to.have.length(Math.ceil(head / 5));
+    for (const collections of writes) expect(collections.at(-1)).to.equal(CHECKPOINTS);
+    expect(await inner.collection(CHECKPOINTS).findOne({ id: checkpointId('resources') })).to.deep.include({ position: head });
   });
 
   it('applies events appended during a rebuild to both generations before switching', async () => {

@@ -1,0 +1,203 @@
+// The read models on disk at scale, on the realistic log of realistic-log.ts (DISK_BENCH_EVENTS, default
+// 1,000,000; generated once and cached under bench/.data/). Everything through the real `storyline`
+// command in child processes; in one run:
+//   (a) raw read + JSON.parse of the log (the floor of any rebuild) vs `storyline rebuild-projections`
+//       (every projection from one read of the log): target rebuild >= 50% of raw;
+//   (b) start-up to the first 200 on /me after a clean stop: target <= 3 s; RSS when ready: <= 400 MB;
+//   (c) an uncached stories page of 100 (a different project and offset every request): p50 <= 50 ms;
+//   (d) 90 s of mixed load (reads of pages and stories, PUT story writes over 16 projects): RSS after
+//       it <= 400 MB; the server is then SIGKILLed under that load;
+//   (e) start-up to /me after the SIGKILL: <= 3 s.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { rawReadAndParse } from './replay-bench.js';
+import { realisticLog, type RealisticLog } from './realistic-log.js';
+
+const EVENTS = Number(process.env['DISK_BENCH_EVENTS'] ?? 1_000_000);
+const MIXED_LOAD_S = Number(process.env['DISK_BENCH_LOAD_SECONDS'] ?? 90);
+const PREFIX = '/services/v5';
+const cli = fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url));
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+export async function run(): Promise<void> {
+  const log = await realisticLog(EVENTS, say);
+  say(`disk bench: ${log.events.toLocaleString('en')} events, ${(log.logBytes / 1024 ** 3).toFixed(2)} GiB log, ${log.projectIds.length} projects`);
+  const env = { STORYLINE_DATA: log.dir, STORYLINE_LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+
+  // A first start builds readmodels.sqlite when it is missing (not a target: done once per log).
+  if (!existsSync(join(log.dir, 'readmodels.sqlite'))) {
+    const first = await startServer(env, log.token);
+    say(`  first start (readmodels.sqlite built from the log): ${(first.readyMs / 1000).toFixed(1)} s`);
+    await stopServer(first.child, 'SIGTERM');
+  }
+
+  // (a)
+  rawReadAndParse(join(log.dir, 'events.sqlite')); // warm the page cache for both measurements
+  const raw = rawReadAndParse(join(log.dir, 'events.sqlite'));
+  const rawRate = (raw.events * 1000) / raw.ms;
+  const rebuild = rebuildAll(env);
+  const rebuildRate = (rebuild.eventsRead * 1000) / rebuild.ms;
+  say(`  (a) raw read + parse ${fmt(rawRate)} events/s; rebuild-projections ${fmt(rebuildRate)} events/s (${(rebuild.ms / 1000).toFixed(1)} s, peak RSS ${rebuild.peakMb} MB) = ${pct(rebuildRate / rawRate)} of raw (target >= 50%)`);
+
+  // (b)
+  const clean = await startServer(env, log.token);
+  say(`  (b) start-up to /me after a clean stop: ${(clean.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(clean.child)} MB (target <= 400)`);
+
+  // (c)
+  const page = await uncachedPages(clean.port, log, 300);
+  say(`  (c) uncached stories page of 100: p50 ${page.p50.toFixed(1)} ms, p90 ${page.p90.toFixed(1)} ms over ${page.count} distinct pages (target p50 <= 50 ms)`);
+
+  // (d)
+  const load = mixedLoad(clean.port, log, MIXED_LOAD_S);
+  const sampled: number[] = [];
+  const sampler = setInterval(() => sampled.push(rssMb(clean.child)), 1000);
+  const result = await load.done;
+  clearInterval(sampler);
+  const afterLoad = rssMb(clean.child);
+  say(
+    `  (d) ${MIXED_LOAD_S} s mixed load: ${fmt(result.reads / MIXED_LOAD_S)} reads/s, ${fmt(result.writes / MIXED_LOAD_S)} writes/s, ${result.failed} failed; ` +
+      `RSS after ${afterLoad} MB, peak ${Math.max(...sampled, afterLoad)} MB (target <= 400)`,
+  );
+
+  // (e) SIGKILL under write load, then restart
+  const killLoad = mixedLoad(clean.port, log, 3);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await stopServer(clean.child, 'SIGKILL');
+  await killLoad.done.catch(() => undefined);
+  const killed = await startServer(env, log.token);
+  say(`  (e) start-up to /me after SIGKILL under load: ${(killed.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(killed.child)} MB`);
+  await stopServer(killed.child, 'SIGTERM');
+}
+
+const fmt = (value: number) => Math.round(value).toLocaleString('en');
+const pct = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;
+
+function rssMb(child: ChildProcess): number {
+  try {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** `storyline serve`, timed from spawn to the first 200 on /me. */
+async function startServer(env: Record<string, string>, token: string): Promise<{ child: ChildProcess; port: number; readyMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[serve] ${chunk}`));
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    const status = await fetch(`http://127.0.0.1:${port}${PREFIX}/me`, { headers: { 'X-TrackerToken': token } }).then((res) => res.status, () => 0);
+    if (status === 200) return { child, port, readyMs: performance.now() - started };
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not answer /me (exit ${child.exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function stopServer(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  await exited;
+}
+
+/** `storyline rebuild-projections` (all): events read and ms from its reports, peak RSS from the OS. */
+function rebuildAll(env: Record<string, string>): { eventsRead: number; ms: number; peakMb: number } {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'rebuild-projections'], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`rebuild-projections failed: ${result.stderr}`);
+  const reports = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { eventsRead: number; ms: number });
+  const peakKb = Number(result.stderr.trim().split('\n').at(-1));
+  return { eventsRead: reports[0]!.eventsRead, ms: reports[0]!.ms, peakMb: Math.round(peakKb / 1024) };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Sequential GETs of stories pages no request has asked for before (the response cache cannot help). */
+async function uncachedPages(port: number, log: RealisticLog, count: number): Promise<{ p50: number; p90: number; count: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const project = log.projectIds[(i * 7) % log.projectIds.length]!;
+    const offset = 1 + ((i * 37) % 400);
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}${PREFIX}/projects/${project}/stories?limit=100&offset=${offset}`, { headers: { 'X-TrackerToken': log.token } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`stories page: ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p90: percentile(times, 90), count };
+}
+
+/** Reads (pages of any project and offset, single stories) on 8 connections and PUT story writes on 16 connections over 16 projects. */
+function mixedLoad(port: number, log: RealisticLog, seconds: number): { done: Promise<{ reads: number; writes: number; failed: number }> } {
+  const headers = { 'X-TrackerToken': log.token, 'Content-Type': 'application/json' };
+  const writeProjects = log.projectIds.slice(0, 16);
+  let n = 0;
+  const reads = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 8,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const i = n++;
+          const project = log.projectIds[i % log.projectIds.length]!;
+          return { ...req, headers, path: `${PREFIX}/projects/${project}/stories?limit=100&offset=${i % 900}` };
+        },
+      },
+    ],
+  });
+  let m = 0;
+  const storyOf = new Map<number, number>();
+  const writes = (async () => {
+    for (const project of writeProjects) {
+      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}/projects/${project}/stories?limit=1&fields=id`, { headers });
+      const [story] = (await res.json()) as Array<{ id: number }>;
+      storyOf.set(project, story!.id);
+    }
+    return autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: 16,
+      duration: seconds,
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (req) => {
+            const i = m++;
+            const project = writeProjects[i % writeProjects.length]!;
+            return { ...req, headers, path: `${PREFIX}/projects/${project}/stories/${storyOf.get(project)}`, body: JSON.stringify({ name: `Edited under load ${i}` }) };
+          },
+        },
+      ],
+    });
+  })();
+  return {
+    done: Promise.all([reads, writes]).then(([r, w]) => ({
+      reads: r['2xx'],
+      writes: w['2xx'],
+      failed: r.errors + r.timeouts + r.non2xx + w.errors + w.timeouts + w.non2xx,
+    })),
+  };
+}

@@ -1,0 +1,564 @@
+// The embedded read store on disk: every collection in a SQLite file of its own (`readmodels.sqlite`
+// beside the log; derived data, deletable), with the same Mongo filter / update / sort semantics as the
+// memory adapter, because it evaluates them with the same code (memory-filter.ts, memory-update.ts,
+// document-order.ts).
+//
+// - Layout: per collection a table `d:<name>` (id INTEGER PRIMARY KEY, doc TEXT: the JSON document) and,
+//   when it declares indexes, a table `k:<name>` of index entries (field number, key, id) whose primary
+//   key is the SQLite index. An entry per indexed value rather than one column per field, because
+//   indexed fields may hold arrays (`label_ids`, `subjects`: Mongo's multikey semantics); the keys are
+//   the memory index's (memory-index.ts: arrays indexed per element, a missing field under null, an
+//   object value "unkeyed" and always a candidate).
+// - Queries: equality, `$in` and numeric ranges on `id` or on indexed fields select the candidate ids in
+//   SQL; every candidate is then tested with the memory evaluator, so SQL only has to narrow, never to
+//   agree with Mongo exactly. Sorting, skip and limit run on the matches with the memory comparator.
+// - Writes: `writeAtomically` runs in ONE SQLite transaction (the projector commits a batch's documents
+//   with its checkpoint). Inside it, writes by id are applied to parsed documents and stored once per
+//   document at the end (a document touched by many events of a batch is serialised once); a filter
+//   that is not by id first stores what is pending, then asks SQL.
+// - Parsed hot documents are kept in a DocumentCache bounded in bytes. A commit by another process
+//   (the CLI beside the server) changes `PRAGMA data_version`, which empties the cache and re-reads the
+//   collection list before the next write, and before a read at most 50 ms later. A failed transaction empties it too (documents are
+//   updated in place).
+// - Durability: WAL with synchronous=NORMAL: a power loss may lose the last commits, never split a
+//   batch from its checkpoint, and what is lost is replayed from the log.
+import Database from 'better-sqlite3';
+import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
+import { copyJson } from './json-copy.js';
+import { documentComparator } from './document-order.js';
+import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
+import { compileFilter, equalityFields, keyConditions, matchesFilter, rangeConditions } from './memory-filter.js';
+import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.js';
+import { InvalidDocumentError } from './memory-read-store.js';
+import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
+
+/** The layout of the file; a file of another format is deleted and rebuilt from the log. */
+export const READ_STORE_FORMAT = 1;
+
+export interface SqliteReadStoreOptions {
+  /** File path, or ':memory:' (tests). */
+  path: string;
+  /** Budget of the parsed-document cache, in estimated heap bytes (default 64 MiB). */
+  cacheBytes?: number;
+  /** How long a write waits for another process's write lock (default 10 s). */
+  busyTimeoutMs?: number;
+  /** How long reads may miss another process's commits (default 50 ms; writes never do). */
+  staleReadMs?: number;
+}
+
+export interface SqliteReadStore extends ReadStore {
+  /** What the file was opened as: `created` (new or rebuilt because its format changed) or `opened`. */
+  readonly opened: 'created' | 'opened';
+  readonly cache: DocumentCache;
+}
+
+// Markers of the index entries: primary-key columns of a WITHOUT ROWID table cannot hold NULL.
+const UNKEYED = Buffer.from([0]);
+const NULL_KEY = Buffer.from([1]);
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
+const MAX_PREPARED_QUERIES = 64;
+/** How long reads trust that no other process has committed to the file. */
+const DEFAULT_STALE_READ_MS = 50;
+/** Candidate id lists remembered per collection between its writes. */
+const MAX_REMEMBERED_CANDIDATES = 256;
+
+function quoted(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/** A key as SQLite stores it: booleans as 0/1 (SQL only narrows; the evaluator decides), null as a marker. */
+function sqlKey(key: unknown): unknown {
+  if (key === null) return NULL_KEY;
+  return typeof key === 'boolean' ? (key ? 1 : 0) : key;
+}
+
+function sameKeys(a: IndexKeys, b: IndexKeys): boolean {
+  if (a.unkeyed !== b.unkeyed || a.keys.length !== b.keys.length) return false;
+  for (let i = 0; i < a.keys.length; i++) if (a.keys[i] !== b.keys[i]) return false;
+  return true;
+}
+
+function assertDocId(doc: Record<string, unknown>): asserts doc is Doc {
+  if (!Number.isSafeInteger(doc.id)) throw new InvalidDocumentError(`a document needs an integer id, got ${JSON.stringify(doc.id)}`);
+}
+
+/** A document written in the current transaction and not yet stored. `doc` null: deleted. */
+interface PendingDocument {
+  doc: Doc | null;
+  /** The index keys of the stored version (null: no stored version), to move its entries. */
+  storedKeys: IndexKeys[] | null;
+}
+
+interface Statements {
+  selectDoc: Database.Statement<[number], { doc: string }>;
+  storeDoc: Database.Statement<[number, string]>;
+  deleteDoc: Database.Statement<[number]>;
+  insertKey: Database.Statement<[number, unknown, number]>;
+  deleteKey: Database.Statement<[number, unknown, number]>;
+  keyHolder: Database.Statement<[number, unknown, number], { id: number }>;
+}
+
+/** One collection of the file: its tables, indexes, prepared statements and pending writes. */
+class StoredCollection {
+  private statements: Statements | null = null;
+  /** Candidate queries by their SQL (their shape depends on the filter's shape). */
+  private readonly candidateQueries = new Map<string, Database.Statement>();
+  /**
+   * Candidate ids by query and parameters, until this collection's next write: the lookups every
+   * request repeats (a person's memberships, a project's stories) cost a map lookup, not a query.
+   */
+  private readonly candidateResults = new Map<string, number[]>();
+  readonly pending = new Map<number, PendingDocument>();
+
+  constructor(
+    readonly serial: number,
+    readonly name: string,
+    readonly indexes: IndexSpec[],
+    private readonly db: Database.Database,
+    private readonly cache: DocumentCache,
+  ) {}
+
+  get docsTable(): string {
+    return quoted(`d:${this.name}`);
+  }
+
+  get keysTable(): string {
+    return quoted(`k:${this.name}`);
+  }
+
+  get sql(): Statements {
+    return (this.statements ??= {
+      selectDoc: this.db.prepare(`SELECT doc FROM ${this.docsTable} WHERE id = ?`),
+      storeDoc: this.db.prepare(`INSERT INTO ${this.docsTable} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`),
+      deleteDoc: this.db.prepare(`DELETE FROM ${this.docsTable} WHERE id = ?`),
+      insertKey: this.db.prepare(`INSERT OR IGNORE INTO ${this.keysTable} (field, key, id) VALUES (?, ?, ?)`),
+      deleteKey: this.db.prepare(`DELETE FROM ${this.keysTable} WHERE field = ? AND key = ? AND id = ?`),
+      keyHolder: this.db.prepare(`SELECT id FROM ${this.keysTable} WHERE field = ? AND key = ? AND id <> ? LIMIT 1`),
+    });
+  }
+
+  createTables(): void {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${this.docsTable} (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${this.keysTable} (field INTEGER NOT NULL, key, id INTEGER NOT NULL, PRIMARY KEY (field, key, id)) WITHOUT ROWID`);
+  }
+
+  keysOf(doc: Doc): IndexKeys[] {
+    return this.indexes.map(({ field }) => indexKeysOf(doc, field));
+  }
+
+  /** The current version of a document by id: pending, cached or stored (the cache's own object). */
+  load(id: number): Doc | undefined {
+    const pending = this.pending.get(id);
+    if (pending) return pending.doc ?? undefined;
+    const cached = this.cache.get(this.serial, id);
+    if (cached) return cached;
+    const row = this.sql.selectDoc.get(id);
+    if (!row) return undefined;
+    const doc = JSON.parse(row.doc) as Doc;
+    this.cache.set(this.serial, id, doc, estimatedDocumentBytes(row.doc.length));
+    return doc;
+  }
+
+  /** Marks a document about to change: the keys of its stored version are taken before the change. */
+  touch(doc: Doc): void {
+    if (this.pending.has(doc.id)) return;
+    this.pending.set(doc.id, { doc, storedKeys: this.indexes.length > 0 ? this.keysOf(doc) : null });
+  }
+
+  /** Records `doc` as the pending version of its id (touch() first when a stored version exists). */
+  put(doc: Doc): void {
+    const pending = this.pending.get(doc.id);
+    if (pending) pending.doc = doc;
+    else this.pending.set(doc.id, { doc, storedKeys: null });
+  }
+
+  remove(doc: Doc): void {
+    this.touch(doc);
+    this.pending.get(doc.id)!.doc = null;
+  }
+
+  /** Stores every pending document and moves its index entries (old entries first, then new ones). */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    this.candidateResults.clear();
+    const sql = this.sql;
+    const entries = [...this.pending];
+    this.pending.clear();
+    const newKeys = new Map<number, IndexKeys[]>();
+    for (const [id, { doc, storedKeys }] of entries) {
+      const keys = doc && this.indexes.length > 0 ? this.keysOf(doc) : null;
+      if (keys) newKeys.set(id, keys);
+      if (!storedKeys) continue;
+      for (let field = 0; field < storedKeys.length; field++) {
+        if (keys && sameKeys(storedKeys[field]!, keys[field]!)) continue;
+        this.deleteEntries(field, storedKeys[field]!, id);
+      }
+    }
+    for (const [id, { doc, storedKeys }] of entries) {
+      if (!doc) {
+        sql.deleteDoc.run(id);
+        this.cache.delete(this.serial, id);
+        continue;
+      }
+      const json = JSON.stringify(doc);
+      sql.storeDoc.run(id, json);
+      this.cache.set(this.serial, id, doc, estimatedDocumentBytes(json.length));
+      const keys = newKeys.get(id);
+      if (!keys) continue;
+      for (let field = 0; field < keys.length; field++) {
+        if (storedKeys && sameKeys(storedKeys[field]!, keys[field]!)) continue;
+        this.insertEntries(field, keys[field]!, id);
+      }
+    }
+  }
+
+  insertEntries(field: number, { keys, unkeyed }: IndexKeys, id: number): void {
+    const { unique, field: path } = this.indexes[field]!;
+    for (const key of keys) {
+      const stored = sqlKey(key);
+      if (unique && key !== null && this.sql.keyHolder.get(field, stored, id)) throw new DuplicateKeyError(this.name, path, key);
+      this.sql.insertKey.run(field, stored, id);
+    }
+    if (unkeyed) this.sql.insertKey.run(field, UNKEYED, id);
+  }
+
+  private deleteEntries(field: number, { keys, unkeyed }: IndexKeys, id: number): void {
+    for (const key of keys) this.sql.deleteKey.run(field, sqlKey(key), id);
+    if (unkeyed) this.sql.deleteKey.run(field, UNKEYED, id);
+  }
+
+  /** Ids that may match, in id order: narrowed in SQL by `id` and indexed fields, or every id. */
+  candidateIds(filter: Filter): number[] {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    for (const { field, values } of keyConditions(filter)) {
+      if (field === 'id') {
+        const ids = values.filter((value): value is number => typeof value === 'number');
+        clauses.push(ids.length === 0 ? '0' : `id IN (${ids.map(() => '?').join(',')})`);
+        params.push(...ids);
+        continue;
+      }
+      const number = this.indexes.findIndex((index) => index.field === field);
+      if (number < 0) continue;
+      const keys = [UNKEYED, ...values.map(sqlKey)];
+      clauses.push(`id IN (SELECT id FROM ${this.keysTable} WHERE field = ? AND key IN (${keys.map(() => '?').join(',')}))`);
+      params.push(number, ...keys);
+    }
+    for (const { field, lower, upper } of rangeConditions(filter)) {
+      const bounds: string[] = [];
+      const values: number[] = [];
+      if (lower) {
+        bounds.push(`${field === 'id' ? 'id' : 'key'} ${lower.inclusive ? '>=' : '>'} ?`);
+        values.push(lower.value);
+      }
+      if (upper) {
+        bounds.push(`${field === 'id' ? 'id' : 'key'} ${upper.inclusive ? '<=' : '<'} ?`);
+        values.push(upper.value);
+      }
+      if (field === 'id') {
+        clauses.push(bounds.join(' AND '));
+        params.push(...values);
+        continue;
+      }
+      const number = this.indexes.findIndex((index) => index.field === field);
+      if (number < 0) continue;
+      clauses.push(
+        `id IN (SELECT id FROM ${this.keysTable} WHERE field = ? AND key = ? UNION ALL ` +
+          `SELECT id FROM ${this.keysTable} WHERE field = ? AND ${bounds.join(' AND ')} AND typeof(key) IN ('integer', 'real'))`,
+      );
+      params.push(number, UNKEYED, number, ...values);
+    }
+    const where = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
+    const sql = `SELECT id FROM ${this.docsTable}${where} ORDER BY id`;
+    const resultKey = `${sql}\u0000${params.map((param) => (Buffer.isBuffer(param) ? `#${param[0]}` : typeof param === 'string' ? `'${param}` : String(param))).join('\u0000')}`;
+    const known = this.candidateResults.get(resultKey);
+    if (known) return known;
+    let query = this.candidateQueries.get(sql);
+    if (!query) {
+      if (this.candidateQueries.size >= MAX_PREPARED_QUERIES) this.candidateQueries.clear();
+      this.candidateQueries.set(sql, (query = this.db.prepare(sql).pluck()));
+    }
+    const ids = query.all(...params) as number[];
+    if (this.candidateResults.size >= MAX_REMEMBERED_CANDIDATES) this.candidateResults.clear();
+    this.candidateResults.set(resultKey, ids);
+    return ids;
+  }
+}
+
+interface CollectionRow {
+  name: string;
+  indexes: string;
+}
+
+export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteReadStore {
+  const db = new Database(options.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+  // Checkpoint the WAL every ~64 MB rather than SQLite's 4 MB: a hot document rewritten by many batches
+  // reaches the main file once per checkpoint. SQLite's own page cache stays small (16 MB): parsed
+  // documents are cached above it, and the OS caches the file.
+  db.pragma('wal_autocheckpoint = 16384');
+  db.pragma('cache_size = -16384');
+  const opened = prepareFormat(db);
+  const cache = new DocumentCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const collections = new Map<string, StoredCollection>();
+  let serials = 0;
+  let dataVersion = -1;
+  const readDataVersion = db.prepare('PRAGMA data_version').pluck();
+  let inTransaction = false;
+
+  const loadCollections = () => {
+    collections.clear();
+    cache.clear();
+    for (const row of db.prepare('SELECT name, indexes FROM _collections').all() as CollectionRow[]) {
+      collections.set(row.name, new StoredCollection(++serials, row.name, JSON.parse(row.indexes) as IndexSpec[], db, cache));
+    }
+  };
+
+  let checkedAt = -Infinity;
+  const staleReadMs = options.staleReadMs ?? DEFAULT_STALE_READ_MS;
+  /**
+   * Before every operation: another process's commit invalidates what this one holds in memory. Writes
+   * check every time (they must not build on a stale document); reads at most every `staleReadMs`,
+   * which is below the 250 ms in which the server notices another process's events in the log anyway.
+   */
+  const fresh = (writing = false) => {
+    if (inTransaction) return;
+    const now = performance.now();
+    if (!writing && now - checkedAt < staleReadMs) return;
+    checkedAt = now;
+    const version = readDataVersion.get() as number;
+    if (version !== dataVersion) {
+      dataVersion = version;
+      loadCollections();
+    }
+  };
+
+  const existing = (name: string): StoredCollection | undefined => {
+    fresh();
+    return collections.get(name);
+  };
+
+  const created = (name: string): StoredCollection => {
+    let stored = collections.get(name);
+    if (stored) return stored;
+    stored = new StoredCollection(++serials, name, [], db, cache);
+    stored.createTables();
+    db.prepare('INSERT INTO _collections (name, indexes) VALUES (?, ?)').run(name, '[]');
+    collections.set(name, stored);
+    return stored;
+  };
+
+  /** Runs `work` in one write transaction; on failure nothing is stored and the cache is emptied. */
+  const transaction = <T>(work: () => T): T => {
+    fresh(true);
+    inTransaction = true;
+    try {
+      return db.transaction(work).immediate();
+    } catch (error) {
+      for (const stored of collections.values()) stored.pending.clear();
+      dataVersion = -1; // collections created by the failed transaction are gone: list them again
+      checkedAt = -Infinity;
+      cache.clear();
+      throw error;
+    } finally {
+      inTransaction = false;
+    }
+  };
+
+  const flushAll = () => {
+    for (const stored of collections.values()) stored.flush();
+  };
+
+  const matchAll = (stored: StoredCollection, filter: Filter): Doc[] => {
+    if (typeof filter.id === 'number') {
+      const doc = stored.load(filter.id);
+      return doc && matchesFilter(doc, filter) ? [doc] : [];
+    }
+    flushAll();
+    const predicate = compileFilter(filter);
+    const matched: Doc[] = [];
+    for (const id of stored.candidateIds(filter)) {
+      const doc = stored.load(id);
+      if (doc && predicate(doc)) matched.push(doc);
+    }
+    return matched;
+  };
+
+  /** The lowest-id match (candidates come in id order). */
+  const matchFirst = (stored: StoredCollection, filter: Filter): Doc | undefined => {
+    if (typeof filter.id === 'number') return matchAll(stored, filter)[0];
+    flushAll();
+    const predicate = compileFilter(filter);
+    for (const id of stored.candidateIds(filter)) {
+      const doc = stored.load(id);
+      if (doc && predicate(doc)) return doc;
+    }
+    return undefined;
+  };
+
+  const insertDoc = (stored: StoredCollection, doc: Record<string, unknown>): void => {
+    assertDocId(doc);
+    if (stored.load(doc.id)) return; // the port's rule for replays: an existing id is skipped
+    if (stored.indexes.some((index) => index.unique)) flushAll();
+    stored.put(doc);
+    if (stored.indexes.some((index) => index.unique)) stored.flush();
+  };
+
+  const updateDocs = (stored: StoredCollection, filter: Filter, update: Update, many: boolean, upsert: boolean): void => {
+    assertOperatorUpdate(update);
+    const matched = many ? matchAll(stored, filter) : [matchFirst(stored, filter)].filter((doc): doc is Doc => doc !== undefined);
+    if (matched.length === 0) {
+      if (!upsert) return;
+      return insertDoc(stored, applyUpdate(copyJson(equalityFields(filter)) as Doc, update, true));
+    }
+    for (const doc of matched) {
+      stored.touch(doc);
+      stored.put(applyUpdate(doc, update, false));
+    }
+    if (stored.indexes.some((index) => index.unique)) stored.flush();
+  };
+
+  const replaceDoc = (stored: StoredCollection, filter: Filter, replacement: Doc, upsert: boolean): void => {
+    const doc = copyJson(replacement) as Record<string, unknown>;
+    assertDocId(doc);
+    const current = matchFirst(stored, filter);
+    if (!current) {
+      if (upsert) insertDoc(stored, doc);
+      return;
+    }
+    if (current.id !== doc.id) throw new InvalidUpdateError('a replacement cannot change the document id');
+    stored.touch(current);
+    stored.put(doc);
+    if (stored.indexes.some((index) => index.unique)) stored.flush();
+  };
+
+  const applyOp = (stored: StoredCollection, op: WriteOp): void => {
+    switch (op.op) {
+      case 'insert':
+        return insertDoc(stored, copyJson(op.doc));
+      case 'upsert':
+        return updateDocs(stored, op.filter, op.update, false, true);
+      case 'update':
+        return updateDocs(stored, op.filter, op.update, op.many ?? false, false);
+      case 'replace':
+        return replaceDoc(stored, op.filter, op.doc, op.upsert ?? false);
+      case 'delete': {
+        const doomed = op.many ? matchAll(stored, op.filter) : [matchFirst(stored, op.filter)].filter((doc): doc is Doc => doc !== undefined);
+        for (const doc of doomed) stored.remove(doc);
+        return;
+      }
+      default: {
+        const unknown: never = op;
+        throw new InvalidDocumentError(`unknown write op ${JSON.stringify(unknown)}`);
+      }
+    }
+  };
+
+  const writeAtomically = (writes: readonly CollectionWrites[]): void =>
+    transaction(() => {
+      for (const { collection, ops } of writes) {
+        if (ops.length === 0) continue;
+        const stored = created(collection);
+        for (const op of ops) applyOp(stored, op);
+      }
+      flushAll();
+    });
+
+  const ensureIndexes = (name: string, indexes: IndexSpec[]): void =>
+    transaction(() => {
+      const stored = created(name);
+      const added = indexes.filter(({ field }) => field !== 'id' && !stored.indexes.some((index) => index.field === field));
+      if (added.length === 0) return;
+      for (const index of added) {
+        const number = stored.indexes.push({ field: index.field, unique: index.unique ?? false }) - 1;
+        for (const row of db.prepare(`SELECT doc FROM ${stored.docsTable}`).pluck().all() as string[]) {
+          const doc = JSON.parse(row) as Doc;
+          stored.insertEntries(number, indexKeysOf(doc, index.field), doc.id);
+        }
+      }
+      db.prepare('UPDATE _collections SET indexes = ? WHERE name = ?').run(JSON.stringify(stored.indexes), name);
+    });
+
+  const collection = (name: string): ReadCollection => ({
+    name,
+    async find(filter: Filter, options: FindOptions = {}) {
+      const stored = existing(name);
+      if (!stored) return [];
+      const matched = matchAll(stored, filter).sort(documentComparator(options.sort));
+      const start = Math.max(0, options.skip ?? 0);
+      const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;
+      return matched.slice(start, end).map(copyJson);
+    },
+    async findOne(filter: Filter) {
+      const stored = existing(name);
+      const found = stored && matchFirst(stored, filter);
+      return found ? copyJson(found) : null;
+    },
+    async count(filter: Filter) {
+      const stored = existing(name);
+      return stored ? matchAll(stored, filter).length : 0;
+    },
+    async all() {
+      const stored = existing(name);
+      if (!stored) return [];
+      const docs: Doc[] = [];
+      for (const row of db.prepare(`SELECT doc FROM ${stored.docsTable} ORDER BY id`).pluck().iterate() as Iterable<string>) {
+        docs.push(JSON.parse(row) as Doc);
+      }
+      return docs;
+    },
+    async write(ops: WriteOp[]) {
+      writeAtomically([{ collection: name, ops }]);
+    },
+    async ensureIndexes(indexes: IndexSpec[]) {
+      ensureIndexes(name, indexes);
+    },
+  });
+
+  return {
+    opened,
+    cache,
+    collection,
+    async writeAtomically(writes) {
+      writeAtomically(writes);
+    },
+    async dropCollection(name) {
+      transaction(() => {
+        const stored = collections.get(name);
+        if (!stored) return;
+        db.exec(`DROP TABLE IF EXISTS ${stored.docsTable}`);
+        db.exec(`DROP TABLE IF EXISTS ${stored.keysTable}`);
+        db.prepare('DELETE FROM _collections WHERE name = ?').run(name);
+        collections.delete(name);
+        cache.deleteCollection(stored.serial);
+      });
+    },
+    async listCollections() {
+      fresh();
+      return [...collections.keys()].sort();
+    },
+    async close() {
+      cache.clear();
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** Creates the bookkeeping tables, or empties a file of another format (it is derived data). */
+function prepareFormat(db: Database.Database): 'created' | 'opened' {
+  db.exec('CREATE TABLE IF NOT EXISTS _store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const format = db.prepare("SELECT value FROM _store_meta WHERE key = 'format'").pluck().get() as string | undefined;
+  if (format === String(READ_STORE_FORMAT)) return 'opened';
+  db.transaction(() => {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> '_store_meta'").pluck().all() as string[];
+    for (const table of tables) db.exec(`DROP TABLE ${quoted(table)}`);
+    db.exec('CREATE TABLE _collections (name TEXT PRIMARY KEY, indexes TEXT NOT NULL)');
+    db.prepare("INSERT INTO _store_meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+      String(READ_STORE_FORMAT),
+    );
+  }).immediate();
+  return 'created';
+}
