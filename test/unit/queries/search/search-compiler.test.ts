@@ -10,14 +10,14 @@ const context: SearchContext = {
   now: Date.parse('2024-03-10T15:00:00Z'),
   timeZone: 'America/New_York',
   doneBefore: Date.parse('2024-03-04T05:00:00Z'),
-  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [] },
+  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [], storyIdsByText: new Map() },
 };
 const compile = (text: string) => compileStorySearch(parseSearchQuery(text, 'query'), context);
 
 describe('search compiler', () => {
   it('compiles to one plain JSON document per query, plain fields first, the done exclusion apart', () => {
     const done = { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] };
-    const text = (field: string) => ({ [field]: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } });
+    const text = (field: string) => ({ id: { $in: [] }, [field]: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } });
     const { filter, filterWithDone } = compile('state:started OR -label:x "a.b"');
     expect(JSON.parse(JSON.stringify(filter))).to.deep.equal(filter);
     expect(filterWithDone).to.deep.equal({
