@@ -1,7 +1,7 @@
 // The indexed search (text index, candidates narrowed through the memory store's indexes, direct
 // evaluation) returns exactly what a brute-force reading of the same query returns: every story tested
 // against the parsed query, free text by the whole-word regular expression over the story's own text.
-// Seeded random projects (stories written through the projection path, then edited and deleted) and
+// Seeded random projects (their text index written through its projection) and
 // seeded random queries: words, prefixes, phrases, punctuation, non-Latin letters, states, labels,
 // negation, AND / OR, parentheses, done stories.
 import { expect } from 'chai';
