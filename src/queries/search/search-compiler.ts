@@ -160,8 +160,32 @@ function allOf(parts: Filter[]): Filter {
 function anyOf(parts: Filter[]): Filter {
   if (parts.length === 0) return MATCH_NONE;
   if (parts.some((part) => Object.keys(part).length === 0)) return MATCH_ALL;
-  const flat = parts.flatMap((part) => (isOnly(part, '$or') ? (part.$or as Filter[]) : [part]));
+  const flat = mergedIns(parts.flatMap((part) => (isOnly(part, '$or') ? (part.$or as Filter[]) : [part])));
   return flat.length === 1 ? flat[0]! : { $or: flat };
+}
+
+/** Branches that are each one `$in` on the same field merge into one `$in` of them all (the same documents). */
+function mergedIns(branches: Filter[]): Filter[] {
+  const values = new Map<string, Set<unknown>>();
+  const order: Array<Filter | string> = [];
+  for (const branch of branches) {
+    const field = soleInField(branch);
+    if (field === null) order.push(branch);
+    else if (values.has(field)) for (const value of (branch[field] as { $in: unknown[] }).$in) values.get(field)!.add(value);
+    else {
+      values.set(field, new Set((branch[field] as { $in: unknown[] }).$in));
+      order.push(field);
+    }
+  }
+  return order.map((item) => (typeof item === 'string' ? { [item]: { $in: [...values.get(item)!] } } : item));
+}
+
+/** The field of a filter that is one `$in` on one field, else null. */
+function soleInField(filter: Filter): string | null {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0]!.startsWith('$')) return null;
+  const condition = filter[keys[0]!];
+  return isPlainCondition(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in) ? keys[0]! : null;
 }
 
 function isOnly(filter: Filter, operator: string): boolean {
