@@ -37,8 +37,9 @@ export class HashIndex {
     const value = valueAtPath(doc, this.field);
     if (value === undefined || value === null) return { keys: [null], unkeyed: false };
     if (!Array.isArray(value)) return isKey(value) ? { keys: [value], unkeyed: false } : { keys: [], unkeyed: true };
-    const keys = [...new Set(value.filter(isKey))];
-    return { keys, unkeyed: keys.length !== value.length };
+    const keys = value.filter(isKey);
+    // An array repeating a key is still keyed; only elements that are not keys (objects) make it unkeyed.
+    return { keys: [...new Set(keys)], unkeyed: keys.length !== value.length };
   }
 
   /** Throws DuplicateKeyError when adding `doc` would break uniqueness (missing values are exempt). */
