@@ -34,7 +34,7 @@ const VOCABULARY = (
   'icebox review comment task attachment invite member token password email login logout session crash ' +
   'save release build deploy server client mobile android ios browser chrome safari firefox layout style ' +
   'color font icon modal dialog menu sidebar header footer table row column chart graph dashboard ' +
-  'notification message alert banner toast permission role admin owner viewer workspace board panel ' +
+  'notification message alert banner toast permission role admin guest viewer workspace board panel ' +
   'card drag drop sort order rank priority estimate points state started finished delivered accepted ' +
   'rejected unscheduled bug feature chore date time zone calendar week month year sprint plan cycle ' +
   'metric analytics csv pdf upload download file image avatar profile name description title text ' +

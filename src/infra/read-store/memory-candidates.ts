@@ -1,6 +1,7 @@
 // The candidates of a filter in the memory read store: the ids its narrowing (memory-filter.ts) admits,
 // found through `id` and the collection's hash indexes before any document is evaluated. A conjunction
-// walks its smallest part and keeps the ids every other part holds (intersection); a disjunction
+// walks its smallest part and keeps the ids every other part holds (intersection; a part holding half
+// the collection or more is left to the filter, it would cost more to ask than it removes); a disjunction
 // narrows only when each branch does (union). Candidates are a superset of the matches: the filter
 // still decides on each.
 import type { Narrowing } from './memory-filter.js';
@@ -13,7 +14,9 @@ export interface CandidatePlan {
   has(id: number): boolean;
 }
 
-export function candidatePlan(narrowing: Narrowing, indexes: ReadonlyMap<string, HashIndex>): CandidatePlan | null {
+/** The plan of a narrowing over a collection of `total` documents with these indexes, or null (scan). */
+export function candidatePlan(narrowing: Narrowing, indexes: ReadonlyMap<string, HashIndex>, total: number): CandidatePlan | null {
+  const planOf = (part: Narrowing) => candidatePlan(part, indexes, total);
   switch (narrowing.kind) {
     case 'keys':
       return narrowing.field === 'id' ? idPlan(narrowing.values) : indexPlan(indexes.get(narrowing.field), narrowing.values);
@@ -22,9 +25,9 @@ export function candidatePlan(narrowing: Narrowing, indexes: ReadonlyMap<string,
       return index ? indexPlan(index, index.keysWithin(narrowing.low, narrowing.high)) : null;
     }
     case 'all':
-      return intersection(narrowing.parts.map((part) => candidatePlan(part, indexes)).filter((plan): plan is CandidatePlan => plan !== null));
+      return intersection(narrowing.parts.map(planOf).filter((plan): plan is CandidatePlan => plan !== null), total);
     case 'any': {
-      const branches = narrowing.parts.map((part) => candidatePlan(part, indexes));
+      const branches = narrowing.parts.map(planOf);
       return branches.every((branch) => branch !== null) ? union(branches as CandidatePlan[]) : null;
     }
   }
@@ -40,9 +43,10 @@ function indexPlan(index: HashIndex | undefined, values: readonly unknown[]): Ca
   return { size: index.estimate(values), ids: () => index.candidates(values), has: (id) => index.holds(values, id) };
 }
 
-function intersection(plans: CandidatePlan[]): CandidatePlan | null {
+function intersection(plans: CandidatePlan[], total: number): CandidatePlan | null {
   if (plans.length <= 1) return plans[0] ?? null;
-  const [smallest, ...others] = [...plans].sort((a, b) => a.size - b.size);
+  const [smallest, ...rest] = [...plans].sort((a, b) => a.size - b.size);
+  const others = rest.filter((plan) => plan.size < total / 2);
   return {
     size: smallest!.size,
     *ids() {

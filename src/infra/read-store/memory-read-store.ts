@@ -37,7 +37,7 @@ class CollectionData {
   /** Ids that may match: from `id` and the indexes when the filter allows, else every id. */
   private candidateIds(filter: Filter): Iterable<number> {
     const narrowing = narrowingOf(filter);
-    const plan = narrowing === null ? null : candidatePlan(narrowing, this.indexes);
+    const plan = narrowing === null ? null : candidatePlan(narrowing, this.indexes, this.docs.size);
     return plan === null || plan.size >= this.docs.size ? this.docs.keys() : plan.ids();
   }
 
