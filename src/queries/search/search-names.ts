@@ -91,18 +91,21 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
   };
 }
 
-/** Index conditions naming every story that holds a word or a prefix some text term needs. */
+/**
+ * Index conditions naming the stories that hold every word (and the prefix) of some text term: one
+ * conjunction of indexed lookups per term, so that a phrase of common words reads only the stories
+ * holding them all.
+ */
 function textIndexConditions(texts: readonly TextNeed[]): Filter[] {
-  const conditions: Filter[] = [];
-  for (const field of Object.keys(INDEXED_TEXT_FIELDS) as IndexedTextField[]) {
+  const conditions = new Map<string, Filter>();
+  for (const { field, lookup } of texts) {
     const list = INDEXED_TEXT_FIELDS[field];
-    const ofField = texts.filter((need) => need.field === field);
-    const words = [...new Set(ofField.flatMap((need) => need.lookup.words))];
-    const prefixes = [...new Set(ofField.flatMap((need) => (need.lookup.prefix === null ? [] : [need.lookup.prefix])))];
-    if (words.length > 0) conditions.push({ [list]: { $in: words } });
-    for (const prefix of prefixes) conditions.push({ [list]: { $elemMatch: { $gte: prefix, $lt: prefixRangeEnd(prefix) } } });
+    const parts: Filter[] = lookup.words.map((word) => ({ [list]: word }));
+    if (lookup.prefix !== null) parts.push({ [list]: { $elemMatch: { $gte: lookup.prefix, $lt: prefixRangeEnd(lookup.prefix) } } });
+    const condition = parts.length === 1 ? parts[0]! : { $and: parts };
+    conditions.set(JSON.stringify(condition), condition);
   }
-  return conditions;
+  return [...conditions.values()];
 }
 
 /** The stories, among the index documents read, whose field holds every word (and the prefix) of the term. */
