@@ -199,24 +199,23 @@ function logicalMatch(doc: Doc, operator: string, parts: unknown): Outcome {
   return operator === '$nor' ? negated(outcome) : outcome;
 }
 
+/** One top-level entry of a filter: a logical operator, or a field and its condition. */
 function fieldMatch(doc: Doc, field: string, condition: unknown): Outcome {
-  {
-    if (field === '$and' || field === '$or' || field === '$nor') return logicalMatch(doc, field, condition);
-    if (field.charCodeAt(0) === 36 /* $ */ || field.includes('.')) return UNDECIDED;
-    const value = doc[field];
-    if (isScalar(condition)) return equals(value, condition);
-    if (!isPlainObject(condition)) return UNDECIDED;
-    let operators = 0;
-    let outcome: Outcome = true;
-    for (const operator in condition) {
-      if (operator.charCodeAt(0) !== 36) return UNDECIDED;
-      operators++;
-      const holds = operatorHolds(value, operator, condition[operator], condition);
-      if (holds === false) return false;
-      if (holds === UNDECIDED) outcome = UNDECIDED;
-    }
-    return operators === 0 ? UNDECIDED : outcome;
+  if (field === '$and' || field === '$or' || field === '$nor') return logicalMatch(doc, field, condition);
+  if (field.charCodeAt(0) === 36 /* $ */ || field.includes('.')) return UNDECIDED;
+  const value = doc[field];
+  if (isScalar(condition)) return equals(value, condition);
+  if (!isPlainObject(condition)) return UNDECIDED;
+  let operators = 0;
+  let outcome: Outcome = true;
+  for (const operator in condition) {
+    if (operator.charCodeAt(0) !== 36) return UNDECIDED;
+    operators++;
+    const holds = operatorHolds(value, operator, condition[operator], condition);
+    if (holds === false) return false;
+    if (holds === UNDECIDED) outcome = UNDECIDED;
   }
+  return operators === 0 ? UNDECIDED : outcome;
 }
 
 /** A predicate for the filter: direct where possible, mingo (built once, on first need) otherwise. */
