@@ -95,7 +95,7 @@ function story(id: number, random: () => number, words: (count: number) => strin
   return doc;
 }
 
-export async function seededProject(): Promise<SearchReader> {
+async function seededProject(): Promise<SearchReader> {
   const store = createMemoryReadStore();
   for (const collection of resourcesProjection.collections) await store.collection(collection.name).ensureIndexes(collection.indexes);
   const random = seededRandom(20261123);
