@@ -6,6 +6,7 @@ import { performerActivityProjection } from './activity/performer-activity-proje
 import { subjectActivityProjection } from './activity/subject-activity-projection.js';
 import { iterationStoriesProjection } from './iterations/iteration-stories-projection.js';
 import { storyTransitionsProjection } from './analytics/story-transitions-projection.js';
+import { storyWordsProjection } from './search/story-words-projection.js';
 
 export const projections: Projection[] = [
   resourcesProjection,
@@ -13,4 +14,5 @@ export const projections: Projection[] = [
   subjectActivityProjection,
   iterationStoriesProjection,
   storyTransitionsProjection,
+  storyWordsProjection,
 ];

@@ -59,6 +59,35 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(ids(await coll.find({ current_state: null }))).to.deep.equal([3]);
       });
 
+      it('combines $and, $or and $nor, negating missing fields and empty arrays as MongoDB does', async () => {
+        expect(ids(await coll.find({ $and: [{ project_id: 10 }, { $or: [{ estimate: 1 }, { current_state: 'accepted' }] }] }))).to.deep.equal([1, 5]);
+        expect(ids(await coll.find({ $nor: [{ current_state: 'accepted', accepted_at: { $lt: 1_800_000_000_000 } }] }))).to.deep.equal([1, 2, 3, 4]);
+        expect(ids(await coll.find({ project_id: 10, $nor: [{ label_ids: { $exists: true, $ne: [] } }] }))).to.deep.equal([2, 5]);
+        expect(ids(await coll.find({ $and: [{ $or: [{ project_id: 10 }, { project_id: 20 }] }, { $nor: [{ estimate: { $gte: 3 } }] }] }))).to.deep.equal([1, 3, 4]);
+        expect(ids(await coll.find({ $or: [{ label_ids: 7 }, { id: { $in: [2] } }] }))).to.deep.equal([2, 4]);
+        expect(ids(await coll.find({ $or: [{ 'owner.id': 7 }, { estimate: { $exists: false } }] }))).to.deep.equal([3, 4]);
+        expect(ids(await coll.find({ $or: [{ project_id: 10, estimate: 3 }, { label_ids: { $in: [5] } }], current_state: { $ne: 'accepted' } }))).to.deep.equal([1, 2, 3]);
+      });
+
+      it('tests arrays of scalars element by element: equality, $in, $nin, $ne, $ne [] and $elemMatch ranges', async () => {
+        expect(ids(await coll.find({ label_ids: { $exists: true, $ne: [] } }))).to.deep.equal([1, 3, 4]);
+        expect(ids(await coll.find({ label_ids: { $nin: [5] } }))).to.deep.equal([2, 4, 5]);
+        expect(ids(await coll.find({ label_ids: { $ne: 5 } }))).to.deep.equal([2, 4, 5]);
+        expect(ids(await coll.find({ label_ids: { $elemMatch: { $gte: 6, $lt: 8 } } }))).to.deep.equal([1, 4]);
+        expect(ids(await coll.find({ label_ids: { $elemMatch: { $gt: 5, $lte: 6 } } }))).to.deep.equal([1]);
+        expect(ids(await coll.find({ current_state: { $exists: false } }))).to.deep.equal([3]);
+      });
+
+      it('matches $regex on strings only, with and without the i option', async () => {
+        expect(ids(await coll.find({ name: { $regex: '^t', $options: 'i' } }))).to.deep.equal([2, 3]);
+        expect(ids(await coll.find({ name: { $regex: 'O' } }))).to.deep.equal([]);
+        expect(ids(await coll.find({ name: { $regex: 'O', $options: 'i' } }))).to.deep.equal([1, 2, 4]);
+        expect(ids(await coll.find({ name: { $regex: '(?<![a-z])f(?![x])', $options: 'i' } }))).to.deep.equal([4, 5]);
+        expect(ids(await coll.find({ estimate: { $regex: '1' } }))).to.deep.equal([]);
+        expect(ids(await coll.find({ nowhere: { $regex: 'x' } }))).to.deep.equal([]);
+        expect(ids(await coll.find({ project_id: 10, $nor: [{ name: { $regex: 'e$' } }] }))).to.deep.equal([2]);
+      });
+
       it('returns whole documents without any store-internal field', async () => {
         expect(await coll.findOne({ id: 3 })).to.deep.equal(stories[2]);
         expect(await coll.findOne({ id: 99 })).to.equal(null);

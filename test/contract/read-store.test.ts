@@ -88,6 +88,33 @@ describe('memory read store: indexed filters', () => {
     expect(stories.documentsExamined - before).to.equal(1);
   });
 
+  it('narrows $or by the union of its branches when every branch is indexed, $and by the intersection', async () => {
+    const stories = await seeded();
+    let before = stories.documentsExamined;
+    expect(await stories.count({ $or: [{ project_id: 1 }, { project_id: 2, estimate: 1 }] })).to.equal(perProject + perProject / 4);
+    expect(stories.documentsExamined - before).to.equal(2 * perProject);
+    before = stories.documentsExamined;
+    expect(await stories.count({ $or: [{ project_id: 1 }, { estimate: 1 }] })).to.equal(perProject + (projects - 1) * (perProject / 4));
+    expect(stories.documentsExamined - before).to.equal(projects * perProject); // one branch unindexed: a scan
+    before = stories.documentsExamined;
+    expect(await stories.count({ project_id: 3, $and: [{ id: { $in: [3, 53, 4] } }] })).to.equal(2);
+    expect(stories.documentsExamined - before).to.equal(2); // id 4 is not in project 3: never examined
+  });
+
+  it('narrows an $elemMatch range of an indexed array to the documents holding a key within it', async () => {
+    const store = createMemoryReadStore();
+    const words = store.collection('words');
+    await words.ensureIndexes([{ field: 'words' }]);
+    const vocabulary = ['WEB', 'WEBHOOK', 'WEBS', 'WEC', 'WE', 'LOGIN'];
+    await words.write(Array.from({ length: 60 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, words: [vocabulary[i % 6]!, 'LOGIN'] } })));
+    const before = words.documentsExamined;
+    const found = await words.find({ words: { $elemMatch: { $gte: 'WEB', $lt: 'WEC' } } });
+    expect(found).to.have.length(30);
+    expect(words.documentsExamined - before).to.equal(30);
+    await words.write([{ op: 'update', filter: { id: 5 }, update: { $set: { words: ['WEBINAR'] } } }]);
+    expect(await words.count({ words: { $elemMatch: { $gte: 'WEB', $lt: 'WEC' } } })).to.equal(31);
+  });
+
   it('scans when no index applies (the counter is not a constant)', async () => {
     const stories = await seeded();
     const before = stories.documentsExamined;

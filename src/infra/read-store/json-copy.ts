@@ -5,13 +5,20 @@
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    // Copied whole first: arrays of ids or words (most of them) then need no call per element.
+    const out = value.slice();
+    for (let i = 0; i < out.length; i++) {
+      const item = out[i];
+      if (typeof item === 'object' && item !== null) out[i] = copyJson(item);
+    }
     return out as T;
   }
   if (value instanceof Date) return new Date(value.getTime()) as T;
   const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    out[key] = typeof item === 'object' && item !== null ? copyJson(item) : item;
+  }
   return out as T;
 }
 

@@ -1,12 +1,14 @@
 // The embedded read store: collections of documents in memory, keyed by id, filtered and updated with
 // Mongo filter and update documents (mingo, with direct fast paths for the common shapes; see
-// memory-filter.ts and memory-update.ts). Declared indexes are hash indexes; a filter with a top-level
-// equality or `$in` on `id` or an indexed field takes its candidates from the index instead of scanning.
+// memory-filter.ts and memory-update.ts). Declared indexes are hash indexes; a filter whose equalities,
+// `$in`s or `$elemMatch` ranges on `id` or indexed fields narrow it (through `$and` and `$or` too) takes
+// its candidates from the indexes instead of scanning (memory-candidates.ts).
 // Documents go in and come out as copies: nobody outside holds a reference to a stored document.
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
 import { copyJson } from './json-copy.js';
 import { documentComparator } from './document-order.js';
-import { compileFilter, equalityFields, keyConditions, matchesFilter, type DocPredicate } from './memory-filter.js';
+import { candidatePlan } from './memory-candidates.js';
+import { compileFilter, equalityFields, matchesFilter, narrowingOf, type DocPredicate } from './memory-filter.js';
 import { HashIndex } from './memory-index.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
 
@@ -32,27 +34,11 @@ class CollectionData {
 
   constructor(readonly name: string) {}
 
-  /** Ids that may match: from `id` or an index when the filter allows, else every id. */
+  /** Ids that may match: from `id` and the indexes when the filter allows, else every id. */
   private candidateIds(filter: Filter): Iterable<number> {
-    let best: Iterable<number> | null = null;
-    let bestSize = Infinity;
-    for (const { field, values } of keyConditions(filter)) {
-      if (field === 'id') {
-        if (values.length < bestSize) {
-          best = new Set(values.filter((value): value is number => typeof value === 'number'));
-          bestSize = values.length;
-        }
-        continue;
-      }
-      const index = this.indexes.get(field);
-      if (!index) continue;
-      const size = index.estimate(values);
-      if (size < bestSize) {
-        best = index.candidates(values);
-        bestSize = size;
-      }
-    }
-    return best ?? this.docs.keys();
+    const narrowing = narrowingOf(filter);
+    const plan = narrowing === null ? null : candidatePlan(narrowing, this.indexes, this.docs.size);
+    return plan === null || plan.size >= this.docs.size ? this.docs.keys() : plan.ids();
   }
 
   /** Matching stored documents (not copies), in unspecified order. */

@@ -2,8 +2,10 @@
 // the terms that apply to epics), so every read store (memory, SQLite, MongoDB) runs the same query.
 // Pure: names (labels, epics, people) and the few story-id sets a term needs were resolved beforehand
 // (search-names.ts) into the context. What each term compiles to:
-//   free text, name:, description:   a case-insensitive whole-word regex (search-text-pattern.ts) on
-//                                    `name` or `description`
+//   free text, name:, description:   the stories the text index names for the word (`id` $in), and,
+//                                    unless the word alone is the whole term, the case-insensitive
+//                                    whole-word regex (search-text-pattern.ts) on `name` / `description`
+//                                    checking those candidates only; epics (few) by the regex alone
 //   state: / type:                   current_state / story_type $in
 //   label:x / label:""               label_ids $in [the label's id] / label_ids empty
 //   epic:x / epic:""                 label_ids $in [the epic's label] / $nin every epic's label
@@ -20,9 +22,9 @@
 // A name that resolves to nothing matches nothing (as an unknown label has no stories).
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Filter } from '../../ports/read-store.js';
-import type { DateTerm, FlagsTerm, SearchNode, SearchQuery, SearchTerm, StoryFlag, ValuesTerm } from './search-ast.js';
+import type { DateTerm, FlagsTerm, SearchNode, SearchQuery, SearchTerm, StoryFlag, TextWord, ValuesTerm } from './search-ast.js';
 import { spanInterval, type SearchClock } from './search-dates.js';
-import { textCondition } from './search-text-pattern.js';
+import { textCondition, textLookup } from './search-text-pattern.js';
 
 /** Names and id sets a query refers to, looked up in the project's read models before compiling. */
 export interface SearchNames {
@@ -38,6 +40,13 @@ export interface SearchNames {
   blockedStoryIds: readonly number[];
   /** Stories with a comment carrying a file attachment. */
   storyIdsWithAttachments: readonly number[];
+  /** textKey(field, word) -> the stories whose `field` holds the term's index words (search-text-pattern.ts). */
+  storyIdsByText: ReadonlyMap<string, readonly number[]>;
+}
+
+/** The key of a text term on one story field in SearchNames.storyIdsByText. */
+export function textKey(field: string, word: TextWord): string {
+  return `${field}:${word.prefix ? '*' : ' '}${word.text}`;
 }
 
 export interface SearchContext extends SearchClock {
@@ -151,8 +160,32 @@ function allOf(parts: Filter[]): Filter {
 function anyOf(parts: Filter[]): Filter {
   if (parts.length === 0) return MATCH_NONE;
   if (parts.some((part) => Object.keys(part).length === 0)) return MATCH_ALL;
-  const flat = parts.flatMap((part) => (isOnly(part, '$or') ? (part.$or as Filter[]) : [part]));
+  const flat = mergedIns(parts.flatMap((part) => (isOnly(part, '$or') ? (part.$or as Filter[]) : [part])));
   return flat.length === 1 ? flat[0]! : { $or: flat };
+}
+
+/** Branches that are each one `$in` on the same field merge into one `$in` of them all (the same documents). */
+function mergedIns(branches: Filter[]): Filter[] {
+  const values = new Map<string, Set<unknown>>();
+  const order: Array<Filter | string> = [];
+  for (const branch of branches) {
+    const field = soleInField(branch);
+    if (field === null) order.push(branch);
+    else if (values.has(field)) for (const value of (branch[field] as { $in: unknown[] }).$in) values.get(field)!.add(value);
+    else {
+      values.set(field, new Set((branch[field] as { $in: unknown[] }).$in));
+      order.push(field);
+    }
+  }
+  return order.map((item) => (typeof item === 'string' ? { [item]: { $in: [...values.get(item)!] } } : item));
+}
+
+/** The field of a filter that is one `$in` on one field, else null. */
+function soleInField(filter: Filter): string | null {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0]!.startsWith('$')) return null;
+  const condition = filter[keys[0]!];
+  return isPlainCondition(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in) ? keys[0]! : null;
 }
 
 function isOnly(filter: Filter, operator: string): boolean {
@@ -186,9 +219,9 @@ function isEmpty(field: string): Filter {
 function storyCondition(term: SearchTerm, context: SearchContext): Filter {
   switch (term.kind) {
     case 'text':
-      return anyOf([textCondition('name', term.word), textCondition('description', term.word)]);
+      return anyOf([storyTextCondition('name', term.word, context.names), storyTextCondition('description', term.word, context.names)]);
     case 'words':
-      return anyOf(term.words.map((word) => textCondition(term.field, word)));
+      return anyOf(term.words.map((word) => storyTextCondition(term.field, word, context.names)));
     case 'values':
       return valuesCondition(term, context.names);
     case 'numbers':
@@ -206,10 +239,20 @@ function storyCondition(term: SearchTerm, context: SearchContext): Filter {
   }
 }
 
+/** The stories whose `field` holds the word: from the text index, the text read only to confirm. */
+function storyTextCondition(field: 'name' | 'description', word: TextWord, names: SearchNames): Filter {
+  const lookup = textLookup(word);
+  if (lookup === null) return textCondition(field, word);
+  const candidates = { id: { $in: names.storyIdsByText.get(textKey(field, word)) ?? [] } };
+  return lookup.exact ? candidates : allOf([candidates, textCondition(field, word)]);
+}
+
 function epicCondition(term: SearchTerm, context: SearchContext): Filter | null {
   switch (term.kind) {
     case 'text':
+      return anyOf([textCondition('name', term.word), textCondition('description', term.word)]);
     case 'words':
+      return anyOf(term.words.map((word) => textCondition(term.field, word)));
     case 'includedone':
       return storyCondition(term, context);
     case 'numbers':

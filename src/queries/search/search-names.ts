@@ -2,12 +2,18 @@
 // stays pure: at most one query per kind (labels, epics, members and their people, blocked stories,
 // attachments), all at once, and only the kinds the query needs.
 //
+// Text terms (free text, name:, description:) are looked up in the text index (story_words) in one
+// read for all of them: the stories holding each term's words, so the compiled filter names them by id.
+//
 // A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc, Filter, ReadCollection } from '../../ports/read-store.js';
-import type { SearchNode, SearchQuery } from './search-ast.js';
-import { nonEmpty, type SearchNames } from './search-compiler.js';
+import { prefixRangeEnd } from '../../domain/search-words.js';
+import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField } from '../../projections/search/story-words-projection.js';
+import type { SearchNode, SearchQuery, TextWord } from './search-ast.js';
+import { nonEmpty, textKey, type SearchNames } from './search-compiler.js';
+import { textLookup, type TextLookup } from './search-text-pattern.js';
 
 /** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
 export type SearchCollection = Pick<ReadCollection, 'find' | 'count'>;
@@ -19,15 +25,33 @@ interface Needs {
   people: Set<string>;
   blocked: boolean;
   attachments: boolean;
+  texts: TextNeed[];
+}
+
+interface TextNeed {
+  field: IndexedTextField;
+  word: TextWord;
+  lookup: TextLookup;
+}
+
+function textNeeds(fields: readonly IndexedTextField[], words: readonly TextWord[]): TextNeed[] {
+  return fields.flatMap((field) =>
+    words.flatMap((word) => {
+      const lookup = textLookup(word);
+      return lookup === null ? [] : [{ field, word, lookup }];
+    }),
+  );
 }
 
 function needsOf(query: SearchQuery): Needs {
-  const needs: Needs = { labels: new Set(), epics: false, people: new Set(), blocked: false, attachments: false };
+  const needs: Needs = { labels: new Set(), epics: false, people: new Set(), blocked: false, attachments: false, texts: [] };
   const pending: SearchNode[] = query ? [query] : [];
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (node.kind === 'and' || node.kind === 'or') pending.push(node.left, node.right);
     else if (node.kind === 'not') pending.push(node.operand);
+    else if (node.kind === 'text') needs.texts.push(...textNeeds(['name', 'description'], [node.word]));
+    else if (node.kind === 'words') needs.texts.push(...textNeeds([node.field], node.words));
     else if (node.kind === 'values') {
       const named = node.values.filter((value) => value !== '');
       if (node.field === 'label') for (const name of named) needs.labels.add(normalizedLabelName(name));
@@ -46,12 +70,13 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
   const needs = needsOf(query);
   const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
   const none = Promise.resolve([] as Doc[]);
-  const [labels, epics, people, blocking, commented] = await Promise.all([
+  const [labels, epics, people, blocking, commented, worded] = await Promise.all([
     needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } })) : none,
     needs.epics ? read('epics').find(inProject()) : none,
     needs.people.size > 0 ? membersOf(projectId, read) : none,
     needs.blocked ? read('stories').find(inProject(nonEmpty('blocked_story_ids'))) : none,
     needs.attachments ? read('comments').find(inProject(nonEmpty('file_attachment_ids'))) : none,
+    needs.texts.length > 0 ? read(STORY_WORDS).find(inProject({ $or: textIndexConditions(needs.texts) })) : none,
   ]);
   const epicLabelIds = new Map<string, number>();
   for (const epic of epics) if (typeof epic.label_id === 'number') epicLabelIds.set(String(epic.name).toLowerCase(), epic.label_id);
@@ -62,7 +87,36 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
     people: new Map([...needs.people].map((ref) => [ref, peopleNamed(ref, people)])),
     blockedStoryIds: [...new Set(blocking.flatMap((story) => story.blocked_story_ids as number[]))],
     storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
+    storyIdsByText: new Map(needs.texts.map((need) => [textKey(need.field, need.word), storiesHolding(need, worded)])),
   };
+}
+
+/**
+ * Index conditions naming the stories that hold every word (and the prefix) of some text term: one
+ * conjunction of indexed lookups per term, so that a phrase of common words reads only the stories
+ * holding them all.
+ */
+function textIndexConditions(texts: readonly TextNeed[]): Filter[] {
+  const conditions = new Map<string, Filter>();
+  for (const { field, lookup } of texts) {
+    const list = INDEXED_TEXT_FIELDS[field];
+    const parts: Filter[] = lookup.words.map((word) => ({ [list]: word }));
+    if (lookup.prefix !== null) parts.push({ [list]: { $elemMatch: { $gte: lookup.prefix, $lt: prefixRangeEnd(lookup.prefix) } } });
+    const condition = parts.length === 1 ? parts[0]! : { $and: parts };
+    conditions.set(JSON.stringify(condition), condition);
+  }
+  return [...conditions.values()];
+}
+
+/** The stories, among the index documents read, whose field holds every word (and the prefix) of the term. */
+function storiesHolding({ field, lookup }: TextNeed, worded: readonly Doc[]): number[] {
+  const list = INDEXED_TEXT_FIELDS[field];
+  const holds = (doc: Doc): boolean => {
+    const words = doc[list] as string[];
+    if (!lookup.words.every((word) => words.includes(word))) return false;
+    return lookup.prefix === null || words.some((word) => word.startsWith(lookup.prefix!));
+  };
+  return worded.filter(holds).map((doc) => doc.id);
 }
 
 async function membersOf(projectId: number, read: SearchReader): Promise<Doc[]> {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { compileStorySearch, type SearchContext } from '../../../../src/queries/search/search-compiler.js';
 import { intervalOf } from '../../../../src/queries/search/search-dates.js';
 import { parseSearchQuery } from '../../../../src/queries/search/search-parser.js';
-import { textPattern } from '../../../../src/queries/search/search-text-pattern.js';
+import { textLookup, textPattern } from '../../../../src/queries/search/search-text-pattern.js';
+import { compileStorySearch as compileWith, textKey } from '../../../../src/queries/search/search-compiler.js';
 
 const context: SearchContext = {
   projectId: 9,
@@ -10,14 +11,14 @@ const context: SearchContext = {
   now: Date.parse('2024-03-10T15:00:00Z'),
   timeZone: 'America/New_York',
   doneBefore: Date.parse('2024-03-04T05:00:00Z'),
-  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [] },
+  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [], storyIdsByText: new Map() },
 };
 const compile = (text: string) => compileStorySearch(parseSearchQuery(text, 'query'), context);
 
 describe('search compiler', () => {
   it('compiles to one plain JSON document per query, plain fields first, the done exclusion apart', () => {
     const done = { $nor: [{ current_state: 'accepted', accepted_at: { $lt: context.doneBefore } }] };
-    const text = (field: string) => ({ [field]: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } });
+    const text = (field: string) => ({ id: { $in: [] }, [field]: { $regex: textPattern({ text: 'a.b', prefix: false }), $options: 'i' } });
     const { filter, filterWithDone } = compile('state:started OR -label:x "a.b"');
     expect(JSON.parse(JSON.stringify(filter))).to.deep.equal(filter);
     expect(filterWithDone).to.deep.equal({
@@ -60,6 +61,35 @@ describe('search compiler', () => {
     expect(matches('caf', true, 'café')).to.equal(true);
     expect(matches('caf', false, 'café')).to.equal(false);
     expect(matches('magic  links', false, 'magic\nlinks')).to.equal(true);
+  });
+
+  it('asks the text index for the whole words of a term, and for its last word’s beginning after a *', () => {
+    expect(textLookup({ text: 'Webhook', prefix: false })).to.deep.equal({ words: ['WEBHOOK'], prefix: null, exact: true });
+    expect(textLookup({ text: 'web', prefix: true })).to.deep.equal({ words: [], prefix: 'WEB', exact: true });
+    expect(textLookup({ text: 'magic  links', prefix: false })).to.deep.equal({ words: ['MAGIC', 'LINKS'], prefix: null, exact: false });
+    expect(textLookup({ text: 'c++', prefix: true })).to.deep.equal({ words: ['C'], prefix: null, exact: false });
+    expect(textLookup({ text: 'log-in', prefix: true })).to.deep.equal({ words: ['LOG'], prefix: 'IN', exact: false });
+    expect(textLookup({ text: '++', prefix: false })).to.equal(null);
+  });
+
+  it('compiles text terms to the stories the index names, the pattern checking only those when the term is more than one word', () => {
+    const names = {
+      ...context.names,
+      storyIdsByText: new Map([
+        [textKey('name', { text: 'webhook', prefix: false }), [1, 2]],
+        [textKey('description', { text: 'webhook', prefix: false }), [2, 3]],
+        [textKey('name', { text: 'magic links', prefix: false }), [4]],
+      ]),
+    };
+    const compileText = (text: string) => compileWith(parseSearchQuery(text, 'query'), { ...context, names, doneBefore: null }).filter;
+    expect(compileText('webhook')).to.deep.equal({ project_id: 9, id: { $in: [1, 2, 3] } });
+    expect(compileText('state:started OR state:finished')).to.deep.equal({ project_id: 9, current_state: { $in: ['started', 'finished'] } });
+    expect(compileText('name:"magic links"')).to.deep.equal({
+      project_id: 9, id: { $in: [4] }, name: { $regex: textPattern({ text: 'magic links', prefix: false }), $options: 'i' },
+    });
+    // A term the index cannot name (no word in it) is read from the text, and a term it has no entry for matches nothing.
+    expect(compileText('description:"++"')).to.deep.equal({ project_id: 9, description: { $regex: textPattern({ text: '++', prefix: false }), $options: 'i' } });
+    expect(compileText('name:unknown')).to.deep.equal({ project_id: 9, id: { $in: [] } });
   });
 
   it('takes local days in the searcher’s zone, daylight-saving days included', () => {

@@ -7,6 +7,7 @@ import { createMemoryReadStore } from '../../../../src/infra/read-store/memory-r
 import type { Doc } from '../../../../src/ports/read-store.js';
 import { epicSearchFilter, searchProject, storySearchFilters, type SearchRequest } from '../../../../src/queries/search/search-project.js';
 import type { SearchReader } from '../../../../src/queries/search/search-names.js';
+import { seedStoryWords } from '../../../support/story-words-seed.js';
 
 const P = 1;
 const at = (iso: string) => Date.parse(iso);
@@ -62,6 +63,7 @@ async function seededReader(): Promise<SearchReader> {
     await store.collection(name).ensureIndexes([{ field: 'project_id' }]);
     await store.collection(name).write(docs.map((doc) => ({ op: 'insert' as const, doc })));
   }
+  await seedStoryWords(store, seed.stories!);
   return (name) => store.collection(name);
 }
 
