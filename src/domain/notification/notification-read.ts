@@ -3,6 +3,7 @@
 // it was. The notifications reaction applies these events to the notifications it made, in log order,
 // so read state survives restarts and rebuilds with the notifications themselves. Pure.
 import type { Decision, DecisionContext } from '../decision.js';
+import type { EventType } from '../events.js';
 import type { StreamState } from '../resource-state.js';
 
 export interface ReadNotificationCommand {
@@ -17,23 +18,19 @@ export interface MarkNotificationsReadCommand {
 }
 
 export function decideReadNotification(command: ReadNotificationCommand, _state: StreamState, context: DecisionContext): Decision {
-  const id = command.notification_id;
-  return {
-    type: 'notification_update',
-    data: {
-      changes: [{ kind: 'notification', change_type: 'update', id, new_values: { read_at: command.read_at, updated_at: context.now } }],
-      primary_resources: [{ kind: 'notification', id }],
-    },
-    subject: { kind: 'notification', id },
-  };
+  return readStateDecision('notification_update', command.notification_id, command.read_at, context.now);
 }
 
 export function decideMarkNotificationsRead(command: MarkNotificationsReadCommand, _state: StreamState, context: DecisionContext): Decision {
-  const id = command.before;
+  return readStateDecision('notification_mark_read', command.before, context.now, context.now);
+}
+
+/** The one shape of a read-state event: the notification (or the last one marked) and its new read_at. */
+function readStateDecision(type: EventType, id: number, readAt: number | null, now: number): Decision {
   return {
-    type: 'notification_mark_read',
+    type,
     data: {
-      changes: [{ kind: 'notification', change_type: 'update', id, new_values: { read_at: context.now, updated_at: context.now } }],
+      changes: [{ kind: 'notification', change_type: 'update', id, new_values: { read_at: readAt, updated_at: now } }],
       primary_resources: [{ kind: 'notification', id }],
     },
     subject: { kind: 'notification', id },
