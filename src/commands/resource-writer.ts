@@ -45,7 +45,7 @@ export class ResourceWriter {
 
   private async readBack(outcome: CommandOutcome, filter: Record<string, unknown>): Promise<Doc> {
     const { kind } = outcome.subject;
-    if (kind === 'id_block') throw new Error('id blocks have no read model');
+    if (kind === 'id_block' || kind === 'notification') throw new Error(`${kind} changes have no resource read model`);
     const doc = await this.deps.read(resourceCollections[kind]).findOne(filter);
     // The handler waited for the read models: a missing document was deleted by the write itself.
     if (!doc) throw new DomainError('unfound_resource');

@@ -9,8 +9,7 @@ import type { StreamState } from './resource-state.js';
  * its collection like every other resource.
  */
 export type IdKind =
-  | Exclude<ResourceKind, 'id_block'>
-  | 'notification';
+  | Exclude<ResourceKind, 'id_block'>;
 
 export interface DecisionContext {
   /** ms since the epoch; the event's occurred_at. */

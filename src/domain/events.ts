@@ -20,6 +20,7 @@ export type ResourceKind =
   | 'account'
   | 'account_membership'
   | 'saved_search'
+  | 'notification'
   | 'id_block';
 
 export type ChangeType = 'create' | 'update' | 'delete';
@@ -109,6 +110,8 @@ export const EVENT_TYPES = [
   'iteration_update',
   'person_create',
   'person_update',
+  'notification_update',
+  'notification_mark_read',
   'account_create',
   'account_update',
   'account_membership_create',

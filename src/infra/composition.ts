@@ -24,6 +24,8 @@ import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections } from '../projections/registry.js';
 import type { Reaction } from '../reactions/reaction.js';
 import { reactionFactories } from '../reactions/registry.js';
+import { NOTIFICATIONS } from '../reactions/notifications.js';
+import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
@@ -130,6 +132,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     memberships,
     secrets,
     queries: {
+      notifications: new NotificationQueries(readStore.collection(NOTIFICATIONS)),
       people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
       activity: activityFeeds({
         read,
@@ -176,7 +179,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const reactions = new ReactionRunner({
     eventStore,
     checkpoints,
-    reactions: [...reactionFactories.map((factory) => factory({ read })), ...(options.reactions ?? [])],
+    reactions: [...reactionFactories.map((factory) => factory({ read, own: readStore })), ...(options.reactions ?? [])],
     log,
   });
 

@@ -7,7 +7,7 @@
 // id, an outgoing webhook with the event id as its idempotency key). A `handle` that throws is retried
 // with bounded exponential back-off; the reaction does not move past the event until it succeeds.
 import type { EventType, RecordedEvent } from '../domain/events.js';
-import type { ReadOnlyCollection } from '../ports/read-store.js';
+import type { ReadCollection, ReadOnlyCollection, ReadStore } from '../ports/read-store.js';
 
 export interface Reaction {
   /** Unique and stable: the key of the reaction's checkpoint. */
@@ -15,11 +15,22 @@ export interface Reaction {
   /** The event types it handles; others only move its checkpoint on. All types when absent. */
   readonly types?: readonly EventType[];
   handle(event: RecordedEvent): Promise<void>;
+  /**
+   * The position to resume after, given the stored checkpoint. A reaction that keeps documents of its
+   * own in the read store answers the position those documents reflect when it is lower (they were
+   * lost: read models in memory, readmodels.sqlite deleted), so they are rebuilt from the log. When
+   * absent the checkpoint is used as it is.
+   */
+  resumeAfter?(checkpoint: number): Promise<number>;
 }
 
 /** What reactions may read when they are built (read models, by collection name). */
 export interface ReactionDeps {
   read(collection: string): ReadOnlyCollection;
+  /** The reaction's OWN collections (never a projection's): it writes them, several atomically. */
+  own: ReactionStore;
 }
+
+export type ReactionStore = Pick<ReadStore, 'writeAtomically'> & { collection(name: string): ReadCollection };
 
 export type ReactionFactory = (deps: ReactionDeps) => Reaction;

@@ -1,5 +1,5 @@
-// Every reaction the server runs, built by the composition root. None yet: notifications and webhooks
-// add theirs here (one factory per reaction, in a file of its own under src/reactions/).
+// Every reaction the server runs, built by the composition root. Webhooks add theirs here (one factory per reaction, in a file of its own under src/reactions/).
+import { notificationsReaction } from './notifications.js';
 import type { ReactionFactory } from './reaction.js';
 
-export const reactionFactories: readonly ReactionFactory[] = [];
+export const reactionFactories: readonly ReactionFactory[] = [notificationsReaction];

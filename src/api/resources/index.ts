@@ -3,6 +3,7 @@
 import { accountResources } from './accounts.js';
 import { activityResources } from './activity.js';
 import { meResources } from './me.js';
+import { notificationResources } from './notifications.js';
 import { membershipResources } from './memberships.js';
 import { peopleResources } from './people.js';
 import { projectResources } from './projects.js';
@@ -23,4 +24,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   labelResources,
   taskResources,
   releaseResources,
+  notificationResources,
 ];

@@ -15,6 +15,7 @@ import type { ProjectCommands } from '../../commands/projects.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
 import type { ActivityFeeds } from '../../queries/activity-feeds.js';
+import type { NotificationQueries } from '../../queries/notifications.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { ResourceType } from '../resource-type.js';
@@ -52,6 +53,8 @@ export interface ResourceDeps {
 
 export interface Queries {
   activity: ActivityFeeds;
+  /** A person's notifications (made by the notifications reaction). */
+  notifications: NotificationQueries;
   /** People with `email` only where the one email rule lets the caller see it. */
   people: PeopleAsSeen;
 }

@@ -68,6 +68,8 @@ const PHRASES: Readonly<Record<EventType, PhraseRule>> = {
   // Person, account and id streams have no activity feed; rendered generically should one ever be asked.
   person_create: genericPhrase,
   person_update: genericPhrase,
+  notification_update: genericPhrase,
+  notification_mark_read: genericPhrase,
   account_create: genericPhrase,
   account_update: genericPhrase,
   account_membership_create: genericPhrase,

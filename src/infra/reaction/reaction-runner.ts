@@ -161,7 +161,8 @@ class ReactionWorker {
   }
 
   private async run(): Promise<void> {
-    this.advance(await this.options.checkpoints.position(this.reaction.name));
+    const checkpoint = await this.options.checkpoints.position(this.reaction.name);
+    this.advance(this.reaction.resumeAfter ? Math.min(checkpoint, await this.reaction.resumeAfter(checkpoint)) : checkpoint);
     while (!this.stopped) {
       const events = await this.nextBatch();
       if (events === null) continue;

@@ -17,7 +17,8 @@ import { storedValues } from '../../domain/resource-state.js';
 import type { Doc, IndexSpec, WriteOp } from '../../ports/read-store.js';
 import type { ProjectedWrite, Projection, ProjectionCollection } from '../projection.js';
 
-type ProjectedKind = Exclude<ResourceKind, 'id_block'>;
+/** Id blocks have no read model; notifications live in the notifications reaction's own collection. */
+type ProjectedKind = Exclude<ResourceKind, 'id_block' | 'notification'>;
 
 export const resourceCollections: Readonly<Record<ProjectedKind, string>> = {
   project: 'projects',
@@ -142,7 +143,7 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
   const projectId = projectIdOfStream(event.stream);
   const pendings: Pending[] = [];
   for (const change of event.data.changes) {
-    if (change.kind === 'id_block') continue;
+    if (change.kind === 'id_block' || change.kind === 'notification') continue;
     const collection = resourceCollections[change.kind];
     if (!collection) continue;
     const scoped = PROJECT_SCOPED.has(change.kind);

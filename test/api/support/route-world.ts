@@ -45,6 +45,12 @@ export async function routeWorld(): Promise<RouteWorld> {
     const tasks = (await app.api('GET', `/projects/${project.id}/stories/${created.id}/tasks`, { as: owner! })).json;
     for (const task of Array.isArray(tasks) ? tasks : []) ids['task_id']!.push(String(task.id));
   }
+  // a notification for the member (made owner by the owner), with its id and timestamp for the notification routes
+  await app.api('POST', `/projects/${project.id}/stories`, { as: owner!, body: { name: 'owned', owner_ids: [member!.id] } });
+  await app.storyline.reactions.waitFor(await app.storyline.eventStore.headPosition(), 'notifications');
+  const notifications = (await app.api('GET', '/my/notifications', { as: member! })).json;
+  ids['notification_id'] = notifications.map((notification: { id: number }) => String(notification.id));
+  ids['timestamp'] = notifications.map((notification: { created_at: string }) => String(Date.parse(notification.created_at)));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 

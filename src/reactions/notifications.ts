@@ -1,0 +1,125 @@
+// The notifications reaction (issue 13; spec: notification; facts §10): turns project events into
+// notifications per person (domain/notification/notification-rules.ts) and applies the readers' read
+// state (person streams, domain/notification/notification-read.ts), behind the log; writes never wait.
+//
+// It keeps three collections of its own in the read store, written together with its position in one
+// atomic write per event:
+//   notifications                  one document per notification; `id` = global position × 1,000,000 +
+//                                  the recipient's index in the event, so ids follow the log and a replay
+//                                  gives the same ids; created_at / updated_at = the event's occurred_at
+//   notification_story_audiences,  the requester, owners, followers and state of each story / epic,
+//   notification_epic_audiences    folded from the log (never read from the live read models, which may
+//                                  be ahead of or behind this reaction)
+//   notification_progress          { id: 1, position }: the last event applied. Events at or before it
+//                                  are skipped (idempotent redelivery); when the collections are lost
+//                                  (read models in memory, readmodels.sqlite deleted) it is 0 and the
+//                                  runner replays the log from the start (`resumeAfter`).
+import { projectIdOfStream, type EventType, type RecordedEvent } from '../domain/events.js';
+import type { Audience, AudienceKind } from '../domain/notification/notification-audience.js';
+import { audienceKey, audiencesTouched, notificationsOf, type NotificationDraft } from '../domain/notification/notification-rules.js';
+import type { CollectionWrites, Doc, WriteOp } from '../ports/read-store.js';
+import type { Reaction, ReactionDeps, ReactionFactory } from './reaction.js';
+
+export const NOTIFICATIONS = 'notifications';
+const AUDIENCES: Readonly<Record<AudienceKind, string>> = {
+  story: 'notification_story_audiences',
+  epic: 'notification_epic_audiences',
+};
+const PROGRESS = 'notification_progress';
+
+/** Notification ids per event: ids are position × this + the recipient's index. */
+export const NOTIFICATIONS_PER_EVENT = 1_000_000;
+
+const HANDLED: readonly EventType[] = [
+  'story_create', 'story_update', 'story_delete', 'story_move', 'story_move_into_project',
+  'story_move_into_project_and_prioritize', 'story_move_from_project', 'comment_create', 'blocker_create',
+  'epic_create', 'epic_update', 'epic_delete', 'notification_update', 'notification_mark_read',
+];
+
+/** The stored notification (rendered by src/api/resources/notifications.ts). */
+export function notificationDoc(draft: NotificationDraft, event: RecordedEvent, projectId: number, index: number): Doc {
+  return {
+    id: event.position * NOTIFICATIONS_PER_EVENT + index,
+    person_id: draft.person_id,
+    project_id: projectId,
+    performer_id: event.meta.performed_by,
+    notification_type: draft.notification_type,
+    action: draft.action,
+    [draft.subject.kind]: { kind: draft.subject.kind, id: draft.subject.id, name: draft.subject.name },
+    ...(draft.comment_id !== undefined ? { comment_id: draft.comment_id } : {}),
+    ...(draft.context !== undefined ? { context: draft.context } : {}),
+    new_attachment_count: draft.new_attachment_count,
+    created_at: event.meta.occurred_at,
+    updated_at: event.meta.occurred_at,
+  };
+}
+
+export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reaction => {
+  const notifications = deps.own.collection(NOTIFICATIONS);
+  const progress = deps.own.collection(PROGRESS);
+  let indexed: Promise<void> | null = null;
+  const ensureIndexes = () =>
+    (indexed ??= notifications.ensureIndexes([{ field: 'person_id' }, { field: 'created_at' }, { field: 'updated_at' }]));
+
+  async function appliedPosition(): Promise<number> {
+    const doc = await progress.findOne({ id: 1 });
+    return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
+  }
+
+  async function audiencesBefore(event: RecordedEvent): Promise<Map<string, Audience | null>> {
+    const book = new Map<string, Audience | null>();
+    for (const { kind, id } of audiencesTouched(event.data.changes)) {
+      book.set(audienceKey(kind, id), (await deps.own.collection(AUDIENCES[kind]).findOne({ id })) as Audience | null);
+    }
+    return book;
+  }
+
+  /** The writes of a project event: the audiences it changed and the notifications it gives. */
+  async function projectWrites(event: RecordedEvent, projectId: number): Promise<CollectionWrites[]> {
+    const before = await audiencesBefore(event);
+    const { audiences, drafts } = notificationsOf(event, projectId, before);
+    if (drafts.length >= NOTIFICATIONS_PER_EVENT) throw new Error(`event ${event.position} notifies more than ${NOTIFICATIONS_PER_EVENT} people`);
+    const writes: CollectionWrites[] = (['story', 'epic'] as const).map((kind) => ({ collection: AUDIENCES[kind], ops: [] as WriteOp[] }));
+    for (const [key, audience] of audiences) {
+      const [kind, id] = key.split(':') as [AudienceKind, string];
+      const ops = writes.find((write) => write.collection === AUDIENCES[kind])!.ops;
+      ops.push(audience ? { op: 'replace', filter: { id: Number(id) }, doc: { ...audience }, upsert: true } : { op: 'delete', filter: { id: Number(id) } });
+    }
+    writes.push({ collection: NOTIFICATIONS, ops: drafts.map((draft, index) => ({ op: 'insert', doc: notificationDoc(draft, event, projectId, index) })) });
+    return writes;
+  }
+
+  /** The writes of a reader's read state (their person stream). */
+  function readStateWrites(event: RecordedEvent, personId: number): CollectionWrites[] {
+    const ops: WriteOp[] = event.data.changes
+      .filter((change) => change.kind === 'notification')
+      .map((change) => {
+        const readAt = change.new_values?.['read_at'];
+        const updatedAt = change.new_values?.['updated_at'];
+        const marksEarlier = event.type === 'notification_mark_read';
+        const filter = marksEarlier
+          ? { person_id: personId, id: { $lte: change.id }, read_at: { $exists: false } }
+          : { person_id: personId, id: change.id };
+        const update = typeof readAt === 'number' ? { $set: { read_at: readAt, updated_at: updatedAt } } : { $set: { updated_at: updatedAt }, $unset: { read_at: '' } };
+        return { op: 'update', filter, update, many: marksEarlier };
+      });
+    return [{ collection: NOTIFICATIONS, ops }];
+  }
+
+  return {
+    name: 'notifications',
+    types: HANDLED,
+    async resumeAfter() {
+      await ensureIndexes();
+      return appliedPosition();
+    },
+    async handle(event) {
+      await ensureIndexes();
+      if (event.position <= (await appliedPosition())) return;
+      const projectId = projectIdOfStream(event.stream);
+      const personId = event.stream.startsWith('person-') ? Number(event.stream.slice('person-'.length)) : null;
+      const writes = projectId !== null ? await projectWrites(event, projectId) : personId !== null ? readStateWrites(event, personId) : [];
+      await deps.own.writeAtomically([...writes, { collection: PROGRESS, ops: [{ op: 'replace', filter: { id: 1 }, doc: { id: 1, position: event.position }, upsert: true }] }]);
+    },
+  };
+};
