@@ -30,7 +30,7 @@ export interface TransitionReads {
   storyTransitions: QueryCollection & { count(filter: Record<string, unknown>): Promise<number> };
 }
 
-/** `offset` ≥ 0 and `limit` ≥ 1 as the API validated them; larger limits are reduced to 500. */
+/** `offset` and `limit` ≥ 0 as the API validated them (limit 0: only the total); larger limits are reduced to 500. */
 export async function listStoryTransitions(
   reads: TransitionReads,
   request: { projectId: number; storyId: number; offset: number; limit: number },
@@ -39,7 +39,7 @@ export async function listStoryTransitions(
   const limit = Math.min(request.limit, MAX_TRANSITION_LIMIT);
   const filter = { story_id: request.storyId };
   const [docs, total] = await Promise.all([
-    reads.storyTransitions.find(filter, { sort: { id: 1 }, skip: request.offset, limit }),
+    limit === 0 ? [] : reads.storyTransitions.find(filter, { sort: { id: 1 }, skip: request.offset, limit }),
     reads.storyTransitions.count(filter),
   ]);
   const transitions = docs.map((doc): StoryTransition => ({
