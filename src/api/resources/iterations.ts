@@ -15,7 +15,7 @@ import type { Doc } from '../../ports/read-store.js';
 import { STORY_TRANSITIONS } from '../../projections/analytics/story-transitions-projection.js';
 import { analyticsCsv } from '../../queries/analytics/analytics-csv.js';
 import { analyticsReads, getCycleTimeDetails, getCycleTimeDetailsCsv, getIterationAnalytics } from '../../queries/analytics/analytics-query.js';
-import { DEFAULT_TRANSITION_LIMIT, listStoryTransitions } from '../../queries/analytics/transitions-query.js';
+import { listStoryTransitions } from '../../queries/analytics/transitions-query.js';
 import { currentIteration, getIteration, iterationListParams, iterationNumberParam, listIterations } from '../../queries/iterations/iterations-query.js';
 import type { IterationReads } from '../../queries/iterations/iteration-timeline.js';
 import { commandMeta } from '../command-meta.js';
@@ -168,8 +168,8 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: true,
       async handle(req) {
-        const query = { limit: req.query['limit'] ?? String(DEFAULT_TRANSITION_LIMIT), ...(req.query['offset'] ? { offset: req.query['offset'] } : {}) };
-        const page = pageParams(query);
+        // default limit 100 (facts §3), as every paginated list
+        const page = pageParams(req.query);
         const { transitions, ...pagination } = await listStoryTransitions(transitionReads, {
           projectId: req.project!.id,
           storyId: idParam(req.params['story_id']),

@@ -1,10 +1,8 @@
 // GET /projects/{id}/stories/{id}/transitions (facts §12 story_transition; paginated, default 100):
 // the states a story entered, oldest first, from its creation on (across moves between projects).
 import { unfound } from '../../domain/errors.js';
+import { MAX_PAGE_LIMIT } from '../page.js';
 import type { QueryCollection } from '../iterations/iteration-timeline.js';
-
-export const DEFAULT_TRANSITION_LIMIT = 100;
-export const MAX_TRANSITION_LIMIT = 500;
 
 export interface StoryTransition {
   kind: 'story_transition';
@@ -36,7 +34,7 @@ export async function listStoryTransitions(
   request: { projectId: number; storyId: number; offset: number; limit: number },
 ): Promise<TransitionPage> {
   if (!(await reads.stories.findOne({ id: request.storyId, project_id: request.projectId }))) throw unfound();
-  const limit = Math.min(request.limit, MAX_TRANSITION_LIMIT);
+  const limit = Math.min(request.limit, MAX_PAGE_LIMIT);
   const filter = { story_id: request.storyId };
   const [docs, total] = await Promise.all([
     limit === 0 ? [] : reads.storyTransitions.find(filter, { sort: { id: 1 }, skip: request.offset, limit }),
