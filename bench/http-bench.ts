@@ -177,7 +177,7 @@ export async function run(): Promise<void> {
   }
 }
 
-function line(result: AutocannonResult): string {
+export function line(result: AutocannonResult): string {
   const failures = result.errors + result.timeouts + result.non2xx;
   return (
     `${result.requests.mean.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(3)} ms  ` +
@@ -189,47 +189,60 @@ function verdict(result: AutocannonResult): string {
   return result['2xx'] / DURATION_S >= 1000 ? ' (target >= 1000: met)' : ' (target >= 1000: NOT met)';
 }
 
-/** Creates the data directory's log: a person, 17 projects, 5,000 stories in one, one story in each other. */
-async function seed(dir: string): Promise<Seeded> {
+/**
+ * Runs `seeding` against a Storyline opened on `dir` and served on an ephemeral port, with a person to act
+ * as (the bench runner); closes both afterwards, leaving the data directory for a `serve` child.
+ */
+export async function seedThroughServer<T>(
+  dir: string,
+  seeding: (storyline: Storyline, port: number, person: { id: number; api_token: string }) => Promise<T>,
+): Promise<T> {
   const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }));
   const server = createServer(storyline.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   try {
     const person = await storyline.addPerson({ email: 'bench@example.com', name: 'Bench Runner', password: 'bench-password', username: 'bench' });
-    const headers = { 'X-TrackerToken': person.api_token };
-    const call = async (method: string, path: string, body: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
-        method,
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const first = await call('POST', '/projects', { name: 'Big project', new_account_name: 'Bench' });
-    const readProject = Number(first['id']);
-    const labelIds: number[] = [];
-    for (const name of ['backend', 'frontend', 'ops', 'design', 'bug bash']) {
-      labelIds.push(Number((await call('POST', `/projects/${readProject}/labels`, { name }))['id']));
-    }
-    await appendStories(storyline, readProject, person.id, labelIds);
-
-    const writeProjects: number[] = [];
-    const writeStories: number[] = [];
-    for (let i = 0; i < WRITE_PROJECTS; i++) {
-      const project = await call('POST', '/projects', { name: `Write project ${i}`, account_id: first['account_id'] });
-      writeProjects.push(Number(project['id']));
-      writeStories.push(Number((await call('POST', `/projects/${project['id']}/stories`, { name: 'Edited in place' }))['id']));
-    }
-    const one = (await fetch(`http://127.0.0.1:${port}${PREFIX}/projects/${readProject}/stories?limit=1&offset=2500&fields=id`, { headers }).then((r) => r.json())) as Array<{ id: number }>;
-    return { token: person.api_token, readProject, oneStory: one[0]!.id, writeProjects, writeStories };
+    return await seeding(storyline, port, person);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await storyline.close();
   }
+}
+
+/** Creates the data directory's log: a person, 17 projects, 5,000 stories in one, one story in each other. */
+function seed(dir: string): Promise<Seeded> {
+  return seedThroughServer(dir, async (storyline, port, person) => {
+      const headers = { 'X-TrackerToken': person.api_token };
+      const call = async (method: string, path: string, body: unknown) => {
+        const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
+          method,
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const json = (await res.json()) as Record<string, unknown>;
+        if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+        return json;
+      };
+      const first = await call('POST', '/projects', { name: 'Big project', new_account_name: 'Bench' });
+      const readProject = Number(first['id']);
+      const labelIds: number[] = [];
+      for (const name of ['backend', 'frontend', 'ops', 'design', 'bug bash']) {
+        labelIds.push(Number((await call('POST', `/projects/${readProject}/labels`, { name }))['id']));
+      }
+      await appendStories(storyline, readProject, person.id, labelIds);
+
+      const writeProjects: number[] = [];
+      const writeStories: number[] = [];
+      for (let i = 0; i < WRITE_PROJECTS; i++) {
+        const project = await call('POST', '/projects', { name: `Write project ${i}`, account_id: first['account_id'] });
+        writeProjects.push(Number(project['id']));
+        writeStories.push(Number((await call('POST', `/projects/${project['id']}/stories`, { name: 'Edited in place' }))['id']));
+      }
+      const one = (await fetch(`http://127.0.0.1:${port}${PREFIX}/projects/${readProject}/stories?limit=1&offset=2500&fields=id`, { headers }).then((r) => r.json())) as Array<{ id: number }>;
+      return { token: person.api_token, readProject, oneStory: one[0]!.id, writeProjects, writeStories };
+  });
 }
 
 /** 5,000 creates decided over a locally folded state, appended as one batch to the project stream. */
@@ -269,7 +282,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
 }
 
 /** `HTTP_BENCH_CPU_PROFILE=<dir>` writes a V8 CPU profile of the Storyline child there. */
-function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
+export function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
   const profileDir = args[0] === 'serve' ? process.env['HTTP_BENCH_CPU_PROFILE'] : undefined;
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...flags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -277,14 +290,14 @@ function startChild(script: string, args: string[], env: Record<string, string>)
   return child;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   await exited;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -293,7 +306,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Polls until the server answers 200 on `path` (the child is starting and catching up its read models). */
-async function waitUntilServing(port: number, path: string, headers: Record<string, string>): Promise<void> {
+export async function waitUntilServing(port: number, path: string, headers: Record<string, string>): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const status = await fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((res) => res.status, () => 0);
@@ -304,7 +317,7 @@ async function waitUntilServing(port: number, path: string, headers: Record<stri
 }
 
 /** One response's status, headers (minus per-connection ones) and bytes. */
-function capture(port: number, url: string, headers: Record<string, string>): Promise<CapturedResponse> {
+export function capture(port: number, url: string, headers: Record<string, string>): Promise<CapturedResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path: url, headers }, (res) => {
       const chunks: Buffer[] = [];

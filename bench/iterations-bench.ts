@@ -3,7 +3,8 @@
 // the Icebox), in the in-memory read store, filled through the real projections. Measures the query
 // functions the HTTP routes call (no HTTP, no serialization): `scope=current`, the last done page
 // (`scope=done&offset=-10`) and one iteration by number; p50 / p99 one at a time, then p99 with 10
-// queries in flight. Target (issue 15): p99 < 50 ms.
+// queries in flight. Target (issue 15): p99 < 50 ms. Then the same through the real server over HTTP
+// (bench/iterations-http-bench.ts).
 // Then the offline rebuild of the iteration and analytics projections over the replay benchmark's log
 // (REPLAY_BENCH_EVENTS events, default 1,000,000), against the raw read + JSON.parse rate of the
 // same log measured in the same run. Target (issue 15): >= 50% of raw.
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { storyTransitionsProjection } from '../src/projections/analytics/story-transitions-projection.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { buildFixture, rawReadAndParse, replayProjections } from './replay-bench.js';
+import { runIterationsHttp } from './iterations-http-bench.js';
 
 const PROJECT_ID = 1;
 const WEEKS = 260;
@@ -135,6 +137,7 @@ export async function run(): Promise<void> {
   await measure('scope=done&offset=-10 (10 done)', () => listIterations(reads, { projectId: PROJECT_ID, scope: 'done', offset: -10, limit: 10, now: NOW }));
   await measure('iterations/{n} (a done one)', () => getIteration(reads, { projectId: PROJECT_ID, number: 130, now: NOW }));
   await measure('scope=current_backlog (limit 10)', () => listIterations(reads, { projectId: PROJECT_ID, scope: 'current_backlog', offset: 0, limit: 10, now: NOW }));
+  await runIterationsHttp();
   await rebuildRate();
 }
 

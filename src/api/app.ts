@@ -187,6 +187,7 @@ class RequestPipeline {
       params: request.params,
       query: request.query,
       staleWarning: staleWarning(request.header, version),
+      ...(route.cacheVariant ? { variant: await route.cacheVariant(request) } : {}),
     });
     const cached = this.cache.get(key);
     if (cached) return cached;

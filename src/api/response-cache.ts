@@ -87,6 +87,8 @@ export interface CacheKeyParts {
   query: Readonly<Record<string, string>>;
   /** What the stale warning would say (it is part of an enveloped body). */
   staleWarning: boolean | null;
+  /** What else the answer depends on (`RouteDefinition.cacheVariant`), empty when nothing. */
+  variant?: string;
 }
 
 /** Query parameters that never change a response body. */
@@ -99,7 +101,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     .map((name) => `${encodeURIComponent(name)}=${encodeURIComponent(parts.query[name]!)}`)
     .join('&');
   const params = Object.keys(parts.params).sort().map((name) => `${name}=${encodeURIComponent(parts.params[name]!)}`).join('&');
-  return `${parts.projectId}|${parts.version}|${parts.audience}|${parts.method} ${parts.routePath}|${params}|${query}|${parts.staleWarning}`;
+  return `${parts.projectId}|${parts.version}|${parts.audience}|${parts.method} ${parts.routePath}|${params}|${query}|${parts.staleWarning}|${parts.variant ?? ''}`;
 }
 
 /** A strong entity tag for some bytes or a cache key. */

@@ -155,4 +155,9 @@ export interface RouteDefinition {
    * Do not set it when the answer depends on the caller's identity or on the current date.
    */
   cacheable?: boolean;
+  /**
+   * For a cacheable route whose answer also depends on something the version does not count (the
+   * current iteration number for iteration answers): that input, made part of the cache key.
+   */
+  cacheVariant?(req: ApiRequest): Promise<string>;
 }

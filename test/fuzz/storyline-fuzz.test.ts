@@ -10,7 +10,7 @@ const attributeNames = [
   'name', 'description', 'story_type', 'current_state', 'estimate', 'story_priority', 'labels', 'label_ids', 'owner_ids',
   'owned_by_id', 'follower_ids', 'requested_by_id', 'before_id', 'after_id', 'group', 'project_id', 'deadline', 'accepted_at',
   'created_at', 'tasks', 'comment', 'complete', 'position', 'id', 'role', 'email', 'emails', 'person_id', 'initials',
-  'project_color', 'favorite', 'public', 'point_scale', 'iteration_length', 'week_start_day', 'start_date', 'new_account_name',
+  'project_color', 'favorite', 'public', 'point_scale', 'iteration_length', 'length', 'team_strength', 'week_start_day', 'start_date', 'new_account_name',
   'account_id', 'no_owner', 'join_as', 'project_creator', 'admin', 'owner', 'enable_tasks', 'time_zone', 'text', 'external_id',
   'constructor', 'toString', 'hasOwnProperty', '__proto__',
 ];
@@ -20,6 +20,7 @@ const queryNames = [
   'fields', 'envelope', 'date_format', 'limit', 'offset', 'with_state', 'with_label', 'with_story_type', 'with_story_priority',
   'filter', 'since_version', 'occurred_before', 'occurred_after', 'created_after', 'updated_before', 'ids', 'sort_by',
   'account_ids', 'with_permission', 'project_id', 'after_story_id', 'before_story_id', '_method', 'constructor', '__proto__',
+  'scope', 'label',
 ];
 
 const oddIds = ['0', '-1', '999999', 'abc', '1.5', '%zz', '99999999999999999999', ''];
@@ -28,7 +29,7 @@ const scalar = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.constantFrom('unstarted', 'started', 'accepted', 'rejected', 'unscheduled', 'feature', 'bug', 'release', 'owner', 'viewer',
     'member', 'p1', 'none', 'millis', 'true', 'false', ':default', 'name,owners(:default)', 'state:started label:x', '2024-02-30',
-    '2017-05-03T23:29:39Z', 'x@example.com', 'scheduled', 'current', 'Monday', '0,1,2,3', '1,2', '-1'),
+    '2017-05-03T23:29:39Z', 'x@example.com', 'scheduled', 'current', 'done', 'backlog', 'current_backlog', 'done_current', 'Monday', '0,1,2,3', '1,2', '-1'),
   fc.constantFrom(...prototypeNames, ...prototypeNames.map((name) => `:default,${name}(${name})`)),
   fc.constantFrom('x'.repeat(300), 'y'.repeat(5001), `${'-z '.repeat(700)}`, Array.from({ length: 101 }, (_, i) => `l${i}`).join(',')),
   fc.integer({ min: -5, max: 40 }),

@@ -8,6 +8,7 @@ import { membershipResources } from './memberships.js';
 import { peopleResources } from './people.js';
 import { projectResources } from './projects.js';
 import { labelResources } from './labels.js';
+import { iterationResources } from './iterations.js';
 import { releaseResources } from './releases.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
@@ -25,4 +26,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   taskResources,
   releaseResources,
   notificationResources,
+  iterationResources,
 ];

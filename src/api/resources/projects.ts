@@ -7,12 +7,15 @@
 //   PUT    /projects/:project_id   owners only; `version` increments
 //   DELETE /projects/:project_id   owners only
 //
-// `time_zone` is rendered with its offset at the time of the request; `start_time` and
-// `current_iteration_number` are computed from the settings (project-calendar.ts).
+// `time_zone` is rendered with its offset at the time of the request; `start_time`,
+// `current_iteration_number` and `current_velocity` are the project's iteration facts at that time
+// (queries/iterations: settings, overrides, back-dated acceptances, done iterations).
 import { invalidField } from '../../domain/errors.js';
-import { currentIterationNumber, projectStartTime } from '../../domain/project/project-calendar.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
-import type { ResourceType } from '../resource-type.js';
+import { analyticsReads } from '../../queries/analytics/analytics-query.js';
+import { projectIterationFacts, type ProjectIterationFacts } from '../../queries/iterations/iterations-query.js';
+import type { Doc } from '../../ports/read-store.js';
+import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
@@ -51,6 +54,13 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const memberships = deps.read('project_memberships');
   const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
+  const iterationReads = analyticsReads(deps.read);
+
+  /** Each project's iteration facts, read once per response for the three attributes that show them. */
+  const iterationFacts = (docs: readonly Doc[], ctx: LoadContext): Promise<ProjectIterationFacts[]> =>
+    ctx.scope.memo(docs, 'project-iteration-facts', () => Promise.all(docs.map((doc) => projectIterationFacts(iterationReads, doc.id, ctx.now))));
+  const iterationFact = (name: keyof ProjectIterationFacts) => async (docs: readonly Doc[], ctx: LoadContext) =>
+    (await iterationFacts(docs, ctx)).map((facts) => facts[name]);
 
   const projectType: ResourceType = {
     name: 'project',
@@ -86,9 +96,9 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
     computed: {
       time_zone: async (docs, ctx) =>
         docs.map((doc) => timeZoneAt(String((doc['time_zone'] as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC'), ctx.now)),
-      start_time: async (docs) => docs.map((doc) => projectStartTime(doc)),
-      current_iteration_number: async (docs, ctx) =>
-        docs.map((doc) => currentIterationNumber(projectStartTime(doc), Number(doc['iteration_length'] ?? 1), ctx.now)),
+      start_time: iterationFact('start_time'),
+      current_iteration_number: iterationFact('current_iteration_number'),
+      current_velocity: iterationFact('current_velocity'),
     },
   };
 

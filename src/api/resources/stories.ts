@@ -43,6 +43,11 @@ import { storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
+import { analyticsReads } from '../../queries/analytics/analytics-query.js';
+import { storyPlanning } from '../../queries/iterations/iterations-query.js';
+import { currentIterationVariant } from './iterations.js';
+
+const PLANNING_FIELDS = /planned_iteration_number|projected_completion/;
 
 export const MAX_BULK_IDS = 500;
 
@@ -56,6 +61,9 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
   const { writer } = deps;
+  const iterationReads = analyticsReads(deps.read);
+  /** Planning fields move with the current iteration, which the project version does not count. */
+  const cacheVariant = (req: ApiRequest) => (PLANNING_FIELDS.test(req.query['fields'] ?? '') ? currentIterationVariant(iterationReads, req) : Promise.resolve(''));
   const storyType = storyResourceType({
     stories,
     labels,
@@ -63,6 +71,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     comments: deps.read('comments'),
     people: deps.queries.people,
     siteUrl: deps.settings.siteUrl,
+    planning: (projectId, now) => storyPlanning(iterationReads, projectId, now),
   });
 
   const story = (value: Doc, projectVersion?: number, created = false): ApiResult => ({
@@ -134,7 +143,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', cacheable: true, handle: list },
+    { method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', cacheable: true, cacheVariant, handle: list },
     {
       method: 'POST',
       path: '/projects/:project_id/stories',
@@ -144,12 +153,13 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
         return story(doc, version, true);
       },
     },
-    { method: 'GET', path: '/projects/:project_id/stories/bulk', access: 'project:read', cacheable: true, handle: bulk },
+    { method: 'GET', path: '/projects/:project_id/stories/bulk', access: 'project:read', cacheable: true, cacheVariant, handle: bulk },
     {
       method: 'GET',
       path: '/projects/:project_id/stories/:story_id',
       access: 'project:read',
       cacheable: true,
+      cacheVariant,
       handle: async (req) => story(await pathStory(req)),
     },
     {

@@ -7,6 +7,7 @@
 import type { Doc } from '../../ports/read-store.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
+import type { StoryPlanning } from '../../queries/iterations/iterations-query.js';
 import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
 import type { RenderScope } from '../render-scope.js';
@@ -19,6 +20,8 @@ export interface StoryTypeDeps {
   comments: ReadOnlyCollection;
   people: PeopleAsSeen;
   siteUrl: string;
+  /** Where the project's stories in Current and the Backlog are planned at `now` (queries/iterations). */
+  planning(projectId: number, now: number): Promise<ReadonlyMap<number, StoryPlanning>>;
 }
 
 const STORY_DATETIMES = ['accepted_at', 'deadline', 'created_at', 'updated_at'] as const;
@@ -32,7 +35,7 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
       'requested_by_id', 'owner_ids', 'follower_ids', 'label_ids', 'blocked_story_ids', 'created_at', 'updated_at',
       'story_priority', 'external_id', 'integration_id',
     ],
-    datetimes: STORY_DATETIMES,
+    datetimes: [...STORY_DATETIMES, 'projected_completion'],
     defaults: [
       'kind', 'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate', 'accepted_at',
       'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'labels', 'created_at', 'updated_at', 'url',
@@ -64,8 +67,19 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
       },
       before_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.before_id),
       after_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.after_id),
+      planned_iteration_number: async (docs, ctx) => (await planningOf(deps, docs, ctx)).map((planned) => planned?.planned_iteration_number ?? null),
+      projected_completion: async (docs, ctx) => (await planningOf(deps, docs, ctx)).map((planned) => planned?.projected_completion ?? null),
     },
   };
+}
+
+/** Each story's planning (none outside Current and the Backlog), one plan per project in the response. */
+function planningOf(deps: StoryTypeDeps, docs: readonly Doc[], ctx: LoadContext): Promise<Array<StoryPlanning | undefined>> {
+  return ctx.scope.memo(docs, 'story-planning', async () => {
+    const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+    const plans = new Map(await Promise.all(projectIds.map(async (id) => [id, await deps.planning(id, ctx.now)] as const)));
+    return docs.map((doc) => plans.get(Number(doc['project_id']))?.get(doc.id));
+  });
 }
 
 /** A release is a story of type release, shown with the release key set (facts §12). */

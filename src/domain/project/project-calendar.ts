@@ -5,8 +5,6 @@
 import { WEEKDAYS } from './project-settings.js';
 import { DEFAULT_TIME_ZONE_NAME, dayNumberOfDate, localDayNumber, startOfLocalDay, weekdayOfDayNumber } from './time-zone.js';
 
-const DAY = 86_400_000;
-
 /** The IANA name of the project's time zone (stored as a time_zone hash). */
 export function projectTimeZoneName(project: Readonly<Record<string, unknown>>): string {
   const zone = project['time_zone'] as { olson_name?: unknown } | undefined;
@@ -41,13 +39,4 @@ export function projectStartDay(project: Readonly<Record<string, unknown>>, earl
 /** `start_time`: the first instant of the start day in the project's zone. */
 export function projectStartTime(project: Readonly<Record<string, unknown>>, earliestAcceptedAt?: number): number {
   return startOfLocalDay(projectTimeZoneName(project), projectStartDay(project, earliestAcceptedAt));
-}
-
-/**
- * 1 during the first iteration (and before the start date), without overrides. Superseded by
- * `iterationNumberAt` (src/domain/iteration/iteration-calendar.ts), which counts local days and overrides.
- */
-export function currentIterationNumber(startTime: number, iterationLengthWeeks: number, now: number): number {
-  if (now < startTime) return 1;
-  return Math.floor((now - startTime) / (iterationLengthWeeks * 7 * DAY)) + 1;
 }

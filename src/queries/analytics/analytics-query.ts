@@ -10,15 +10,29 @@ import { cycleTimeDetails, iterationAnalytics, type CycleTimeDetails, type Itera
 import type { Doc } from '../../ports/read-store.js';
 import { idsOf } from '../csv-table.js';
 import { cycleTimeDetailsCsv } from './analytics-csv.js';
-import { transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
+import { STORY_TRANSITIONS, transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
 import { doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
+import { ITERATION_STORIES } from '../../projections/iterations/iteration-stories-projection.js';
 
 export const ANALYTICS_WINDOW_MONTHS = 6;
 
 export interface AnalyticsReads extends IterationReads {
   /** analytics: `story_transitions` */
   storyTransitions: QueryCollection;
+}
+
+/** Every read the iteration, analytics and cycle-time queries make, from the live read models by name. */
+export function analyticsReads(read: (collection: string) => QueryCollection): AnalyticsReads & { people: QueryCollection } {
+  return {
+    projects: read('projects'),
+    stories: read('stories'),
+    iterationOverrides: read('iteration_overrides'),
+    iterationStories: read(ITERATION_STORIES),
+    labels: read('labels'),
+    people: read('people'),
+    storyTransitions: read(STORY_TRANSITIONS),
+  };
 }
 
 export interface AnalyticsRequest {

@@ -1,10 +1,8 @@
 // GET /projects/{id}/stories/{id}/transitions (facts §12 story_transition; paginated, default 100):
 // the states a story entered, oldest first, from its creation on (across moves between projects).
 import { unfound } from '../../domain/errors.js';
+import { MAX_PAGE_LIMIT } from '../page.js';
 import type { QueryCollection } from '../iterations/iteration-timeline.js';
-
-export const DEFAULT_TRANSITION_LIMIT = 100;
-export const MAX_TRANSITION_LIMIT = 500;
 
 export interface StoryTransition {
   kind: 'story_transition';
@@ -30,16 +28,16 @@ export interface TransitionReads {
   storyTransitions: QueryCollection & { count(filter: Record<string, unknown>): Promise<number> };
 }
 
-/** `offset` ≥ 0 and `limit` ≥ 1 as the API validated them; larger limits are reduced to 500. */
+/** `offset` and `limit` ≥ 0 as the API validated them (limit 0: only the total); larger limits are reduced to 500. */
 export async function listStoryTransitions(
   reads: TransitionReads,
   request: { projectId: number; storyId: number; offset: number; limit: number },
 ): Promise<TransitionPage> {
   if (!(await reads.stories.findOne({ id: request.storyId, project_id: request.projectId }))) throw unfound();
-  const limit = Math.min(request.limit, MAX_TRANSITION_LIMIT);
+  const limit = Math.min(request.limit, MAX_PAGE_LIMIT);
   const filter = { story_id: request.storyId };
   const [docs, total] = await Promise.all([
-    reads.storyTransitions.find(filter, { sort: { id: 1 }, skip: request.offset, limit }),
+    limit === 0 ? [] : reads.storyTransitions.find(filter, { sort: { id: 1 }, skip: request.offset, limit }),
     reads.storyTransitions.count(filter),
   ]);
   const transitions = docs.map((doc): StoryTransition => ({

@@ -28,6 +28,8 @@ export async function routeWorld(): Promise<RouteWorld> {
     release_id: [],
     label_id: [],
     task_id: [],
+    // iterations and overrides are numbered within the project; the world's first iteration is the current one
+    number: ['1'],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;

@@ -1,0 +1,183 @@
+// A project's iterations, their overrides, analytics and cycle time, and a story's transitions.
+//
+//   GET /projects/:project_id/iterations                 readers; `scope`, `offset` (negative with done),
+//                                                        `limit` (default 10), `label`; paginated
+//   GET /projects/:project_id/iterations/:number         readers; one iteration (404 past the last planned one)
+//   PUT /projects/:project_id/iteration_overrides/:number  writers; body `length`, `team_strength`
+//   GET /projects/:project_id/iterations/:number/analytics[.csv]                      readers
+//   GET /projects/:project_id/iterations/:number/analytics/cycle_time_details[.csv]   readers
+//   GET /projects/:project_id/stories/:story_id/transitions   readers; paginated, default limit 100
+//
+// Iteration answers depend on the date only through the current iteration number, so they are byte-cached
+// with that number in the key; analytics and cycle time move with the clock and are not cached.
+import { decideSetIterationOverride, iterationOverrideView, overrideFromDoc } from '../../domain/iteration/iteration-override.js';
+import type { Doc } from '../../ports/read-store.js';
+import { STORY_TRANSITIONS } from '../../projections/analytics/story-transitions-projection.js';
+import { analyticsCsv } from '../../queries/analytics/analytics-csv.js';
+import { analyticsReads, getCycleTimeDetails, getCycleTimeDetailsCsv, getIterationAnalytics } from '../../queries/analytics/analytics-query.js';
+import { listStoryTransitions } from '../../queries/analytics/transitions-query.js';
+import { currentIteration, getIteration, iterationListParams, iterationNumberParam, listIterations } from '../../queries/iterations/iterations-query.js';
+import type { IterationReads } from '../../queries/iterations/iteration-timeline.js';
+import { commandMeta } from '../command-meta.js';
+import { pageParams } from '../page-params.js';
+import { idParam } from '../project-authorization.js';
+import type { ResourceType } from '../resource-type.js';
+import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+export const iterationType: ResourceType = {
+  name: 'iteration',
+  kind: 'iteration',
+  attributes: ['number', 'project_id', 'length', 'team_strength', 'start', 'finish', 'story_ids', 'velocity', 'points', 'accepted_points', 'effective_points'],
+  datetimes: ['start', 'finish'],
+  defaults: ['kind', 'number', 'project_id', 'length', 'team_strength', 'stories', 'start', 'finish'],
+  associations: {
+    // The query embeds the iteration's stories, in order; the story type renders them (nested fields work).
+    stories: { type: 'story', many: true, async load(docs) { return docs.map((doc) => doc['stories'] as Doc[]); } },
+  },
+};
+
+export const iterationOverrideType: ResourceType = {
+  name: 'iteration_override',
+  kind: 'iteration_override',
+  attributes: ['number', 'project_id', 'length', 'team_strength'],
+  defaults: ['kind', 'number', 'project_id', 'length', 'team_strength'],
+};
+
+export const analyticsType: ResourceType = {
+  name: 'analytics',
+  kind: 'analytics',
+  attributes: ['stories_accepted', 'bugs_created', 'cycle_time', 'rejection_rate'],
+  defaults: ['kind', 'stories_accepted', 'bugs_created', 'cycle_time', 'rejection_rate'],
+};
+
+const CYCLE_TIME_KEYS = [
+  'story_id', 'total_cycle_time', 'started_time', 'started_count', 'finished_time', 'finished_count',
+  'delivered_time', 'delivered_count', 'rejected_time', 'rejected_count',
+] as const;
+
+export const cycleTimeDetailsType: ResourceType = {
+  name: 'cycle_time_details',
+  kind: 'cycle_time_details',
+  attributes: CYCLE_TIME_KEYS,
+  defaults: ['kind', ...CYCLE_TIME_KEYS],
+};
+
+export const storyTransitionType: ResourceType = {
+  name: 'story_transition',
+  kind: 'story_transition',
+  attributes: ['state', 'story_id', 'project_id', 'project_version', 'occurred_at', 'performed_by_id'],
+  datetimes: ['occurred_at'],
+  defaults: ['kind', 'state', 'story_id', 'project_id', 'project_version', 'occurred_at', 'performed_by_id'],
+};
+
+const CSV = 'text/csv; charset=utf-8';
+
+/** Query answers are plain documents without an `id`; the serializer omits the absent one. */
+const asDocs = (values: readonly object[]): Doc[] => values as unknown as Doc[];
+
+/** The cache variant of answers that depend on the date only through the project's current iteration number. */
+export async function currentIterationVariant(reads: IterationReads, req: ApiRequest): Promise<string> {
+  return `iteration ${(await currentIteration(reads, req.project!.id, req.now)).number}`;
+}
+
+export function iterationResources(deps: ResourceDeps): ResourceModule {
+  const reads = analyticsReads(deps.read);
+  const transitionReads = { stories: deps.read('stories'), storyTransitions: deps.read(STORY_TRANSITIONS) };
+
+  const iterationCacheVariant = (req: ApiRequest) => currentIterationVariant(reads, req);
+  const analysed = (req: ApiRequest) => ({ projectId: req.project!.id, number: iterationNumberParam(req.params['number']), now: req.now });
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/projects/:project_id/iterations',
+      access: 'project:read',
+      cacheable: true,
+      cacheVariant: iterationCacheVariant,
+      async handle(req) {
+        const params = iterationListParams(req.query);
+        const label = req.query['label'];
+        const page = await listIterations(reads, { projectId: req.project!.id, ...params, now: req.now, ...(label ? { label } : {}) });
+        const { iterations, ...pagination } = page;
+        return { kind: 'resource', type: 'iteration', value: asDocs(iterations), pagination };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/iterations/:number',
+      access: 'project:read',
+      cacheable: true,
+      cacheVariant: iterationCacheVariant,
+      async handle(req) {
+        const iteration = await getIteration(reads, { projectId: req.project!.id, number: iterationNumberParam(req.params['number']), now: req.now });
+        return { kind: 'resource', type: 'iteration', value: asDocs([iteration])[0]! };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/projects/:project_id/iteration_overrides/:number',
+      access: 'project:write',
+      async handle(req) {
+        const projectId = req.project!.id;
+        const command = { number: iterationNumberParam(req.params['number']), request: req.body };
+        const { doc, version } = await deps.writer.onProject(projectId, decideSetIterationOverride, command, commandMeta(req));
+        // An override does not change the project's settings: the defaults it falls back on are the request's.
+        const view = iterationOverrideView(req.project!.project, overrideFromDoc(doc));
+        return { kind: 'resource', type: 'iteration_override', value: asDocs([view])[0]!, projectVersion: version };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/iterations/:number/analytics',
+      access: 'project:read',
+      handle: async (req) => ({ kind: 'resource', type: 'analytics', value: asDocs([await getIterationAnalytics(reads, analysed(req))])[0]! }),
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/iterations/:number/analytics.csv',
+      access: 'project:read',
+      async handle(req) {
+        const request = analysed(req);
+        const csv = analyticsCsv(await getIterationAnalytics(reads, request));
+        return { kind: 'raw', contentType: CSV, body: csv, filename: `iteration_${request.number}_analytics.csv` };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/iterations/:number/analytics/cycle_time_details',
+      access: 'project:read',
+      async handle(req) {
+        const rows = await getCycleTimeDetails(reads, analysed(req));
+        return { kind: 'resource', type: 'cycle_time_details', value: asDocs(rows.map((row) => row.details)) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/iterations/:number/analytics/cycle_time_details.csv',
+      access: 'project:read',
+      async handle(req) {
+        const request = analysed(req);
+        const csv = await getCycleTimeDetailsCsv(reads, request);
+        return { kind: 'raw', contentType: CSV, body: csv, filename: `iteration_${request.number}_cycle_time_details.csv` };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/stories/:story_id/transitions',
+      access: 'project:read',
+      cacheable: true,
+      async handle(req) {
+        // default limit 100 (facts §3), as every paginated list
+        const page = pageParams(req.query);
+        const { transitions, ...pagination } = await listStoryTransitions(transitionReads, {
+          projectId: req.project!.id,
+          storyId: idParam(req.params['story_id']),
+          ...page,
+        });
+        return { kind: 'resource', type: 'story_transition', value: asDocs(transitions), pagination };
+      },
+    },
+  ];
+  return { routes, types: [iterationType, iterationOverrideType, analyticsType, cycleTimeDetailsType, storyTransitionType] };
+}
