@@ -12,6 +12,9 @@
 // - Queries: equality, `$in` and numeric ranges on `id` or on indexed fields select the candidate ids in
 //   SQL; every candidate is then tested with the memory evaluator, so SQL only has to narrow, never to
 //   agree with Mongo exactly. Sorting, skip and limit run on the matches with the memory comparator.
+//   When SQL decides the filter exactly (equalities on `id` / indexed fields, see decidedBySql), a count
+//   counts candidate ids and a page is ordered by the sort fields SQLite reads from the JSON, so only
+//   the page's documents are parsed (a stories page no longer parses every story of its project).
 // - Writes: `writeAtomically` runs in ONE SQLite transaction (the projector commits a batch's documents
 //   with its checkpoint). Inside it, writes by id are applied to parsed documents and stored once per
 //   document at the end (a document touched by many events of a batch is serialised once); a filter
