@@ -55,7 +55,8 @@ export function benchDataDir(events: number): string {
 export async function realisticLog(events: number, progress: (line: string) => void): Promise<RealisticLog> {
   const dir = benchDataDir(events);
   const described = join(dir, 'log.json');
-  if (existsSync(described)) return JSON.parse(readFileSync(described, 'utf8')) as RealisticLog;
+  // The directory is this checkout's, whichever checkout generated the cached log.
+  if (existsSync(described)) return { ...(JSON.parse(readFileSync(described, 'utf8')) as RealisticLog), dir };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const started = performance.now();

@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import type { Doc, FindOptions } from '../../src/ports/read-store.js';
 import { MongoClient } from 'mongodb';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
 import { openMongoReadStore } from '../../src/infra/read-store/mongo-read-store.js';
 import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { readStoreContract } from './read-store.contract.js';
 
 readStoreContract('memory', async () => {
@@ -229,5 +231,71 @@ describe('SQLite read store on disk', () => {
     } finally {
       await store.close();
     }
+  });
+
+  describe('counts and pages in SQL when the index decides the filter', () => {
+    // Values chosen to sit where SQL and the evaluator could disagree: booleans beside 1 and 0, objects
+    // (unkeyed), arrays, null and missing fields, mixed types in the sort field.
+    const projectValues: unknown[] = [7, 8, 'seven', 1, true, 0, false, null, undefined, [7, 9], [{ nested: 7 }, 7]];
+    const rankValues: unknown[] = [3, 1.5, 'b', 'a', null, undefined, [2, 'c'], [], true, { r: 1 }];
+
+    function seededDocs(count: number, keyed: (value: unknown) => boolean): Doc[] {
+      const next = seededRandom(1010);
+      const pick = (values: unknown[]) => values[Math.floor(next() * values.length)];
+      return Array.from({ length: count }, (_, i) => {
+        const doc: Doc = { id: i + 1 };
+        const project = pick(projectValues.filter(keyed));
+        const rank = pick(rankValues);
+        if (project !== undefined) doc['project_id'] = project;
+        if (rank !== undefined) doc['rank'] = rank;
+        return doc;
+      });
+    }
+
+    async function bothStores(docs: Doc[]) {
+      const memory = createMemoryReadStore();
+      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      for (const store of [memory, sqlite]) {
+        await store.collection('stories').ensureIndexes([{ field: 'project_id' }]);
+        await store.collection('stories').write(docs.map((doc) => ({ op: 'insert' as const, doc })));
+      }
+      return { memory, sqlite };
+    }
+
+    for (const [name, keyed] of [
+      ['without objects in the indexed field', (value: unknown) => !Array.isArray(value) || value.every((item) => typeof item !== 'object')],
+      ['with objects in the indexed field (the evaluator decides)', () => true],
+    ] as const) {
+      it(`finds, sorts, pages and counts as the memory store ${name}`, async () => {
+        const { memory, sqlite } = await bothStores(seededDocs(300, keyed));
+        try {
+          for (const filter of [{}, { project_id: 7 }, { project_id: 'seven' }, { project_id: 1 }, { project_id: 0 }, { project_id: null }, { project_id: 9, id: 5 }]) {
+            expect(await sqlite.collection('stories').count(filter), JSON.stringify(filter)).to.equal(await memory.collection('stories').count(filter));
+            for (const options of [{}, { sort: { rank: 1 } }, { sort: { rank: -1 }, skip: 3, limit: 10 }, { sort: { id: -1 } }] as FindOptions[]) {
+              const expected = await memory.collection('stories').find(filter, options);
+              expect(await sqlite.collection('stories').find(filter, options), `${JSON.stringify(filter)} ${JSON.stringify(options)}`).to.deep.equal(expected);
+            }
+          }
+        } finally {
+          await memory.close();
+          await sqlite.close();
+        }
+      });
+    }
+
+    it('parses only the documents of the page it returns', async () => {
+      const { memory, sqlite } = await bothStores(seededDocs(300, (value) => typeof value === 'number' && value > 1));
+      try {
+        const all = await sqlite.collection('stories').count({ project_id: 7 });
+        sqlite.cache.clear();
+        const page = await sqlite.collection('stories').find({ project_id: 7 }, { sort: { rank: 1 }, skip: 2, limit: 5 });
+        expect(all).to.be.greaterThan(20);
+        expect(page).to.have.length(5);
+        expect(sqlite.cache.size).to.equal(5);
+      } finally {
+        await memory.close();
+        await sqlite.close();
+      }
+    });
   });
 });

@@ -198,7 +198,10 @@ export class ProjectorRunner {
     const head = await this.eventStore.headPosition();
     for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection, head));
     await this.dropOrphanGenerations();
-    for (const target of this.live.values()) await this.ensureIndexes(target);
+    // A generation built from the start (a new projection, a deleted file) is indexed after its catch-up,
+    // as a rebuild is: entries built once from the final documents instead of moved at every write.
+    const building = [...this.live.values()].filter((target) => target.position === 0);
+    for (const target of this.live.values()) if (target.position > 0) await this.ensureIndexes(target);
     this.running = true;
     this.subscription = this.eventStore.appended$.subscribe(() => this.follow());
     const readBefore = this.eventsRead;
@@ -208,6 +211,7 @@ export class ProjectorRunner {
     this.catchUpProgress = ({ eventsRead }) => logCatchUp({ eventsRead: eventsRead - readBefore, total: head - from });
     await this.drain();
     this.catchUpProgress = null;
+    for (const target of building) await this.ensureIndexes(target);
     const stale = [...this.live.values()].filter((target) => target.version !== target.projection.version);
     const staleNames = stale.map((target) => target.projection.name);
     this.startupRebuilds = staleNames.length === 0 ? Promise.resolve([]) : this.rebuildTogether(staleNames, this.progressLogger('rebuilding projections', staleNames));

@@ -12,6 +12,9 @@
 // - Queries: equality, `$in` and numeric ranges on `id` or on indexed fields select the candidate ids in
 //   SQL; every candidate is then tested with the memory evaluator, so SQL only has to narrow, never to
 //   agree with Mongo exactly. Sorting, skip and limit run on the matches with the memory comparator.
+//   When SQL decides the filter exactly (equalities on `id` / indexed fields, see decidedBySql), a count
+//   counts candidate ids and a page is ordered by the sort fields SQLite reads from the JSON, so only
+//   the page's documents are parsed (a stories page no longer parses every story of its project).
 // - Writes: `writeAtomically` runs in ONE SQLite transaction (the projector commits a batch's documents
 //   with its checkpoint). Inside it, writes by id are applied to parsed documents and stored once per
 //   document at the end (a document touched by many events of a batch is serialised once); a filter
@@ -23,7 +26,7 @@
 // - Durability: WAL with synchronous=NORMAL: a power loss may lose the last commits, never split a
 //   batch from its checkpoint, and what is lost is replayed from the log.
 import Database from 'better-sqlite3';
-import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
+import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
 import { copyJson } from './json-copy.js';
 import { documentComparator } from './document-order.js';
 import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
@@ -79,6 +82,13 @@ function sameKeys(a: IndexKeys, b: IndexKeys): boolean {
   return true;
 }
 
+/** The keys of `from` that `other` lacks, compared as SQLite stores them (true and 1 are one entry). */
+function keysMissingFrom(from: IndexKeys, other: IndexKeys | null): IndexKeys {
+  if (!other) return from;
+  const held = new Set(other.keys.map(sqlKey));
+  return { keys: from.keys.filter((key) => !held.has(sqlKey(key))), unkeyed: from.unkeyed && !other.unkeyed };
+}
+
 function assertDocId(doc: Record<string, unknown>): asserts doc is Doc {
   if (!Number.isSafeInteger(doc.id)) throw new InvalidDocumentError(`a document needs an integer id, got ${JSON.stringify(doc.id)}`);
 }
@@ -97,6 +107,7 @@ interface Statements {
   insertKey: Database.Statement<[number, unknown, number]>;
   deleteKey: Database.Statement<[number, unknown, number]>;
   keyHolder: Database.Statement<[number, unknown, number], { id: number }>;
+  anyUnkeyed: Database.Statement<[number, unknown], { id: number }>;
 }
 
 /** One collection of the file: its tables, indexes, prepared statements and pending writes. */
@@ -135,6 +146,7 @@ class StoredCollection {
       insertKey: this.db.prepare(`INSERT OR IGNORE INTO ${this.keysTable} (field, key, id) VALUES (?, ?, ?)`),
       deleteKey: this.db.prepare(`DELETE FROM ${this.keysTable} WHERE field = ? AND key = ? AND id = ?`),
       keyHolder: this.db.prepare(`SELECT id FROM ${this.keysTable} WHERE field = ? AND key = ? AND id <> ? LIMIT 1`),
+      anyUnkeyed: this.db.prepare(`SELECT id FROM ${this.keysTable} WHERE field = ? AND key = ? LIMIT 1`),
     });
   }
 
@@ -190,9 +202,10 @@ class StoredCollection {
       const keys = doc && this.indexes.length > 0 ? this.keysOf(doc) : null;
       if (keys) newKeys.set(id, keys);
       if (!storedKeys) continue;
+      // Only the entries that changed move: a multikey field (words, subjects, labels) rarely changes whole.
       for (let field = 0; field < storedKeys.length; field++) {
         if (keys && sameKeys(storedKeys[field]!, keys[field]!)) continue;
-        this.deleteEntries(field, storedKeys[field]!, id);
+        this.deleteEntries(field, keysMissingFrom(storedKeys[field]!, keys?.[field] ?? null), id);
       }
     }
     for (const [id, { doc, storedKeys }] of entries) {
@@ -208,7 +221,7 @@ class StoredCollection {
       if (!keys) continue;
       for (let field = 0; field < keys.length; field++) {
         if (storedKeys && sameKeys(storedKeys[field]!, keys[field]!)) continue;
-        this.insertEntries(field, keys[field]!, id);
+        this.insertEntries(field, keysMissingFrom(keys[field]!, storedKeys?.[field] ?? null), id);
       }
     }
   }
@@ -228,8 +241,8 @@ class StoredCollection {
     if (unkeyed) this.sql.deleteKey.run(field, UNKEYED, id);
   }
 
-  /** Ids that may match, in id order: narrowed in SQL by `id` and indexed fields, or every id. */
-  candidateIds(filter: Filter): number[] {
+  /** The WHERE clause (and its parameters) narrowing the documents table to the candidates of `filter`. */
+  private narrowing(filter: Filter): { where: string; params: unknown[] } {
     const clauses: string[] = [];
     const params: unknown[] = [];
     for (const { field, values } of keyConditions(filter)) {
@@ -269,20 +282,96 @@ class StoredCollection {
       );
       params.push(number, UNKEYED, number, ...values);
     }
-    const where = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
+    return { where: clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '', params };
+  }
+
+  private prepared(sql: string): Database.Statement {
+    let query = this.candidateQueries.get(sql);
+    if (!query) {
+      if (this.candidateQueries.size >= MAX_PREPARED_QUERIES) this.candidateQueries.clear();
+      this.candidateQueries.set(sql, (query = this.db.prepare(sql)));
+    }
+    return query;
+  }
+
+  /** Ids that may match, in id order: narrowed in SQL by `id` and indexed fields, or every id. */
+  candidateIds(filter: Filter): number[] {
+    const { where, params } = this.narrowing(filter);
     const sql = `SELECT id FROM ${this.docsTable}${where} ORDER BY id`;
     const resultKey = `${sql}\u0000${params.map((param) => (Buffer.isBuffer(param) ? `#${param[0]}` : typeof param === 'string' ? `'${param}` : String(param))).join('\u0000')}`;
     const known = this.candidateResults.get(resultKey);
     if (known) return known;
-    let query = this.candidateQueries.get(sql);
-    if (!query) {
-      if (this.candidateQueries.size >= MAX_PREPARED_QUERIES) this.candidateQueries.clear();
-      this.candidateQueries.set(sql, (query = this.db.prepare(sql).pluck()));
-    }
-    const ids = query.all(...params) as number[];
+    const ids = this.prepared(sql).pluck().all(...params) as number[];
     if (this.candidateResults.size >= MAX_REMEMBERED_CANDIDATES) this.candidateResults.clear();
     this.candidateResults.set(resultKey, ids);
     return ids;
+  }
+
+  /**
+   * Whether the candidates SQL selects for `filter` are exactly its matches, so that counting or paging
+   * them needs no document parsed: every condition is `id` or a top-level indexed field equal to a
+   * string, null or a number other than 0 and 1 (booleans share those keys), and no document holds an
+   * object there (unkeyed entries are candidates the evaluator must decide).
+   */
+  decidedBySql(filter: Filter): boolean {
+    for (const field in filter) {
+      const value = filter[field];
+      if (field === 'id') {
+        if (typeof value !== 'number') return false;
+        continue;
+      }
+      const number = this.indexes.findIndex((index) => index.field === field);
+      if (number < 0 || field.includes('.')) return false;
+      const exactKey = typeof value === 'string' || value === null || (Number.isFinite(value) && value !== 0 && value !== 1);
+      if (!exactKey || this.sql.anyUnkeyed.get(number, UNKEYED)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The ids of `filter`'s candidates in `sort` order, the sort fields read by SQLite from the stored
+   * JSON (no document parsed in JS); null when a sort field is not a plain top-level name.
+   */
+  orderedIds(filter: Filter, sort: SortSpec | undefined): number[] | null {
+    const fields = Object.keys(sort ?? {}).filter((field) => field !== 'id');
+    if (fields.some((field) => !PLAIN_FIELD.test(field))) return null;
+    if (fields.length === 0) {
+      const ids = this.candidateIds(filter);
+      return sort?.id === -1 ? [...ids].reverse() : ids;
+    }
+    const { where, params } = this.narrowing(filter);
+    const columns = fields.map((_, i) => `json_type(doc, ?) AS t${i}, json_extract(doc, ?) AS v${i}`).join(', ');
+    const paths = fields.flatMap((field) => [`$.${field}`, `$.${field}`]);
+    const rows = this.prepared(`SELECT id, ${columns} FROM ${this.docsTable}${where}`).raw().all(...paths, ...params) as unknown[][];
+    const sortable = rows.map((row) => {
+      const doc: Doc = { id: row[0] as number };
+      fields.forEach((field, i) => {
+        const value = jsonValueOf(row[1 + 2 * i] as string | null, row[2 + 2 * i]);
+        if (value !== undefined) doc[field] = value;
+      });
+      return doc;
+    });
+    return sortable.sort(documentComparator(sort)).map((doc) => doc.id);
+  }
+}
+
+/** Sort fields SQLite can read with a simple JSON path. */
+const PLAIN_FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A JSON value as json_type / json_extract return it (undefined: the path is missing). */
+function jsonValueOf(type: string | null, value: unknown): unknown {
+  switch (type) {
+    case null:
+      return undefined;
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'array':
+    case 'object':
+      return JSON.parse(value as string);
+    default:
+      return value;
   }
 }
 
@@ -487,8 +576,14 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     async find(filter: Filter, options: FindOptions = {}) {
       const stored = existing(name);
       if (!stored) return [];
-      const matched = matchAll(stored, filter).sort(documentComparator(options.sort));
       const start = Math.max(0, options.skip ?? 0);
+      const ordered = typeof filter.id !== 'number' && stored.decidedBySql(filter) ? stored.orderedIds(filter, options.sort) : null;
+      if (ordered) {
+        // Only the page's documents are loaded: the order came from SQL.
+        const end = options.limit && options.limit > 0 ? start + options.limit : ordered.length;
+        return ordered.slice(start, end).map((id) => copyJson(stored.load(id)!));
+      }
+      const matched = matchAll(stored, filter).sort(documentComparator(options.sort));
       const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;
       return matched.slice(start, end).map(copyJson);
     },
@@ -499,7 +594,8 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     },
     async count(filter: Filter) {
       const stored = existing(name);
-      return stored ? matchAll(stored, filter).length : 0;
+      if (!stored) return 0;
+      return typeof filter.id !== 'number' && stored.decidedBySql(filter) ? stored.candidateIds(filter).length : matchAll(stored, filter).length;
     },
     async all() {
       const stored = existing(name);
