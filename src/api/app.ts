@@ -209,7 +209,7 @@ class RequestPipeline {
       if (version !== null) {
         setServiceHeader(headers, 'Project-Version', version);
         envelope.project_version = version;
-        const stale = staleWarning(request.header, version);
+        const stale = staleWarning(request.header, projectId === request.project?.id ? versionKnownToCaller(request, version) : version);
         if (stale !== null) {
           setServiceHeader(headers, 'Warning-Project-Was-Stale', stale);
           envelope.warning_project_was_stale = stale;
@@ -388,6 +388,16 @@ function headerReader(headers: IncomingHttpHeaders): (name: string) => string | 
     const value = headers[name];
     return Array.isArray(value) ? value[0] : value;
   };
+}
+
+/**
+ * The version a caller up to date would name: for a write, the project's version BEFORE it (read by the
+ * access check, before the handler ran), since the caller cannot know the version its own write makes.
+ */
+function versionKnownToCaller(request: ApiRequest, versionNow: number): number {
+  if (request.method === 'GET') return versionNow;
+  const before = request.project?.project['version'];
+  return typeof before === 'number' ? before : versionNow;
 }
 
 /** `X-Tracker-Warn-Unless-Project-Version-Is` (either spelling): true when it differs from `version`. */
