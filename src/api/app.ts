@@ -34,7 +34,7 @@ import { parseFields, type FieldSelection } from './fields-selection.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
-import { parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
+import { discardUnreadBody, parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, HttpMethod, ProjectAccess, ProjectAccessLevel, RouteDefinition, RouteRequest } from './route-table.js';
@@ -298,8 +298,9 @@ class RequestPipeline {
     const rendered = state.envelope
       ? this.json(200, {}, { http_status: String(status), data: body, ...this.envelopeMembers })
       : this.json(status, {}, body);
-    // An unread body (refused before reading, or too large) is not worth draining: close after answering.
-    if (!state.bodyRead && hasBody(req)) rendered.headers.Connection = 'close';
+    // An unread body (refused before reading, or announced too large) is discarded as it arrives, so a
+    // client still uploading reads the answer instead of a reset; beyond the discard bound, close.
+    if (!state.bodyRead && hasBody(req) && !discardUnreadBody(req)) rendered.headers.Connection = 'close';
     this.write(res, state, rendered);
   }
 }
