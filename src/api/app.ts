@@ -34,7 +34,7 @@ import { parseFields, type FieldSelection } from './fields-selection.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
-import { parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
+import { discardUnreadBody, parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, HttpMethod, ProjectAccess, ProjectAccessLevel, RouteDefinition, RouteRequest } from './route-table.js';
@@ -210,7 +210,7 @@ class RequestPipeline {
       if (version !== null) {
         setServiceHeader(headers, 'Project-Version', version);
         envelope.project_version = version;
-        const stale = staleWarning(request.header, version);
+        const stale = staleWarning(request.header, projectId === request.project?.id ? versionKnownToCaller(request, version) : version);
         if (stale !== null) {
           setServiceHeader(headers, 'Warning-Project-Was-Stale', stale);
           envelope.warning_project_was_stale = stale;
@@ -299,8 +299,9 @@ class RequestPipeline {
     const rendered = state.envelope
       ? this.json(200, {}, { http_status: String(status), data: body, ...this.envelopeMembers })
       : this.json(status, {}, body);
-    // An unread body (refused before reading, or too large) is not worth draining: close after answering.
-    if (!state.bodyRead && hasBody(req)) rendered.headers.Connection = 'close';
+    // An unread body (refused before reading, or announced too large) is discarded as it arrives, so a
+    // client still uploading reads the answer instead of a reset; beyond the discard bound, close.
+    if (!state.bodyRead && hasBody(req) && !discardUnreadBody(req)) rendered.headers.Connection = 'close';
     this.write(res, state, rendered);
   }
 }
@@ -389,6 +390,16 @@ function headerReader(headers: IncomingHttpHeaders): (name: string) => string | 
     const value = headers[name];
     return Array.isArray(value) ? value[0] : value;
   };
+}
+
+/**
+ * The version a caller up to date would name: for a write, the project's version BEFORE it (read by the
+ * access check, before the handler ran), since the caller cannot know the version its own write makes.
+ */
+function versionKnownToCaller(request: ApiRequest, versionNow: number): number {
+  if (request.method === 'GET') return versionNow;
+  const before = request.project?.project['version'];
+  return typeof before === 'number' ? before : versionNow;
 }
 
 /** `X-Tracker-Warn-Unless-Project-Version-Is` (either spelling): true when it differs from `version`. */

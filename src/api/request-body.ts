@@ -35,6 +35,33 @@ export class RequestAbandoned extends Error {
 }
 
 /** Collects the body bytes, refusing more than `maxBytes`. */
+/**
+ * How much of a body left unread by a refusal (no such route, bad credentials, too large for its route)
+ * is read and thrown away so the client can finish sending and read the answer: 64 MiB, more than any
+ * upload a client sends. A longer announced body is answered at once and the connection closed.
+ */
+export const UNREAD_BODY_DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Answers to a request whose body was not read: read and discard that body (at most
+ * UNREAD_BODY_DISCARD_BYTES, then the connection is cut) so the connection stays usable and a client
+ * still uploading never meets a reset before it reads the answer. False when the announced body is
+ * longer than that: the caller answers with `Connection: close`.
+ */
+export function discardUnreadBody(req: IncomingMessage): boolean {
+  const announced = req.headers['content-length'];
+  if (announced !== undefined && !(Number(announced) <= UNREAD_BODY_DISCARD_BYTES)) return false;
+  if (req.destroyed || req.complete) return true;
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > UNREAD_BODY_DISCARD_BYTES) req.socket.destroy();
+  });
+  req.on('error', () => undefined); // a client going away mid-body is no one's error now
+  req.resume();
+  return true;
+}
+
 export async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const announced = req.headers['content-length'];
   if (announced !== undefined && Number(announced) > maxBytes) throw tooLarge(maxBytes);

@@ -1,6 +1,6 @@
 // Request checks written as JSON schemas and compiled once by ajv: query strings and bodies are coerced
 // where the real service accepted string-typed values (`"estimate": "2"`, `"complete": "false"`,
-// `?limit=10`), and every failure becomes 400 `invalid_parameter` with one validation error per field,
+// `?limit=10`) and only there (`"estimate": true` and `"name": 1234` are refused), and every failure becomes 400 `invalid_parameter` with one validation error per field,
 // worded the way the service worded type errors ("'position' must be an integer value").
 //
 //   const checkTask = requestSchema<TaskBody>({ type: 'object', properties: { position: { type: 'integer' } } });
@@ -30,9 +30,55 @@ const TYPE_WORDS: Record<string, string> = {
 export function requestSchema<T>(schema: SchemaObject): (value: unknown) => T {
   const validate = ajv.compile(schema);
   return (value) => {
+    const uncoercible = uncoercibleValues(schema, value, '');
+    if (uncoercible.length > 0) throw refusal(uncoercible);
     if (validate(value)) return value as T;
     throw refusal(validate.errors ?? []);
   };
+}
+
+/**
+ * Type errors for values ajv would coerce but the service refused: ajv's `coerceTypes` also turns
+ * `true` into 1, `1234` into "1234" and null into "" or 0. Only a string stands in for another type
+ * (`"3"`, `"false"`, every query parameter); any other value must already have a type the schema allows.
+ * Walks the schema's `type`, `properties`, `additionalProperties`, `items` and `anyOf` beside the value.
+ */
+function uncoercibleValues(schema: SchemaObject | boolean, value: unknown, path: string): ErrorObject[] {
+  if (typeof schema !== 'object' || value === undefined) return [];
+  if (Array.isArray(schema['anyOf'])) {
+    const branches = (schema['anyOf'] as SchemaObject[]).map((branch) => uncoercibleValues(branch, value, path));
+    return branches.some((problems) => problems.length === 0) ? [] : branches[0]!;
+  }
+  const types = schema['type'] === undefined ? null : ([] as string[]).concat(schema['type'] as string | string[]);
+  if (types && typeof value !== 'string' && !types.some((type) => hasJsonType(value, type))) {
+    return [{ keyword: 'type', instancePath: path, schemaPath: '', params: { type: types.join(',') } }];
+  }
+  if (Array.isArray(value)) {
+    return schema['items'] === undefined ? [] : value.flatMap((item, index) => uncoercibleValues(schema['items'], item, `${path}/${index}`));
+  }
+  if (value === null || typeof value !== 'object') return [];
+  const properties = (schema['properties'] ?? {}) as Record<string, SchemaObject>;
+  return Object.entries(value).flatMap(([key, member]) => {
+    const memberSchema = Object.hasOwn(properties, key) ? properties[key] : schema['additionalProperties'];
+    return memberSchema === undefined ? [] : uncoercibleValues(memberSchema, member, `${path}/${key}`);
+  });
+}
+
+/** Whether a JSON value already has `type` (integers are numbers; ajv checks integrality itself). */
+function hasJsonType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return typeof value === 'number';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
+    default:
+      return typeof value === type;
+  }
 }
 
 /** Schema properties for text limited to `max` characters (code points, as `maxLength` counts them). */

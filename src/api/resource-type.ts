@@ -45,8 +45,9 @@ export interface Association {
   ids?: string;
   /**
    * The nested form and the ids attribute replace each other: naming one explicitly drops the other
-   * unless that one is named explicitly too (`:default,owned_by` gives `owned_by` without `owned_by_id`;
-   * `:default,label_id` gives `label_id` without `label`).
+   * unless that one is named too (`:default,owned_by` gives `owned_by` without `owned_by_id`;
+   * `:default,label_id` gives an epic's `label_id` without `label`). Naming an id ARRAY never drops the
+   * nested list (`:default,label_ids` keeps the story's default `labels`).
    */
   alternative?: boolean;
   /** The ids attribute is not stored on the document: `X_ids` is taken from the loaded values' ids. */

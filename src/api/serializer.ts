@@ -175,13 +175,17 @@ function idsAttributeIndex(type: ResourceType): Map<string, Association> {
   return index;
 }
 
-/** For associations marked `alternative`, an explicitly named form removes the other unless named too. */
+/**
+ * For associations marked `alternative`, naming one form removes the other unless that is named too
+ * (recorded: `owned_by` comes instead of `owned_by_id`; an epic's `label_id` instead of its `label`), but
+ * naming an id array never removes a default key (`:default,label_ids` keeps the story's `labels`).
+ */
 function dropAlternatives(type: ResourceType, explicit: ReadonlyMap<string, unknown>, wanted: Map<string, unknown>): void {
   for (const [name, association] of Object.entries(type.associations ?? {})) {
     if (!association.alternative || !association.ids) continue;
     const nestedNamed = explicit.has(name);
     const idsNamed = explicit.has(association.ids);
     if (nestedNamed && !idsNamed) wanted.delete(association.ids);
-    if (idsNamed && !nestedNamed) wanted.delete(name);
+    if (idsNamed && !nestedNamed && association.many !== true) wanted.delete(name);
   }
 }

@@ -4,6 +4,7 @@
 import { DomainError } from '../domain/errors.js';
 import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
 import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
+import { eventInWholeSeconds, wholeSecond } from '../domain/whole-seconds.js';
 import { emptyState, evolve, type StreamState } from '../domain/resource-state.js';
 import { eventId } from '../infra/event-codec.js';
 import { WrongExpectedVersion, type EventStore } from '../ports/event-store.js';
@@ -123,7 +124,7 @@ export class CommandHandler {
       const short = new Set<IdKind>();
       let provisional = 0;
       const context: DecisionContext = {
-        now: meta.now,
+        now: wholeSecond(meta.now),
         actorId: meta.actorId,
         nextId(kind) {
           asked.set(kind, (asked.get(kind) ?? 0) + 1);
@@ -143,11 +144,11 @@ export class CommandHandler {
       }
       if (short.size === 0) {
         if (decision === undefined) throw refusal;
-        const event: NewEvent = {
+        const event: NewEvent = eventInWholeSeconds({
           type: decision.type,
           data: decision.data,
           meta: { schema: EVENT_SCHEMA, occurred_at: meta.now, performed_by: meta.actorId, command_id: meta.commandId },
-        };
+        });
         return { event, subject: decision.subject };
       }
       for (const kind of short) await ids.reserve(kind, asked.get(kind)!);

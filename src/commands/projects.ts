@@ -68,6 +68,7 @@ export class ProjectCommands {
 
   async updateProject(projectId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<{ project: Doc; version: number }> {
     const current = await this.project(projectId);
+    refuseCreateOnlyKeys(request, current);
     const takenNames = await this.namesIn(Number(current['account_id']), projectId);
     const { doc, version } = await this.deps.writer.onProject(projectId, decideUpdateProject, { request: settingsOf(request), takenNames }, meta);
     return { project: doc, version };
@@ -115,6 +116,18 @@ export class ProjectCommands {
 
 export function mayCreateProjects(accountMembership: Doc): boolean {
   return accountMembership['project_creator'] === true || accountMembership['admin'] === true || accountMembership['owner'] === true;
+}
+
+/**
+ * An update never drops what it cannot apply: `no_owner` and `new_account_name` only mean something on
+ * create, and a project stays in its account (`account_id` naming another one is refused too).
+ */
+function refuseCreateOnlyKeys(request: Record<string, unknown>, current: Doc): void {
+  for (const key of CREATE_ONLY_KEYS) {
+    if (!(key in request)) continue;
+    if (key === 'account_id' && request[key] === current['account_id']) continue;
+    throw invalidField(key, key === 'account_id' ? 'A project cannot be moved to another account.' : `'${key}' can only be given when creating a project.`);
+  }
 }
 
 function settingsOf(request: Record<string, unknown>): Record<string, unknown> {

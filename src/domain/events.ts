@@ -2,8 +2,11 @@
 // changes (create / update / delete with original and new values), exactly what the activity feed shows.
 // State folding and the read projections are therefore generic over resource kinds.
 
-/** Version of the event data layout; bump it and add an upcaster in infra/event-codec.ts when it changes. */
-export const EVENT_SCHEMA = 1;
+/**
+ * Version of the event data layout; bump it and add an upcaster in infra/event-codec.ts when it changes.
+ * 2: every datetime is a whole second (whole-seconds.ts); schema-1 events are truncated when read.
+ */
+export const EVENT_SCHEMA = 2;
 
 export type ResourceKind =
   | 'project'

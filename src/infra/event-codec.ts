@@ -9,6 +9,7 @@
 import { hash } from 'node:crypto';
 import { v5 as uuidV5 } from 'uuid';
 import { EVENT_SCHEMA } from '../domain/events.js';
+import { eventInWholeSeconds } from '../domain/whole-seconds.js';
 import type { EventData, EventMeta, EventType, RecordedEvent } from '../domain/events.js';
 
 /** An event as stored: data and meta as JSON text. */
@@ -40,7 +41,13 @@ export type Upcaster = (event: EventBody) => EventBody;
  * Upcasters keyed by the schema they upgrade FROM. When EVENT_SCHEMA becomes 2, register the
  * conversion of schema-1 events here in one line: `[1, upcastSchema1To2]`.
  */
-const upcasters: ReadonlyMap<number, Upcaster> = new Map<number, Upcaster>([]);
+const upcasters: ReadonlyMap<number, Upcaster> = new Map<number, Upcaster>([[1, upcastSchema1To2]]);
+
+/** Schema 1 recorded datetimes to the millisecond; schema 2 to the whole second. */
+function upcastSchema1To2(event: EventBody): EventBody {
+  const rounded = eventInWholeSeconds(event);
+  return { ...rounded, meta: { ...rounded.meta, schema: 2 } };
+}
 
 /** Namespace of event ids (a fixed, random UUID): ids are UUID v5 of `<command id>/<index>`. */
 const EVENT_ID_NAMESPACE = '5b0c1f43-8f0e-4b61-9a8e-3f1d2c7a9e64';

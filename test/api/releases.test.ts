@@ -64,7 +64,7 @@ describe('API: releases', () => {
     expect(res.text.split('\r\n')).to.deep.equal([
       'State,Accepted at (America/New_York),Type,Estimate,Title,ID,Labels,Owned By,Owned By',
       `accepted,2024-01-08 22:04:05,feature,1,Done,${ids.done},,Bob,`,
-      `unstarted,,feature,2,Early,${ids.early},"b, a",Olivia Owner,Bob`,
+      `unstarted,,feature,2,Early,${ids.early},"a, b",Olivia Owner,Bob`,
       '',
     ]);
     const quoted = await w.api('GET', `/projects/${p}/releases/${ids.r2}/stories.csv`, { as: w.owner });

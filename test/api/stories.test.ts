@@ -73,7 +73,7 @@ describe('API: stories', () => {
         description: 'Some words',
       });
       expect(story).to.deep.include({ estimate: 2, owned_by_id: bob.id, owner_ids: [bob.id], current_state: 'started' });
-      expect(story.labels.map((label: { name: string }) => label.name)).to.deep.equal(['backend', 'ui', 'mobile']);
+      expect(story.labels.map((label: { name: string }) => label.name)).to.deep.equal(['backend', 'mobile', 'ui']);
       const tasks = await w.api('GET', `/projects/${p}/stories/${story.id}?fields=tasks,task_ids,label_ids`, { as: w.owner });
       expect(tasks.json.tasks.map((t: { description: string; position: number; complete: boolean }) => [t.description, t.position, t.complete])).to.deep.equal([
         ['one', 1, false],

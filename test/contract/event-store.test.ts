@@ -147,6 +147,16 @@ describe('event codec', () => {
     expect(upcast(oldest, registry)).to.deep.equal(old);
   });
 
+  it('reads a schema-1 event (millisecond datetimes) with whole-second datetimes', () => {
+    const event = storyUpdateEvent('command-1', 1234);
+    const written = { ...event, meta: { ...event.meta, schema: 1 } };
+    const read = decodeEvent(row(written));
+    const [change] = read.data.changes;
+    expect(read.meta).to.deep.equal({ ...event.meta, schema: EVENT_SCHEMA, occurred_at: Date.UTC(2025, 0, 6, 9, 0, 1) });
+    expect(change!.original_values).to.deep.equal({ ...event.data.changes[0]!.original_values, updated_at: Date.UTC(2025, 0, 6, 9, 0, 1) });
+    expect(change!.new_values).to.deep.equal({ ...event.data.changes[0]!.new_values, updated_at: Date.UTC(2025, 0, 6, 9, 0, 1) });
+  });
+
   it('refuses an event whose schema has no upcaster or is newer than the server', () => {
     const event = storyUpdateEvent('command-1');
     expect(() => upcast({ ...event, meta: { ...event.meta, schema: EVENT_SCHEMA - 1 } }, new Map())).to.throw(

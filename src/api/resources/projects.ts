@@ -52,6 +52,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const projects = deps.read('projects');
   const accounts = deps.read('accounts');
   const memberships = deps.read('project_memberships');
+  const labels = deps.read('labels');
   const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
   const iterationReads = analyticsReads(deps.read);
@@ -90,6 +91,17 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         async load(docs) {
           const all = await memberships.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { id: 1 } });
           return docs.map((doc) => all.filter((membership) => membership['project_id'] === doc.id));
+        },
+      },
+      // On request only (recorded): `labels` and `label_ids` in name order, as GET .../labels lists them.
+      labels: {
+        type: 'label',
+        many: true,
+        ids: 'label_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await labels.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { name: 1 } });
+          return docs.map((doc) => all.filter((label) => label['project_id'] === doc.id));
         },
       },
     },

@@ -101,12 +101,17 @@ function storyUpdatePhrase(data: EventData): Phrase {
   if (stories.length !== 1) return storyPhrase(data, 'edited');
   const values = stories[0]!.new_values ?? {};
   if (has(values, 'current_state')) return { highlight: stateVerb(stories[0]!), tail: storiesObject(data) };
-  if (has(values, 'estimate')) {
+  if (has(values, 'estimate') && changedAttributes(values).length === 1) {
     const estimate = values['estimate'];
     if (typeof estimate !== 'number') return storyPhrase(data, 'unestimated');
     return { highlight: 'estimated', tail: `${storiesObject(data)} as ${points(estimate)}` };
   }
   return storyPhrase(data, 'edited');
+}
+
+/** What an update changed, without the `updated_at` every change carries. */
+function changedAttributes(values: Record<string, unknown>): string[] {
+  return Object.keys(values).filter((key) => key !== 'updated_at');
 }
 
 function stateVerb(change: ResourceChange): string {

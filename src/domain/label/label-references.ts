@@ -12,7 +12,7 @@ import type { StoryCounts } from './label-counts.js';
 export type LabelReference = string | { id?: number; name?: string };
 
 export interface ResolvedLabels {
-  /** The labels named, in request order, without repeats. */
+  /** The labels named, without repeats, in name order (as the service lists a story's labels). */
   labelIds: number[];
   /** Labels created because a name matched none (not yet in the state). */
   created: LabelDoc[];
@@ -69,7 +69,14 @@ export function resolveLabels(
     resolved.created.push(created);
     add(created.id);
   }
+  const nameOf = (id: number) => (findLabel(state, id) ?? resolved.created.find((label) => label.id === id))!.name;
+  resolved.labelIds.sort((a, b) => compareLabelNames(nameOf(a), nameOf(b)));
   return resolved;
+}
+
+/** Label name order: by code point of the stored (lower-case) names, so it never depends on the locale. */
+function compareLabelNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The create change of a new label, carrying its counts. */

@@ -18,7 +18,7 @@ export interface PerformerActivityEntry {
 
 export const performerActivityProjection: Projection = {
   name: 'performer_activity',
-  version: 1,
+  version: 2, // 2: whole-second datetimes (event schema 2)
   collections: [{ name: ACTIVITY_BY_PERFORMER, indexes: [{ field: 'person_id' }] }],
   apply(event: RecordedEvent): ProjectedWrite[] {
     const projectId = projectIdOfStream(event.stream);

@@ -25,7 +25,7 @@ export interface SubjectActivityEntry {
 
 export const subjectActivityProjection: Projection = {
   name: 'subject_activity',
-  version: 1,
+  version: 2, // 2: whole-second datetimes (event schema 2)
   collections: [{ name: ACTIVITY_BY_RESOURCE, indexes: [{ field: 'subjects' }] }],
   apply(event: RecordedEvent): ProjectedWrite[] {
     const projectId = projectIdOfStream(event.stream);

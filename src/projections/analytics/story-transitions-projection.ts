@@ -71,7 +71,7 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const storyTransitionsProjection: Projection = {
   name: 'analytics',
-  version: 1,
+  version: 2, // 2: whole-second datetimes (event schema 2)
   collections: [{ name: STORY_TRANSITIONS, indexes: [{ field: 'story_id' }, { field: 'week_key' }] }],
   apply,
 };

@@ -123,7 +123,7 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const iterationStoriesProjection: Projection = {
   name: 'iterations',
-  version: 1,
+  version: 2, // 2: whole-second datetimes (event schema 2)
   collections: [{ name: ITERATION_STORIES, indexes: [{ field: 'plan_key' }, { field: 'project_id' }] }],
   apply,
 };

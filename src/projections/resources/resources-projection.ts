@@ -176,7 +176,7 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const resourcesProjection: Projection = {
   name: 'resources',
-  version: 2, // 2: comments keep their ext_attachments; file attachments and blockers projected
+  version: 3, // 2: comments keep their ext_attachments; file attachments and blockers projected. 3: whole-second datetimes (event schema 2)
   collections: (Object.keys(resourceCollections) as ProjectedKind[]).map(
     (kind): ProjectionCollection => ({ name: resourceCollections[kind], indexes: indexes[kind] }),
   ),

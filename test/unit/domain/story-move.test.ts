@@ -52,7 +52,7 @@ describe('move story to another project', () => {
     const moved = findStory(target.state, id)!;
     const shared = findLabelByName(target.state, 'shared')!;
     const created = findLabelByName(target.state, 'only-here')!;
-    expect(moved).to.deep.include({ project_id: TARGET_ID, name: 'A story', owner_ids: [MEMBER], label_ids: [shared.id, created.id] });
+    expect(moved).to.deep.include({ project_id: TARGET_ID, name: 'A story', owner_ids: [MEMBER], label_ids: [created.id, shared.id] });
     expect(orderedStories(target.state).map((story) => story.id)).to.deep.equal([id, existing.subject.id]);
     expect(shared.counts!.number_of_stories_by_state.unscheduled).to.equal(2);
     expect([...target.state.docs.get('task')!.values()].map((task) => [task.description, task.position, task.story_id])).to.deep.equal([

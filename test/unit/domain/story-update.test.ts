@@ -273,7 +273,7 @@ describe('update story', () => {
   });
 
   describe('labels', () => {
-    it('replaces labels with names (creating missing ones) and shows names beside ids', () => {
+    it('replaces labels with names (creating missing ones), in name order, and shows names beside ids', () => {
       const project = givenProject();
       const id = project.story({ labels: ['one'] });
       const decision = project.when(decideUpdateStory, { story_id: id, labels: ['Two', 'one'] });
@@ -281,7 +281,7 @@ describe('update story', () => {
       const two = findLabelByName(project.state, 'two')!;
       const one = findLabelByName(project.state, 'one')!;
       expect(change.original_values).to.deep.include({ label_ids: [one.id], labels: ['one'] });
-      expect(change.new_values).to.deep.include({ label_ids: [two.id, one.id], labels: ['two', 'one'] });
+      expect(change.new_values).to.deep.include({ label_ids: [one.id, two.id], labels: ['one', 'two'] });
       project.when(decideUpdateStory, { story_id: id, labels: [] });
       expect(project.doc(id).label_ids).to.deep.equal([]);
     });
