@@ -152,7 +152,8 @@ export interface RouteDefinition {
   /**
    * GET on a project-scoped route whose response depends only on (project, project version, path,
    * query, caller's role or anonymity): the bytes are cached and ETag / If-None-Match use that key.
-   * Do not set it when the answer depends on the caller's identity or on the current date.
+   * Do not set it when the answer depends on the caller's identity or on the current date; a function
+   * decides per request (the stories list is cacheable unless it carries a `filter` search).
    */
-  cacheable?: boolean;
+  cacheable?: boolean | ((req: ApiRequest) => boolean);
 }

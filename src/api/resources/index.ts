@@ -8,6 +8,7 @@ import { peopleResources } from './people.js';
 import { projectResources } from './projects.js';
 import { labelResources } from './labels.js';
 import { releaseResources } from './releases.js';
+import { searchResources } from './search.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
 import type { ResourceModuleFactory } from './resource-module.js';
@@ -23,4 +24,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   labelResources,
   taskResources,
   releaseResources,
+  searchResources,
 ];

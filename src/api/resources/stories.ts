@@ -1,7 +1,7 @@
 // Stories, their owners and their labels.
 //
 //   GET    /projects/:project_id/stories                      readers; filters (story-list-query.ts), `filter`
-//                                                            (story-search-filter.ts); priority order; paginated
+//                                                            (the search grammar, queries/search/); priority order; paginated
 //   POST   /projects/:project_id/stories                      writers; nested tasks, labels by name or id
 //   GET    /projects/:project_id/stories/bulk?ids=1,2         readers; at most 500 ids, unknown ids skipped
 //   GET    /projects/:project_id/stories/:story_id            readers
@@ -41,6 +41,8 @@ import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteR
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
+import { iterationReadsOf } from '../../queries/searcher.js';
+import { searcherOf } from './searcher-of-request.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
 
@@ -56,6 +58,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
   const { writer } = deps;
+  const listReads = { stories, labels, search: deps.read, iterations: iterationReadsOf(deps.read) };
   const storyType = storyResourceType({
     stories,
     labels,
@@ -96,8 +99,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   });
 
   async function list(req: ApiRequest): Promise<ApiResult> {
-    const { criteria, page } = storyListQuery(req.query);
-    return { kind: 'resource', type: 'story', ...(await storyList({ stories, labels }, req.project!.id, criteria, page)) };
+    const { criteria, page } = storyListQuery(req.query, searcherOf(req));
+    return { kind: 'resource', type: 'story', ...(await storyList(listReads, req.project!.id, criteria, page)) };
   }
 
   async function bulk(req: ApiRequest): Promise<ApiResult> {
@@ -134,7 +137,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', cacheable: true, handle: list },
+    // A `filter` depends on the caller (time zone, is:following) and on today (relative dates, done stories).
+    { method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', cacheable: (req) => req.query['filter'] === undefined, handle: list },
     {
       method: 'POST',
       path: '/projects/:project_id/stories',
