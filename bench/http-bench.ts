@@ -177,7 +177,7 @@ export async function run(): Promise<void> {
   }
 }
 
-function line(result: AutocannonResult): string {
+export function line(result: AutocannonResult): string {
   const failures = result.errors + result.timeouts + result.non2xx;
   return (
     `${result.requests.mean.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(3)} ms  ` +
@@ -269,7 +269,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
 }
 
 /** `HTTP_BENCH_CPU_PROFILE=<dir>` writes a V8 CPU profile of the Storyline child there. */
-function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
+export function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
   const profileDir = args[0] === 'serve' ? process.env['HTTP_BENCH_CPU_PROFILE'] : undefined;
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...flags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -277,14 +277,14 @@ function startChild(script: string, args: string[], env: Record<string, string>)
   return child;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   await exited;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -293,8 +293,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Polls until the server answers 200 on `path` (the child is starting and catching up its read models). */
-async function waitUntilServing(port: number, path: string, headers: Record<string, string>): Promise<void> {
-  const deadline = Date.now() + 120_000;
+export async function waitUntilServing(port: number, path: string, headers: Record<string, string>, waitMs = 120_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const status = await fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((res) => res.status, () => 0);
     if (status === 200) return;

@@ -1,6 +1,7 @@
 // A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
-// outsider, a project with stories, labels, tasks and a release, and the real ids by path parameter.
+// outsider, a project with stories, labels, tasks, a release and a saved search, and the real ids by path
+// parameter.
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -28,6 +29,7 @@ export async function routeWorld(): Promise<RouteWorld> {
     release_id: [],
     label_id: [],
     task_id: [],
+    search_id: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -45,6 +47,8 @@ export async function routeWorld(): Promise<RouteWorld> {
     const tasks = (await app.api('GET', `/projects/${project.id}/stories/${created.id}/tasks`, { as: owner! })).json;
     for (const task of Array.isArray(tasks) ? tasks : []) ids['task_id']!.push(String(task.id));
   }
+  const saved = (await app.api('POST', `/projects/${project.id}/my/searches`, { as: owner!, body: { name: 'fuzzed', query: 'label:fuzz' } })).json;
+  ids['search_id']!.push(String(saved.id));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 
