@@ -3,7 +3,8 @@
 // `story_words` is read from SQLite), with autocannon in this process. A project of 50,000 stories whose
 // names and descriptions are drawn from the search bench's Zipf vocabulary (seeded), created by the same
 // decider the API uses and appended in one batch; the server builds its read models (text index
-// included) on start.
+// included) on start. Seeding is slow: each create's placement scans the project's order, so deciding
+// 50,000 creates one after the other is quadratic (more than 10 minutes on a loaded 2-core machine).
 //
 // 10 connections, 5 s each after a 1 s warm-up: GET /search for a label, a state plus an owner and a
 // free-text word (target p99 < 50 ms), and a stories page (limit 100) with `filter=` against the same
