@@ -306,8 +306,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls until the server answers 200 on `path` (the child is starting and catching up its read models). */
-export async function waitUntilServing(port: number, path: string, headers: Record<string, string>): Promise<void> {
-  const deadline = Date.now() + 120_000;
+export async function waitUntilServing(port: number, path: string, headers: Record<string, string>, waitMs = 120_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const status = await fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((res) => res.status, () => 0);
     if (status === 200) return;

@@ -1,12 +1,13 @@
 // Latency of the search engine (queries/search/) on a project of 50,000 stories in the in-memory read
 // store, the embedded default, with 10 queries in flight at once (as 10 connections would keep them;
-// the routes are not wired yet, so concurrency is at the level of promises): searchProject for a label,
+// concurrency at the level of promises): searchProject for a label,
 // a state plus an owner, a free-text word, a prefix and a phrase (p50 / p99 of the query function:
 // parse, resolve names, read the text index, compile, run), and a stories page filtered with `filter=`
 // against the same page without it (target: ratio of the p50s at most 1.5), measured in the same run.
 // Stories have names of 3 to 7 words and descriptions of 8 to 40, drawn from a shared vocabulary with
 // the skewed frequencies of real text (Zipf), from a seeded random source: every run searches the same
-// project. The text index is seeded through its projection.
+// project. The text index is seeded through its projection. Then the same over HTTP through the real
+// server (search-http-bench.ts).
 import { createMemoryReadStore } from '../src/infra/read-store/memory-read-store.js';
 import type { Doc } from '../src/ports/read-store.js';
 import { resourcesProjection } from '../src/projections/resources/resources-projection.js';
@@ -14,6 +15,7 @@ import { searchProject, storySearchFilters, type SearchRequest } from '../src/qu
 import type { SearchReader } from '../src/queries/search/search-names.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { seedStoryWords } from '../test/support/story-words-seed.js';
+import { runOverHttp, zipfWords } from './search-http-bench.js';
 
 const PROJECT_ID = 1;
 const STORIES = 50_000;
@@ -48,25 +50,6 @@ const TYPES = ['feature', 'feature', 'feature', 'bug', 'chore', 'release'];
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;
-}
-
-/** A word drawn by Zipf's law (exponent 1) over the vocabulary, by inverting its cumulative weights. */
-function zipfWords(random: () => number): (count: number) => string {
-  const cumulative: number[] = [];
-  let total = 0;
-  for (let rank = 1; rank <= VOCABULARY.length; rank++) cumulative.push((total += 1 / rank));
-  const word = () => {
-    const target = random() * total;
-    let low = 0;
-    let high = cumulative.length - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
-      else high = middle;
-    }
-    return VOCABULARY[low]!;
-  };
-  return (count) => Array.from({ length: count }, word).join(' ');
 }
 
 function story(id: number, random: () => number, words: (count: number) => string): Doc {
@@ -105,7 +88,7 @@ async function seededProject(): Promise<SearchReader> {
   await store.collection('people').write(people.map((doc) => ({ op: 'insert', doc })));
   await store.collection('project_memberships').write(people.map((person) => ({ op: 'insert', doc: { id: person.id, project_id: PROJECT_ID, person_id: person.id, role: 'member' } })));
   await store.collection('labels').write(Array.from({ length: LABELS }, (_, index) => ({ op: 'insert', doc: { id: 100 + index, project_id: PROJECT_ID, name: `label ${index}` } })));
-  const words = zipfWords(random);
+  const words = zipfWords(random, VOCABULARY);
   const stories: Doc[] = Array.from({ length: STORIES }, (_, index) => story(1000 + index, random, words));
   for (let start = 0; start < stories.length; start += 5000) {
     await store.collection('stories').write(stories.slice(start, start + 5000).map((doc) => ({ op: 'insert', doc })));
@@ -163,4 +146,5 @@ export async function run(): Promise<void> {
         `ratio to the plain page (p50) ${ratio.toFixed(2)} (target <= 1.5) ${ratio <= 1.5 ? 'OK' : 'ABOVE TARGET'}\n`,
     );
   }
+  await runOverHttp(VOCABULARY);
 }

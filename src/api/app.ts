@@ -152,7 +152,8 @@ class RequestPipeline {
     const apiRequest: ApiRequest = { ...routeRequest, project: await this.declaredAccess(route, routeRequest) };
 
     const context = { route, request: apiRequest, selection, state };
-    if (route.cacheable && method === 'GET' && apiRequest.project) {
+    const cacheable = typeof route.cacheable === 'function' ? route.cacheable(apiRequest) : route.cacheable === true;
+    if (cacheable && method === 'GET' && apiRequest.project) {
       return this.write(res, state, await this.cachedResponse(context), header('if-none-match'));
     }
     const rendered = await this.render(await route.handle(apiRequest), context, null);

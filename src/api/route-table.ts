@@ -152,9 +152,10 @@ export interface RouteDefinition {
   /**
    * GET on a project-scoped route whose response depends only on (project, project version, path,
    * query, caller's role or anonymity): the bytes are cached and ETag / If-None-Match use that key.
-   * Do not set it when the answer depends on the caller's identity or on the current date.
+   * Do not set it when the answer depends on the caller's identity or on the current date; a function
+   * decides per request (the stories list is cacheable unless it carries a `filter` search).
    */
-  cacheable?: boolean;
+  cacheable?: boolean | ((req: ApiRequest) => boolean);
   /**
    * For a cacheable route whose answer also depends on something the version does not count (the
    * current iteration number for iteration answers): that input, made part of the cache key.

@@ -1,7 +1,7 @@
 // How much one request may carry: the one table of text lengths (in characters, as the service counted
 // them: code points), list lengths and search-query sizes. The request schemas (src/api) apply them so
 // that an oversized value is refused with 400 `invalid_parameter` naming the key before it becomes an
-// event; search parsers (the stories `filter`, src/queries/search/) apply SEARCH_LIMITS.
+// event; the search parser (src/queries/search/) applies SEARCH_LIMITS.
 //
 // Where a number comes from: the facts (§2.3, §4.3: project name 50, task description 1000), the issue
 // text (story name 5,000), the domain rules that already held a limit (re-used here, not repeated), and
@@ -49,8 +49,16 @@ export const LIST_LIMITS = {
   emails: 100,
 } as const;
 
-/** The cost bound of one search: its length in characters and its number of terms. */
+/**
+ * The cost bound of one search query (`query` of /search, `filter` of the stories and epics lists, a saved
+ * search), the one table the search parser (src/queries/search/) reads: its length in UTF-16 code units
+ * (what `string.length` counts), its terms (each becomes a clause of the compiled filter), its parenthesis
+ * depth (the parser recurses once per level), and how many stories one /search answer lists (the real
+ * service's UI showed at most 500 per project).
+ */
 export const SEARCH_LIMITS = {
-  query_length: 2000,
-  terms: 40,
+  query_length: 20_000,
+  terms: 200,
+  depth: 32,
+  listed_stories: 500,
 } as const;

@@ -1,6 +1,6 @@
 // What the story list GETs compute (stories, releases, the stories of a release), over the read store:
-// the `with_*` filters and date ranges as one read-store filter, the priority order, the `filter`
-// search subset (story-search-filter.ts) and the page.
+// the `with_*` filters and date ranges as one read-store filter, or the `filter` search compiled by the
+// search engine (src/queries/search/), the priority order and the page.
 //
 // Choices (recorded in docs/decisions.md):
 // - Date ranges `<x>_after` / `<x>_before` are EXCLUSIVE; a story without the attribute (an unaccepted
@@ -9,15 +9,21 @@
 //   priority order; a story that is not in the project answers 400.
 import { invalidField } from '../domain/errors.js';
 import { normalizedLabelName } from '../domain/project-state.js';
-import type { Doc, ReadCollection } from '../ports/read-store.js';
+import type { Doc, Filter, ReadCollection } from '../ports/read-store.js';
+import type { IterationReads } from './iterations/iteration-timeline.js';
 import { paginate, paginationOf, type Page, type Paged } from './page.js';
-import { matchesFilter, parseStoryFilter } from './story-search-filter.js';
+import { storySearchFilters } from './search/search-project.js';
+import type { SearchReader } from './search/search-names.js';
+import { searchRequestOf, type Searcher } from './searcher.js';
 
 type ReadView = Pick<ReadCollection, 'find' | 'findOne' | 'count'>;
 
 export interface StoryListReads {
   stories: ReadView;
   labels: ReadView;
+  /** What a `filter` search reads: any collection by name, and the iteration models (done stories). */
+  search: SearchReader;
+  iterations: IterationReads;
 }
 
 export const DATE_RANGE_ATTRIBUTES = ['accepted_at', 'created_at', 'updated_at', 'deadline'] as const;
@@ -35,8 +41,8 @@ export interface StoryListCriteria {
   afterStoryId?: number;
   beforeStoryId?: number;
   ranges: DateRanges;
-  /** The `filter` search text. */
-  search?: string;
+  /** The `filter` search: its text and who runs it (the only criterion then: the API refuses others). */
+  search?: { text: string; searcher: Searcher };
 }
 
 /** Stories matching `filter` in priority order (rank, then id). */
@@ -51,6 +57,10 @@ export async function orderedStoryIds(stories: Pick<ReadCollection, 'find'>, pro
 
 /** GET /projects/:id/stories: one page of the project's stories in priority order. */
 export async function storyList(reads: StoryListReads, projectId: number, criteria: StoryListCriteria, page: Page): Promise<Paged<Doc>> {
+  if (criteria.search !== undefined) {
+    const request = await searchRequestOf(reads.iterations, criteria.search.searcher, criteria.search.text, 'filter');
+    return storyPage(reads.stories, (await storySearchFilters(reads.search, request)).filter, page);
+  }
   const filter: Record<string, unknown> = { project_id: projectId, ...dateRangeFilter(criteria.ranges) };
   if (criteria.state !== undefined) filter['current_state'] = criteria.state;
   if (criteria.storyType !== undefined) filter['story_type'] = criteria.storyType;
@@ -71,25 +81,14 @@ export async function storyList(reads: StoryListReads, projectId: number, criter
   }
   if (Object.keys(rank).length > 0) filter['rank'] = rank;
 
-  if (criteria.search === undefined) {
-    const total = await reads.stories.count(filter);
-    const value = page.limit === 0 ? [] : await reads.stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
-    return { value, pagination: paginationOf(total, page, value.length) };
-  }
-  const terms = parseStoryFilter(criteria.search);
-  const [ordered, projectLabels] = await Promise.all([orderedStories(reads.stories, filter), reads.labels.find({ project_id: projectId })]);
-  const labelName = new Map(projectLabels.map((label) => [label.id, String(label['name'])]));
-  const matching = ordered.filter((doc) =>
-    matchesFilter(terms, {
-      id: doc.id,
-      name: String(doc['name']),
-      ...(typeof doc['description'] === 'string' ? { description: doc['description'] } : {}),
-      current_state: String(doc['current_state']),
-      story_type: String(doc['story_type']),
-      labelNames: ((doc['label_ids'] as number[] | undefined) ?? []).map((id) => labelName.get(id) ?? ''),
-    }),
-  );
-  return paginate(matching, page);
+  return storyPage(reads.stories, filter, page);
+}
+
+/** One page of the stories `filter` selects, in priority order, with the count of them all. */
+async function storyPage(stories: ReadView, filter: Filter, page: Page): Promise<Paged<Doc>> {
+  const total = await stories.count(filter);
+  const value = page.limit === 0 ? [] : await stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
+  return { value, pagination: paginationOf(total, page, value.length) };
 }
 
 /** GET /projects/:id/releases: one page of the project's releases in priority order. */

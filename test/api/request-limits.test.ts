@@ -96,10 +96,15 @@ describe('API: limits on what one request carries', () => {
   describe('the stories filter', () => {
     const list = (filter: string) => w.api('GET', `/projects/${projectId}/stories`, { as: w.owner, query: { filter, fields: 'name' } });
 
-    it('refuses the 13 KB negated filter that used to hold the thread for seconds, before reading any story', async () => {
+    it('refuses the 13 KB negated filter that used to hold the thread for seconds (too many terms), and an over-long query', async () => {
       const res = await list(Array.from({ length: 1300 }, (_, i) => `-w${i}xyz`).join(' '));
       expectRefused(res, 'filter');
-      expect(res.json.general_problem).to.include(`${SEARCH_LIMITS.query_length} characters`);
+      expect(res.json.general_problem).to.include(`at most ${SEARCH_LIMITS.terms} terms`);
+      // A GET's request line cannot carry that many characters (413 first); a saved search's body can.
+      const body = { name: 'long', query: `"${'a'.repeat(SEARCH_LIMITS.query_length)}"` };
+      const long = await w.api('POST', `/projects/${projectId}/my/searches`, { as: w.owner, body });
+      expectRefused(long, 'query');
+      expect(long.json.general_problem).to.include(`at most ${SEARCH_LIMITS.query_length} characters`);
     });
 
     it('accepts up to the term limit and refuses one term more', async () => {

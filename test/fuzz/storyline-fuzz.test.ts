@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { routeWorld, servedRoutes, type RouteWorld } from '../api/support/route-world.js';
 
 const attributeNames = [
-  'name', 'description', 'story_type', 'current_state', 'estimate', 'story_priority', 'labels', 'label_ids', 'owner_ids',
+  'query', 'name', 'description', 'story_type', 'current_state', 'estimate', 'story_priority', 'labels', 'label_ids', 'owner_ids',
   'owned_by_id', 'follower_ids', 'requested_by_id', 'before_id', 'after_id', 'group', 'project_id', 'deadline', 'accepted_at',
   'created_at', 'tasks', 'comment', 'complete', 'position', 'id', 'role', 'email', 'emails', 'person_id', 'initials',
   'project_color', 'favorite', 'public', 'point_scale', 'iteration_length', 'length', 'team_strength', 'week_start_day', 'start_date', 'new_account_name',
@@ -20,7 +20,7 @@ const queryNames = [
   'fields', 'envelope', 'date_format', 'limit', 'offset', 'with_state', 'with_label', 'with_story_type', 'with_story_priority',
   'filter', 'since_version', 'occurred_before', 'occurred_after', 'created_after', 'updated_before', 'ids', 'sort_by',
   'account_ids', 'with_permission', 'project_id', 'after_story_id', 'before_story_id', '_method', 'constructor', '__proto__',
-  'scope', 'label',
+  'scope', 'label', 'query',
 ];
 
 const oddIds = ['0', '-1', '999999', 'abc', '1.5', '%zz', '99999999999999999999', ''];
@@ -30,6 +30,8 @@ const scalar = fc.oneof(
   fc.constantFrom('unstarted', 'started', 'accepted', 'rejected', 'unscheduled', 'feature', 'bug', 'release', 'owner', 'viewer',
     'member', 'p1', 'none', 'millis', 'true', 'false', ':default', 'name,owners(:default)', 'state:started label:x', '2024-02-30',
     '2017-05-03T23:29:39Z', 'x@example.com', 'scheduled', 'current', 'done', 'backlog', 'current_backlog', 'done_current', 'Monday', '0,1,2,3', '1,2', '-1'),
+  fc.constantFrom('(state:started OR', 'owner:"o', 'includedone:true -label:""', 'created:-2w..today', 'fuz* AND -is:blocked',
+    'estimate:1,-1 OR mywork:owner', `${'('.repeat(40)}x`, 'name:"a b" description:c* has:attachment', 'accepted_before:1899-12-31'),
   fc.constantFrom(...prototypeNames, ...prototypeNames.map((name) => `:default,${name}(${name})`)),
   fc.constantFrom('x'.repeat(300), 'y'.repeat(5001), `${'-z '.repeat(700)}`, Array.from({ length: 101 }, (_, i) => `l${i}`).join(',')),
   fc.integer({ min: -5, max: 40 }),

@@ -10,6 +10,7 @@ import { projectResources } from './projects.js';
 import { labelResources } from './labels.js';
 import { iterationResources } from './iterations.js';
 import { releaseResources } from './releases.js';
+import { searchResources } from './search.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
 import type { ResourceModuleFactory } from './resource-module.js';
@@ -27,4 +28,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   releaseResources,
   notificationResources,
   iterationResources,
+  searchResources,
 ];

@@ -1,7 +1,7 @@
 // Stories, their owners and their labels.
 //
 //   GET    /projects/:project_id/stories                      readers; filters (story-list-query.ts), `filter`
-//                                                            (story-search-filter.ts); priority order; paginated
+//                                                            (the search grammar, queries/search/); priority order; paginated
 //   POST   /projects/:project_id/stories                      writers; nested tasks, labels by name or id
 //   GET    /projects/:project_id/stories/bulk?ids=1,2         readers; at most 500 ids, unknown ids skipped
 //   GET    /projects/:project_id/stories/:story_id            readers
@@ -41,6 +41,8 @@ import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteR
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
+import { iterationReadsOf } from '../../queries/searcher.js';
+import { searcherOf } from './searcher-of-request.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
 import { analyticsReads } from '../../queries/analytics/analytics-query.js';
@@ -64,6 +66,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const iterationReads = analyticsReads(deps.read);
   /** Planning fields move with the current iteration, which the project version does not count. */
   const cacheVariant = (req: ApiRequest) => (PLANNING_FIELDS.test(req.query['fields'] ?? '') ? currentIterationVariant(iterationReads, req) : Promise.resolve(''));
+  const listReads = { stories, labels, search: deps.read, iterations: iterationReadsOf(deps.read) };
   const storyType = storyResourceType({
     stories,
     labels,
@@ -105,8 +108,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   });
 
   async function list(req: ApiRequest): Promise<ApiResult> {
-    const { criteria, page } = storyListQuery(req.query);
-    return { kind: 'resource', type: 'story', ...(await storyList({ stories, labels }, req.project!.id, criteria, page)) };
+    const { criteria, page } = storyListQuery(req.query, searcherOf(req));
+    return { kind: 'resource', type: 'story', ...(await storyList(listReads, req.project!.id, criteria, page)) };
   }
 
   async function bulk(req: ApiRequest): Promise<ApiResult> {
@@ -143,7 +146,15 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', cacheable: true, cacheVariant, handle: list },
+    // A `filter` depends on the caller (time zone, is:following) and on today (relative dates, done stories).
+    {
+      method: 'GET',
+      path: '/projects/:project_id/stories',
+      access: 'project:read',
+      cacheable: (req) => req.query['filter'] === undefined,
+      cacheVariant,
+      handle: list,
+    },
     {
       method: 'POST',
       path: '/projects/:project_id/stories',

@@ -5,6 +5,7 @@
 import { invalidField } from '../../domain/errors.js';
 import { STORY_PRIORITIES, STORY_STATES, STORY_TYPES } from '../../domain/story/story-rules.js';
 import type { Page } from '../../queries/page.js';
+import type { Searcher } from '../../queries/searcher.js';
 import { DATE_RANGE_ATTRIBUTES, type DateRanges, type StoryListCriteria } from '../../queries/story-lists.js';
 import { datetimeParameter } from '../datetime-parameter.js';
 import { pageParams } from '../page-params.js';
@@ -38,8 +39,8 @@ const checkReleaseListParams = requestSchema<Pick<ListParams, 'with_state'>>({
   properties: { with_state: { enum: STORY_STATES } },
 });
 
-/** GET /projects/:id/stories: the criteria and the page (a copy: the request's query stays as sent, for the cache key). */
-export function storyListQuery(query: Readonly<Record<string, string>>): { criteria: StoryListCriteria; page: Page } {
+/** GET /projects/:id/stories: the criteria (`filter` run as `searcher`) and the page (a copy: the request's query stays as sent, for the cache key). */
+export function storyListQuery(query: Readonly<Record<string, string>>, searcher: Searcher): { criteria: StoryListCriteria; page: Page } {
   assertFilterAlone(query);
   const params = checkStoryListParams({ ...query });
   const criteria: StoryListCriteria = { ranges: dateRanges(query) };
@@ -49,7 +50,7 @@ export function storyListQuery(query: Readonly<Record<string, string>>): { crite
   if (params.with_label !== undefined) criteria.label = params.with_label;
   if (params.after_story_id !== undefined) criteria.afterStoryId = params.after_story_id;
   if (params.before_story_id !== undefined) criteria.beforeStoryId = params.before_story_id;
-  if (params.filter !== undefined) criteria.search = params.filter;
+  if (params.filter !== undefined) criteria.search = { text: params.filter, searcher };
   return { criteria, page: pageParams(query) };
 }
 

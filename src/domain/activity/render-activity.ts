@@ -10,9 +10,15 @@ const SYSTEM_PERFORMER = { name: 'Storyline', initials: 'SL' } as const;
 /** Shown when the acting person is not (or no longer) known to the people read model. */
 const UNKNOWN_PERFORMER = { name: 'Unknown person', initials: '?' } as const;
 
-/** Only events of project streams are activities; person, account and id streams are not. */
+/**
+ * Events of a project stream that no feed shows: a saved search is private to its owner (its name and
+ * query must not reach the other members), so its writes are activities of nobody.
+ */
+const PRIVATE_EVENT_TYPES: ReadonlySet<string> = new Set(['saved_search_create', 'saved_search_delete']);
+
+/** Only events of project streams are activities (person, account and id streams are not), private ones left out. */
 export function isActivityEvent(event: RecordedEvent): boolean {
-  return projectIdOfStream(event.stream) !== null;
+  return projectIdOfStream(event.stream) !== null && !PRIVATE_EVENT_TYPES.has(event.type);
 }
 
 /** The activity of a project event, or null for events of other streams. */

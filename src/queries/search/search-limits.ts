@@ -1,15 +1,15 @@
-// Bounds of one search query (the `query` of /search, the `filter` of the stories and epics lists, a
-// saved search). They keep parsing linear and shallow and the compiled read-store filter small. The
-// harden-api branch adds its own filter limits in api/; the lead unifies both on merge.
+// Bounds of one search query, by the names the engine uses; the numbers live in the one table of request
+// limits (SEARCH_LIMITS, src/domain/input-limits.ts).
+import { SEARCH_LIMITS } from '../../domain/input-limits.js';
 
 /** Longest query accepted, in UTF-16 code units (what `string.length` counts). */
-export const MAX_QUERY_LENGTH = 20_000;
+export const MAX_QUERY_LENGTH = SEARCH_LIMITS.query_length;
 
 /** Most terms (keyword terms and free-text words) in one query: each becomes a clause of the filter. */
-export const MAX_QUERY_TERMS = 200;
+export const MAX_QUERY_TERMS = SEARCH_LIMITS.terms;
 
 /** Deepest nesting of parentheses: the parser recurses once per level. */
-export const MAX_QUERY_DEPTH = 32;
+export const MAX_QUERY_DEPTH = SEARCH_LIMITS.depth;
 
-/** Most stories one /search answer lists (the real service's UI showed at most 500 per project). */
-export const MAX_SEARCH_STORIES = 500;
+/** Most stories one /search answer lists. */
+export const MAX_SEARCH_STORIES = SEARCH_LIMITS.listed_stories;

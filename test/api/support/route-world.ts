@@ -1,6 +1,7 @@
 // A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
-// outsider, a project with stories, labels, tasks and a release, and the real ids by path parameter.
+// outsider, a project with stories, labels, tasks, a release and a saved search, and the real ids by path
+// parameter.
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -30,6 +31,7 @@ export async function routeWorld(): Promise<RouteWorld> {
     task_id: [],
     // iterations and overrides are numbered within the project; the world's first iteration is the current one
     number: ['1'],
+    search_id: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -53,6 +55,8 @@ export async function routeWorld(): Promise<RouteWorld> {
   const notifications = (await app.api('GET', '/my/notifications', { as: member! })).json;
   ids['notification_id'] = notifications.map((notification: { id: number }) => String(notification.id));
   ids['timestamp'] = notifications.map((notification: { created_at: string }) => String(Date.parse(notification.created_at)));
+  const saved = (await app.api('POST', `/projects/${project.id}/my/searches`, { as: owner!, body: { name: 'fuzzed', query: 'label:fuzz' } })).json;
+  ids['search_id']!.push(String(saved.id));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 

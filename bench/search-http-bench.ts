@@ -1,0 +1,151 @@
+// /search and `filter=` over HTTP, end to end through the real server (`storyline serve` in a child
+// process, SQLite event log and read models on disk: the default STORYLINE_READ_STORE, so the word index
+// `story_words` is read from SQLite), with autocannon in this process. A project of 50,000 stories whose
+// names and descriptions are drawn from the search bench's Zipf vocabulary (seeded), created by the same
+// decider the API uses and appended in one batch; the server builds its read models (text index
+// included) on start. Seeding is slow: each create's placement scans the project's order, so deciding
+// 50,000 creates one after the other is quadratic (more than 10 minutes on a loaded 2-core machine).
+//
+// 10 connections, 5 s each after a 1 s warm-up: GET /search for a label, a state plus an owner and a
+// free-text word (target p99 < 50 ms), and a stories page (limit 100) with `filter=` against the same
+// page without it (target: ratio of the p50s at most 1.5; both measured in this run).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
+import { emptyState, evolve } from '../src/domain/resource-state.js';
+import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
+import { configFromEnv } from '../src/infra/config.js';
+import { openStoryline } from '../src/infra/composition.js';
+import { seededRandom } from '../test/support/seeded-random.js';
+import { freePort, line, startChild, stopChild, waitUntilServing } from './http-bench.js';
+
+const STORIES = 50_000;
+const CONNECTIONS = 10;
+const DURATION_S = 5;
+const WARM_UP_S = 1;
+const PREFIX = '/services/v5';
+const LABELS = ['backend', 'frontend', 'ops', 'design', 'bug bash', 'mobile', 'api', 'billing'];
+const STATES = ['unscheduled', 'unstarted', 'started', 'finished', 'delivered', 'accepted', 'rejected'] as const;
+
+/** Draws `count` words by Zipf's law over `vocabulary` (most frequent first). */
+export function zipfWords(random: () => number, vocabulary: readonly string[]): (count: number) => string {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 1; rank <= vocabulary.length; rank++) cumulative.push((total += 1 / rank));
+  const word = () => {
+    const target = random() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (cumulative[middle]! < target) low = middle + 1;
+      else high = middle;
+    }
+    return vocabulary[low]!;
+  };
+  return (count) => Array.from({ length: count }, word).join(' ');
+}
+
+export async function runOverHttp(vocabulary: readonly string[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-search-http-bench-'));
+  let child: ReturnType<typeof startChild> | null = null;
+  try {
+    const seeding = performance.now();
+    const { token, projectId } = await seed(dir, vocabulary);
+    process.stdout.write(`  over HTTP: seeded ${STORIES.toLocaleString('en-US')} stories in the log in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
+    const port = await freePort();
+    child = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
+      STORYLINE_DATA: dir, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error',
+    });
+    const headers = { 'X-TrackerToken': token };
+    const starting = performance.now();
+    await waitUntilServing(port, `${PREFIX}/projects/${projectId}/search?query=webhook`, headers, 900_000);
+    process.stdout.write(`  server built its read models (SQLite, text index included) and answered in ${((performance.now() - starting) / 1000).toFixed(1)} s\n`);
+    const measure = async (path: string) => {
+      const url = `http://127.0.0.1:${port}${PREFIX}/projects/${projectId}${path}`;
+      await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_S, headers });
+      return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+    };
+    process.stdout.write(`  ${CONNECTIONS} connections, ${DURATION_S} s each (target p99 < 50 ms for /search)\n`);
+    for (const query of ['label:ops', 'state:started owner:BR', 'webhook']) {
+      const result = await measure(`/search?query=${encodeURIComponent(query)}`);
+      process.stdout.write(`  GET /search?query=${JSON.stringify(query).padEnd(24)} ${line(result)}${result.latency.p99 < 50 ? '' : '  ABOVE TARGET'}\n`);
+    }
+    const plain = await measure('/stories?limit=100');
+    process.stdout.write(`  GET /stories?limit=100 (no filter)            ${line(plain)}\n`);
+    for (const filter of ['state:started label:ops', 'webhook']) {
+      const filtered = await measure(`/stories?limit=100&filter=${encodeURIComponent(filter)}`);
+      const ratio = filtered.latency.p50 / Math.max(1, plain.latency.p50);
+      process.stdout.write(
+        `  GET /stories?limit=100&filter=${JSON.stringify(filter).padEnd(26)} ${line(filtered)}; p50 ratio to the plain page ${ratio.toFixed(2)} (target <= 1.5) ${ratio <= 1.5 ? 'OK' : 'ABOVE TARGET'}\n`,
+      );
+    }
+  } finally {
+    if (child) await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A person (initials BR), a project with labels, and 50,000 story creates appended as one batch. */
+async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token: string; projectId: number }> {
+  const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }));
+  const server = createServer(storyline.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const person = await storyline.addPerson({ email: 'bench@example.com', name: 'Bench Runner', password: 'bench-password', username: 'bench' });
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
+        method: 'POST',
+        headers: { 'X-TrackerToken': person.api_token, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const projectId = Number((await call('/projects', { name: 'Searched project', new_account_name: 'Bench' }))['id']);
+    const labelIds: number[] = [];
+    for (const name of LABELS) labelIds.push(Number((await call(`/projects/${projectId}/labels`, { name }))['id']));
+
+    const stream = streams.project(projectId);
+    const state = emptyState(stream);
+    for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
+    const baseVersion = state.version;
+    const storyIds: number[] = [];
+    for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
+    const random = seededRandom(20261123);
+    const words = zipfWords(random, vocabulary);
+    const start = Date.UTC(2026, 0, 1);
+    const commandId = crypto.randomUUID();
+    const events: NewEvent[] = [];
+    for (let i = 0; i < STORIES; i++) {
+      const now = start + i * 1000;
+      const currentState = STATES[Math.floor(random() * STATES.length)]!;
+      const name = words(3 + Math.floor(random() * 5));
+      const input: CreateStoryInput = {
+        name: name[0]!.toUpperCase() + name.slice(1),
+        description: `${words(8 + Math.floor(random() * 33))}.`,
+        current_state: currentState,
+        ...(currentState === 'unscheduled' ? {} : { estimate: 1 + Math.floor(random() * 3) }),
+        owner_ids: random() < 0.5 ? [person.id] : [],
+        label_ids: Array.from(new Set(Array.from({ length: Math.floor(random() * 3) }, () => labelIds[Math.floor(random() * labelIds.length)]!))),
+      };
+      const decision = decideCreateStory(input, state, { now, actorId: person.id, nextId: () => storyIds[i]! });
+      const event: NewEvent = { type: decision.type, data: decision.data, meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: person.id, command_id: commandId } };
+      events.push(event);
+      evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
+    }
+    await storyline.eventStore.append(stream, baseVersion, events);
+    return { token: person.api_token, projectId };
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await storyline.close();
+  }
+}

@@ -1,0 +1,125 @@
+// Search and saved searches (spec "Search and saved searches"; facts §5).
+//
+//   GET    /projects/:project_id/search?query=         readers; the search result (no kind): stories (done ones
+//                                                      left out unless includedone:true) and epics; not cached
+//                                                      (it depends on the searcher and on today)
+//   GET    /projects/:project_id/my/searches           readers; the caller's own saved searches, by id
+//   POST   /projects/:project_id/my/searches           readers (a saved search is the caller's own, viewers too);
+//                                                      body `name`, `query` (must parse); the saved_search
+//   DELETE /projects/:project_id/my/searches/:search_id   the caller's own; anyone else's is 404
+//
+// The query text goes through the one grammar (src/queries/search/); a bad query is a 400
+// `invalid_parameter` on `query` saying what and at which character.
+import { invalidField } from '../../domain/errors.js';
+import { streams } from '../../domain/events.js';
+import { decideCreateSavedSearch, decideDeleteSavedSearch } from '../../domain/saved-search/saved-search-decisions.js';
+import type { Doc } from '../../ports/read-store.js';
+import { savedSearchesOf } from '../../queries/search/saved-searches.js';
+import { searchProject } from '../../queries/search/search-project.js';
+import { iterationReadsOf, searchRequestOf } from '../../queries/searcher.js';
+import { commandMeta } from '../command-meta.js';
+import { idParam } from '../project-authorization.js';
+import { requestSchema } from '../request-schema.js';
+import type { Association, ResourceType } from '../resource-type.js';
+import type { ApiRequest, RouteDefinition } from '../route-table.js';
+import { epicResourceType } from './epic-type.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { searcherOf } from './searcher-of-request.js';
+
+/** A bucket of a search result nested as it is (it is not a stored resource). */
+function nested(name: string, type: string, many: boolean): Association {
+  return { type, ...(many ? { many: true } : {}), load: async (docs) => docs.map((doc) => doc[name] as Doc | Doc[]) };
+}
+
+const searchResultTypes: ResourceType[] = [
+  {
+    name: 'search_result_container',
+    attributes: ['query'],
+    defaults: ['stories', 'epics', 'query'],
+    associations: { stories: nested('stories', 'story_search_result', false), epics: nested('epics', 'epic_search_result', false) },
+  },
+  {
+    name: 'story_search_result',
+    attributes: ['total_points', 'total_points_completed', 'total_hits', 'total_hits_with_done'],
+    defaults: ['stories', 'total_points', 'total_points_completed', 'total_hits', 'total_hits_with_done'],
+    associations: { stories: nested('stories', 'story', true) },
+  },
+  {
+    name: 'epic_search_result',
+    attributes: ['total_hits'],
+    defaults: ['epics', 'total_hits'],
+    associations: { epics: nested('epics', 'epic', true) },
+  },
+];
+
+export const savedSearchType: ResourceType = {
+  name: 'saved_search',
+  kind: 'saved_search',
+  attributes: ['id', 'project_id', 'name', 'query'],
+  defaults: ['kind', 'id', 'project_id', 'name', 'query'],
+};
+
+const SAVED_SEARCH_KEYS = new Set(['name', 'query']);
+const checkSavedSearchBody = requestSchema<{ name: string; query: string }>({
+  type: 'object',
+  properties: { name: { type: 'string' }, query: { type: 'string' } },
+  required: ['name', 'query'],
+});
+
+export function searchResources(deps: ResourceDeps): ResourceModule {
+  const iterations = iterationReadsOf(deps.read);
+  const { writer } = deps;
+
+  async function search(req: ApiRequest): Promise<Doc> {
+    const text = req.query['query'];
+    if (text === undefined) throw invalidField('query', 'this endpoint requires the parameter: query');
+    const request = await searchRequestOf(iterations, searcherOf(req), text, 'query');
+    // The container is no stored resource: it has no id (the serializer leaves an absent id out).
+    return (await searchProject(deps.read, request)) as unknown as Doc;
+  }
+
+  function savedSearchBody(req: ApiRequest): { name: string; query: string } {
+    const extra = Object.keys(req.body).find((key) => !SAVED_SEARCH_KEYS.has(key));
+    if (extra !== undefined) throw invalidField(extra, `A saved search takes only name and query; '${extra}' is not one of them.`);
+    return checkSavedSearchBody(req.body);
+  }
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/projects/:project_id/search',
+      access: 'project:read',
+      handle: async (req) => ({ kind: 'resource', type: 'search_result_container', value: await search(req) }),
+    },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/my/searches',
+      access: 'project:read',
+      async handle(req) {
+        const value = req.actor === null ? [] : await savedSearchesOf(deps.read, req.project!.id, req.actor.id);
+        return { kind: 'resource', type: 'saved_search', value: value as unknown as Doc[] };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/my/searches',
+      access: 'project:read',
+      async handle(req) {
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateSavedSearch, savedSearchBody(req), commandMeta(req));
+        return { kind: 'resource', type: 'saved_search', value: doc, created: true, projectVersion: version };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/projects/:project_id/my/searches/:search_id',
+      access: 'project:read',
+      async handle(req) {
+        const command = { search_id: idParam(req.params['search_id']) };
+        const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteSavedSearch, command, commandMeta(req));
+        return { kind: 'empty', projectVersion: outcome.version };
+      },
+    },
+  ];
+  const epicType = epicResourceType({ labels: deps.read('labels'), siteUrl: deps.settings.siteUrl });
+  return { routes, types: [...searchResultTypes, savedSearchType, epicType] };
+}
