@@ -2,6 +2,9 @@
 // all with the same dependencies.
 import { accountResources } from './accounts.js';
 import { activityResources } from './activity.js';
+import { blockerResources } from './blockers.js';
+import { commentResources } from './comments.js';
+import { epicResources } from './epics.js';
 import { meResources } from './me.js';
 import { membershipResources } from './memberships.js';
 import { peopleResources } from './people.js';
@@ -23,4 +26,7 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   labelResources,
   taskResources,
   releaseResources,
+  epicResources,
+  commentResources,
+  blockerResources,
 ];

@@ -16,6 +16,7 @@ import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
+import { orderedEpicDocs } from './epics.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 const PROJECT_ATTRIBUTES = [
@@ -49,6 +50,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const projects = deps.read('projects');
   const accounts = deps.read('accounts');
   const memberships = deps.read('project_memberships');
+  const epics = deps.read('epics');
   const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
 
@@ -80,6 +82,16 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         async load(docs) {
           const all = await memberships.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { id: 1 } });
           return docs.map((doc) => all.filter((membership) => membership['project_id'] === doc.id));
+        },
+      },
+      epics: {
+        type: 'epic',
+        many: true,
+        ids: 'epic_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await orderedEpicDocs(epics, { project_id: { $in: docs.map((doc) => doc.id) } });
+          return docs.map((doc) => all.filter((epic) => epic['project_id'] === doc.id));
         },
       },
     },

@@ -9,6 +9,7 @@ import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
+import { commentsAssociation } from './comment-type.js';
 import type { RenderScope } from '../render-scope.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 
@@ -17,6 +18,7 @@ export interface StoryTypeDeps {
   labels: ReadOnlyCollection;
   tasks: ReadOnlyCollection;
   comments: ReadOnlyCollection;
+  blockers: ReadOnlyCollection;
   people: PeopleAsSeen;
   siteUrl: string;
 }
@@ -54,14 +56,29 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
           return docs.map((doc) => all.filter((task) => task['story_id'] === doc.id && task['project_id'] === doc['project_id']));
         },
       },
+      comments: commentsAssociation(deps.comments, 'story_id'),
+      blockers: {
+        type: 'blocker',
+        many: true,
+        ids: 'blocker_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await deps.blockers.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
+          return docs.map((doc) => all.filter((blocker) => blocker['story_id'] === doc.id && blocker['project_id'] === doc['project_id']));
+        },
+      },
     },
     computed: {
       url: storyUrls(deps.siteUrl),
       owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null),
-      comment_ids: async (docs) => {
-        const comments = await deps.comments.find({ story_id: { $in: docs.map((doc) => doc.id) } });
-        return docs.map((doc) => comments.filter((comment) => comment['story_id'] === doc.id).map((comment) => comment.id));
-      },
+      // Pull requests, branches and reviews cannot be created (a story create naming them is refused), so
+      // every story has none; a client asking for them gets the empty lists the service gave.
+      pull_requests: noneOf,
+      pull_request_ids: noneOf,
+      branches: noneOf,
+      branch_ids: noneOf,
+      reviews: noneOf,
+      review_ids: noneOf,
       before_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.before_id),
       after_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.after_id),
     },
@@ -79,6 +96,10 @@ export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUr
     associations: { labels: labelsAssociation(deps.labels) },
     computed: { url: storyUrls(deps.siteUrl) },
   };
+}
+
+async function noneOf(docs: readonly Doc[]): Promise<readonly unknown[]> {
+  return docs.map(() => []);
 }
 
 function storyUrls(siteUrl: string) {
