@@ -27,6 +27,11 @@ import { reactionFactories } from '../reactions/registry.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
+import { blobFileUploads } from './blob-store/file-uploads.js';
+import { openBlobStore } from './blob-store/open-blob-store.js';
+
+/** What a multipart body may carry beyond its file (boundaries, part headers, a long file name). */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 import { openDataDirectory } from './data-directory.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
@@ -90,6 +95,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
   const readStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
+  const blobs = await openBlobStore(config);
 
   const runner = new ProjectorRunner({ eventStore, readStore, projections, log });
   const startup = await runner.start();
@@ -139,6 +145,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         epicUrl: (id) => epicUrl(config.siteUrl, id),
       }),
     },
+    uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -162,6 +169,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     config: {
       createdStatus: config.createdStatus,
       maxBodyBytes: config.maxBodyBytes,
+      maxRawBodyBytes: config.maxUploadBytes + MULTIPART_OVERHEAD_BYTES,
       responseCacheEntries: config.responseCacheEntries,
       responseCacheBytes: config.responseCacheBytes,
       ...(config.deprecationWarning ? { deprecationWarning: config.deprecationWarning } : {}),
@@ -205,6 +213,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await eventStore.close();
         await readStore.close();
         await credentials.close();
+        await blobs.close();
       })();
       return closing;
     },

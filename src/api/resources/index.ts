@@ -13,6 +13,7 @@ import { labelResources } from './labels.js';
 import { releaseResources } from './releases.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
+import { uploadResources } from './uploads.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
 export const resourceModules: readonly ResourceModuleFactory[] = [
@@ -29,4 +30,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   epicResources,
   commentResources,
   blockerResources,
+  uploadResources,
 ];
