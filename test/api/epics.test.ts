@@ -69,6 +69,17 @@ describe('API: epics', () => {
     expect(project.json.epics).to.deep.equal([{ id: b.id, name: 'B' }]);
   });
 
+  it('lists only the labels of epics with with_type=epic', async () => {
+    const q = await w.project();
+    await w.api('POST', `/projects/${q}/labels`, { as: w.owner, body: { name: 'plain' } });
+    await w.api('POST', `/projects/${q}/epics`, { as: w.owner, body: { name: 'Epic one' } });
+    const all = await w.api('GET', `/projects/${q}/labels`, { as: w.owner });
+    expect(all.json.map((l: { name: string }) => l.name)).to.deep.equal(['epic one', 'plain']);
+    const ofEpics = await w.api('GET', `/projects/${q}/labels?with_type=epic`, { as: w.owner });
+    expect(ofEpics.json.map((l: { name: string }) => l.name)).to.deep.equal(['epic one']);
+    expect((await w.api('GET', `/projects/${q}/labels?with_type=story`, { as: w.owner })).status).to.equal(400);
+  });
+
   it('filters the list through the search grammar', async () => {
     const q = await w.project();
     await w.api('POST', `/projects/${q}/epics`, { as: w.owner, body: { name: 'Billing revamp' } });

@@ -1,6 +1,7 @@
 // A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
-// outsider, a project with stories, labels, tasks and a release, and the real ids by path parameter.
+// outsider, a project with stories, labels, tasks, a release, an epic, comments with an uploaded file and
+// an ext attachment, a blocker, and the real ids by path parameter.
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -28,6 +29,11 @@ export async function routeWorld(): Promise<RouteWorld> {
     release_id: [],
     label_id: [],
     task_id: [],
+    epic_id: [],
+    comment_id: [],
+    attachment_id: [],
+    file_attachment_id: [],
+    blocker_id: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -45,6 +51,24 @@ export async function routeWorld(): Promise<RouteWorld> {
     const tasks = (await app.api('GET', `/projects/${project.id}/stories/${created.id}/tasks`, { as: owner! })).json;
     for (const task of Array.isArray(tasks) ? tasks : []) ids['task_id']!.push(String(task.id));
   }
+  const storyId = ids['story_id']![0]!;
+  const boundary = 'route-world';
+  const upload = await app.api('POST', `/projects/${project.id}/uploads`, {
+    as: owner!,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    rawBody: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nbytes\r\n--${boundary}--\r\n`,
+  });
+  ids['file_attachment_id']!.push(String(upload.json.id));
+  const comment = (await app.api('POST', `/projects/${project.id}/stories/${storyId}/comments?fields=id,attachment_ids`, {
+    as: owner!,
+    body: { text: 'hello', file_attachments: [upload.json], ext_attachments: [{ title: 'doc' }] },
+  })).json;
+  ids['comment_id']!.push(String(comment.id));
+  ids['attachment_id']!.push(String(upload.json.id), ...(comment.attachment_ids ?? []).map(String));
+  const epic = (await app.api('POST', `/projects/${project.id}/epics`, { as: owner!, body: { name: 'Fuzz epic', comments: [{ text: 'on the epic' }] } })).json;
+  ids['epic_id']!.push(String(epic.id));
+  const blocker = (await app.api('POST', `/projects/${project.id}/stories/${storyId}/blockers`, { as: owner!, body: { description: 'wait' } })).json;
+  ids['blocker_id']!.push(String(blocker.id));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 
