@@ -91,7 +91,7 @@ describe('API: comments, uploads and blockers', () => {
   it('creates, edits and deletes comments on stories and epics; commenting and mentions make followers', async () => {
     const s = await story();
     expect((await app.api('GET', `/projects/${p}/stories/${s.id}?fields=follower_ids,comments,blockers,tasks,pull_requests,branches,reviews`, { as: owner })).json)
-      .to.deep.equal({ id: s.id, follower_ids: [owner.id], comments: [], blockers: [], tasks: [], pull_requests: [], branches: [], reviews: [] });
+      .to.deep.equal({ id: s.id, follower_ids: [], comments: [], blockers: [], tasks: [], pull_requests: [], branches: [], reviews: [] });
     const created = await app.api('POST', `/projects/${p}/stories/${s.id}/comments`, { as: bob, body: { text: 'ping @vera and @olivia.owner' } });
     expect(created.status, created.text).to.equal(200);
     const followers = (await app.api('GET', `/projects/${p}/stories/${s.id}?fields=follower_ids`, { as: owner })).json.follower_ids;
@@ -164,7 +164,7 @@ describe('API: comments, uploads and blockers', () => {
     expect(read.json.comments.map((c: { text: string }) => c.text)).to.deep.equal(['first']);
     expect(read.json.comments[0].file_attachments.map((f: { id: number }) => f.id)).to.deep.equal([upload.id]);
     expect(read.json.blockers.map((b: { description: string }) => b.description)).to.deep.equal(['legal']);
-    expect(read.json.follower_ids).to.deep.equal([owner.id]);
+    expect(read.json.follower_ids).to.deep.equal([owner.id]); // the commenter, not the requester
     const before = versionOf(await app.api('GET', `/projects/${p}`, { as: owner }));
     for (const key of ['pull_requests', 'branches', 'reviews']) {
       const res = await app.api('POST', `/projects/${p}/stories`, { as: owner, body: { name: 'x', [key]: [] } });
