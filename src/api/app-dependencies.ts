@@ -33,6 +33,8 @@ export interface ApiConfig {
   createdStatus: 200 | 201;
   /** Largest accepted request body, in bytes (413 `request_entity_too_large` above). */
   maxBodyBytes: number;
+  /** Largest body of a route reading its body raw (uploads); `maxBodyBytes` when not set. */
+  maxRawBodyBytes?: number;
   /** Entries of the response byte cache (0 disables it). */
   responseCacheEntries: number;
   /** Bytes the response cache may hold (default 64 MiB; 0 disables it). */

@@ -138,7 +138,8 @@ class RequestPipeline {
     const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true, address }, this.deps.auth, this.signIns);
     const selection = parseFields(query.fields);
     assertIntegerQueryParameters(query);
-    const bytes = await readBodyBytes(req, this.deps.config.maxBodyBytes);
+    const limit = route.body === 'raw' ? (this.deps.config.maxRawBodyBytes ?? this.deps.config.maxBodyBytes) : this.deps.config.maxBodyBytes;
+    const bytes = await readBodyBytes(req, limit);
     state.bodyRead = true;
     const { body, rawBody } = parseBody(bytes, req.headers['content-type'], method, route);
     const xhr = isXhr({ header });

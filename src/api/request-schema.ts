@@ -108,8 +108,8 @@ function problemsOf(errors: readonly ErrorObject[]): ValidationError[] {
 
 function problemOf(error: ErrorObject): ValidationError {
   const path = error.instancePath.split('/').filter(Boolean);
-  const field =
-    error.keyword === 'required' && path.length === 0 ? String(error.params['missingProperty']) : (path[0] ?? 'body');
+  const topLevelKey = path.length === 0 && (error.keyword === 'required' || error.keyword === 'additionalProperties');
+  const field = topLevelKey ? String(error.params['missingProperty'] ?? error.params['additionalProperty']) : (path[0] ?? 'body');
   const inside = path.length > 1 ? ` (at ${path.slice(1).join('.')})` : '';
   switch (error.keyword) {
     case 'type': {
@@ -132,6 +132,10 @@ function problemOf(error: ErrorObject): ValidationError {
       return { field, problem: `'${field}' can hold at most ${String(error.params['limit'])} values${inside}` };
     case 'maxLength':
       return { field, problem: `'${field}' parameter must be ${String(error.params['limit'])} characters or less.${inside ? ` ${inside.trim()}` : ''}` };
+    case 'additionalProperties':
+      return path.length === 0
+        ? { field, problem: `'${field}' is not a parameter of this endpoint` }
+        : { field, problem: `'${field}' must not hold '${String(error.params['additionalProperty'])}'${inside}` };
     case 'false schema':
       return { field, problem: path.length > 1 ? `'${field}' must not hold '${path.at(-1)}'${inside}` : `'${field}' is not allowed here` };
     default:

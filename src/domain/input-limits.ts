@@ -31,6 +31,8 @@ export const TEXT_LIMITS = {
   initials: INITIALS_MAX_LENGTH,
   email: 255,
   username: 40,
+  /** `alternate_link` of an ext attachment. */
+  attachment_link: 2048,
   /** Short enumerations and identifiers sent as text (state, type, color, time zone, role ...). */
   short_text: 100,
 } as const;
@@ -45,6 +47,9 @@ export const LIST_LIMITS = {
   follower_ids: 100,
   /** `file_attachments` of a rejection comment. */
   comment_attachments: 100,
+  /** Nested `comments` of a story or epic create, nested `blockers` of a story create (each). */
+  nested_comments: 100,
+  nested_blockers: 100,
   /** `emails` of POST /my/people. */
   emails: 100,
 } as const;

@@ -29,6 +29,11 @@ import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
+import { blobFileUploads } from './blob-store/file-uploads.js';
+import { openBlobStore } from './blob-store/open-blob-store.js';
+
+/** What a multipart body may carry beyond its file (boundaries, part headers, a long file name). */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 import { openDataDirectory } from './data-directory.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
@@ -92,6 +97,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
   const readStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
+  const blobs = await openBlobStore(config);
 
   const runner = new ProjectorRunner({ eventStore, readStore, projections, log });
   const startup = await runner.start();
@@ -142,6 +148,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         epicUrl: (id) => epicUrl(config.siteUrl, id),
       }),
     },
+    uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -165,6 +172,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     config: {
       createdStatus: config.createdStatus,
       maxBodyBytes: config.maxBodyBytes,
+      maxRawBodyBytes: config.maxUploadBytes + MULTIPART_OVERHEAD_BYTES,
       responseCacheEntries: config.responseCacheEntries,
       responseCacheBytes: config.responseCacheBytes,
       ...(config.deprecationWarning ? { deprecationWarning: config.deprecationWarning } : {}),
@@ -208,6 +216,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await eventStore.close();
         await readStore.close();
         await credentials.close();
+        await blobs.close();
       })();
       return closing;
     },

@@ -18,6 +18,8 @@ export interface StorylineConfig {
   mongoDbName: string;
   createdStatus: 200 | 201;
   maxBodyBytes: number;
+  /** Largest uploaded file, in bytes (its multipart body may exceed it by MULTIPART_OVERHEAD_BYTES). */
+  maxUploadBytes: number;
   responseCacheEntries: number;
   responseCacheBytes: number;
   activityWindowMonths: number | null;
@@ -54,6 +56,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', 64 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxUploadBytes: integer(env, 'STORYLINE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheEntries: integer(env, 'STORYLINE_RESPONSE_CACHE_ENTRIES', 2000, 0, 1_000_000),
     responseCacheBytes: integer(env, 'STORYLINE_RESPONSE_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
     activityWindowMonths: months(env, 'STORYLINE_ACTIVITY_WINDOW_MONTHS', 6),

@@ -99,11 +99,11 @@ interface StoryStored {
   updatedAt?: number;
 }
 
-/** The stored values of a story with no estimate, description or owners; its requester follows it. */
+/** The stored values of a story with no estimate, description or owners; nobody follows it yet (issue 11 item 5). */
 function storyValues(t: Time, story: Story, stored: StoryStored): Json {
   return {
     id: story.id, project_id: stored.projectId, name: story.name, story_type: story.type, current_state: stored.state, story_priority: 'p3',
-    requested_by_id: stored.requester.id, owner_ids: [], follower_ids: [stored.requester.id], label_ids: stored.labelIds, blocked_story_ids: [],
+    requested_by_id: stored.requester.id, owner_ids: [], follower_ids: [], label_ids: stored.labelIds, blocked_story_ids: [],
     created_at: t(stored.createdAt), updated_at: t(stored.updatedAt ?? stored.createdAt),
   };
 }
@@ -336,8 +336,8 @@ describe('activity feeds over HTTP', function () {
     await launchUpdate(bob, { current_state: 'started', owner_ids: [bob.id] }, {
       message: 'Bob Brown started this feature', highlight: 'started',
       values: () => [
-        { current_state: 'unscheduled', owner_ids: [], follower_ids: [alice.id] },
-        { current_state: 'started', owner_ids: [bob.id], follower_ids: [alice.id, bob.id] },
+        { current_state: 'unscheduled', owner_ids: [] },
+        { current_state: 'started', owner_ids: [bob.id] },
       ],
       then: recount('unscheduled', 'started'),
     });
@@ -377,8 +377,8 @@ describe('activity feeds over HTTP', function () {
     const rejected = await launchUpdate(carol, { current_state: 'rejected', comment: { text: 'Crashes on save' } }, {
       message: 'Carol Clark rejected this feature', highlight: 'rejected',
       values: (t) => [
-        { current_state: 'accepted', accepted_at: t(accepted.at), follower_ids: [alice.id, bob.id] },
-        { current_state: 'rejected', accepted_at: null, follower_ids: [alice.id, bob.id, carol.id] },
+        { current_state: 'accepted', accepted_at: t(accepted.at), follower_ids: [] },
+        { current_state: 'rejected', accepted_at: null, follower_ids: [carol.id] },
       ],
       then: (t, json, at) => {
         const [commentId] = json['comment_ids'] as number[];

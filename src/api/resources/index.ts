@@ -2,6 +2,9 @@
 // all with the same dependencies.
 import { accountResources } from './accounts.js';
 import { activityResources } from './activity.js';
+import { blockerResources } from './blockers.js';
+import { commentResources } from './comments.js';
+import { epicResources } from './epics.js';
 import { meResources } from './me.js';
 import { notificationResources } from './notifications.js';
 import { membershipResources } from './memberships.js';
@@ -13,6 +16,7 @@ import { releaseResources } from './releases.js';
 import { searchResources } from './search.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
+import { uploadResources } from './uploads.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
 export const resourceModules: readonly ResourceModuleFactory[] = [
@@ -29,4 +33,8 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   notificationResources,
   iterationResources,
   searchResources,
+  epicResources,
+  commentResources,
+  blockerResources,
+  uploadResources,
 ];

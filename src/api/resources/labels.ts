@@ -1,6 +1,7 @@
 // A project's labels.
 //
-//   GET    /projects/:project_id/labels             readers; by name (then id); not paginated
+//   GET    /projects/:project_id/labels             readers; by name (then id); not paginated; `with_type=epic`:
+//                                                   only the labels of epics
 //   POST   /projects/:project_id/labels             writers; body `name` (unique per project, stored lower-case)
 //   GET    /projects/:project_id/labels/:label_id   readers
 //   PUT    /projects/:project_id/labels/:label_id   writers; body `name`
@@ -9,6 +10,7 @@
 // `counts` (story_counts per state, kept by every story write) is returned when asked for in `fields`.
 import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../../domain/label/label-decisions.js';
 import { streams } from '../../domain/events.js';
+import { invalidField } from '../../domain/errors.js';
 import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
@@ -31,6 +33,7 @@ const checkLabelBody = requestSchema<{ name: string }>({ type: 'object', propert
 
 export function labelResources(deps: ResourceDeps): ResourceModule {
   const labels = deps.read('labels');
+  const epics = deps.read('epics');
   const { writer } = deps;
 
   async function pathLabel(req: ApiRequest): Promise<Doc> {
@@ -46,7 +49,14 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: true,
       async handle(req) {
-        const value = await labels.find({ project_id: req.project!.id }, { sort: { name: 1 } });
+        const projectId = req.project!.id;
+        const filter: Record<string, unknown> = { project_id: projectId };
+        if (req.query['with_type'] !== undefined) {
+          if (req.query['with_type'] !== 'epic') throw invalidField('with_type', "'with_type' must be one of epic");
+          const epicLabelIds = (await epics.find({ project_id: projectId })).map((epic) => epic['label_id']);
+          filter['id'] = { $in: epicLabelIds };
+        }
+        const value = await labels.find(filter, { sort: { name: 1 } });
         return { kind: 'resource', type: 'label', value };
       },
     },

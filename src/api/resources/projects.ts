@@ -19,6 +19,7 @@ import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
+import { orderedEpicDocs } from './epics.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 const PROJECT_ATTRIBUTES = [
@@ -53,6 +54,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const accounts = deps.read('accounts');
   const memberships = deps.read('project_memberships');
   const labels = deps.read('labels');
+  const epics = deps.read('epics');
   const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
   const iterationReads = analyticsReads(deps.read);
@@ -102,6 +104,16 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         async load(docs) {
           const all = await labels.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { name: 1 } });
           return docs.map((doc) => all.filter((label) => label['project_id'] === doc.id));
+        },
+      },
+      epics: {
+        type: 'epic',
+        many: true,
+        ids: 'epic_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await orderedEpicDocs(epics, { project_id: { $in: docs.map((doc) => doc.id) } });
+          return docs.map((doc) => all.filter((epic) => epic['project_id'] === doc.id));
         },
       },
     },

@@ -12,6 +12,7 @@ import type { CommandHandler } from '../../commands/command-handler.js';
 import type { MembershipCommands } from '../../commands/memberships.js';
 import type { PeopleCommands } from '../../commands/people.js';
 import type { ProjectCommands } from '../../commands/projects.js';
+import type { UploadFileCommand } from '../../domain/file-attachment/upload-file.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
 import type { ActivityFeeds } from '../../queries/activity-feeds.js';
@@ -49,6 +50,19 @@ export interface ResourceDeps {
   /** The queries that read more than one read model or the event store (the only readers of the log). */
   queries: Queries;
   settings: ResourceSettings;
+  /** Uploaded files' bytes (the blob store, behind the multipart reader). */
+  uploads: FileUploads;
+}
+
+/**
+ * Where uploads go and downloads come from, implemented by the composition root over the blob store.
+ * `receive` stores the one `file` part of a multipart body and answers what the upload decider records
+ * (415 / 400 / 413 error hashes for bodies it refuses, nothing stored then); `read` answers a stored
+ * file's bytes by content hash, or null.
+ */
+export interface FileUploads {
+  receive(body: { contentType: string; bytes: Buffer }): Promise<UploadFileCommand>;
+  read(contentHash: string): Promise<Buffer | null>;
 }
 
 export interface Queries {

@@ -22,7 +22,6 @@ import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';
 import type { Association, ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
-import { epicResourceType } from './epic-type.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { searcherOf } from './searcher-of-request.js';
 
@@ -120,6 +119,6 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  const epicType = epicResourceType({ labels: deps.read('labels'), siteUrl: deps.settings.siteUrl });
-  return { routes, types: [...searchResultTypes, savedSearchType, epicType] };
+  // epics in a search result render with the epic type src/api/resources/epics.ts declares
+  return { routes, types: [...searchResultTypes, savedSearchType] };
 }

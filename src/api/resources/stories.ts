@@ -62,6 +62,7 @@ const checkLabelBody = requestSchema<{ id?: number; name?: string }>({
 export function storyResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
+  const people = deps.read('people');
   const { writer } = deps;
   const iterationReads = analyticsReads(deps.read);
   /** Planning fields move with the current iteration, which the project version does not count. */
@@ -72,6 +73,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     labels,
     tasks: deps.read('tasks'),
     comments: deps.read('comments'),
+    blockers: deps.read('blockers'),
     people: deps.queries.people,
     siteUrl: deps.settings.siteUrl,
     planning: (projectId, now) => storyPlanning(iterationReads, projectId, now),
@@ -160,7 +162,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/stories',
       access: 'project:write',
       async handle(req) {
-        const { doc, version } = await writer.onProject(req.project!.id, decideCreateStory, createStoryInput(req.body), commandMeta(req));
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateStory, await createStoryInput(req.body, people), commandMeta(req));
         return story(doc, version, true);
       },
     },

@@ -67,7 +67,7 @@ export function releaseListQuery(query: Readonly<Record<string, string>>): { cri
 const FILTER_COMPANIONS = new Set(['filter', 'date_format', 'limit', 'offset', 'fields', 'envelope', 'token']);
 
 /** Throws when `filter` is sent together with parameters other than its companions. */
-function assertFilterAlone(query: Readonly<Record<string, string>>): void {
+export function assertFilterAlone(query: Readonly<Record<string, string>>): void {
   if (query['filter'] === undefined) return;
   const others = Object.keys(query).filter((name) => !FILTER_COMPANIONS.has(name));
   if (others.length > 0) {

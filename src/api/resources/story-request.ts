@@ -10,7 +10,12 @@ import type { LabelReference } from '../../domain/label/label-references.js';
 import type { CreateStoryInput, NewTaskInput } from '../../domain/story/create-story.js';
 import type { StoryGroup, UpdateStoryInput } from '../../domain/story/update-story.js';
 import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
+import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import { requestSchema, text } from '../request-schema.js';
+import { NEW_BLOCKER } from './blockers.js';
+import { NEW_COMMENT, newCommentsOf } from './comment-request.js';
+import type { CommentBody } from './comment-request.js';
 
 const integer = { type: 'integer' } as const;
 const nullableInteger = { type: ['integer', 'null'] } as const;
@@ -52,7 +57,17 @@ const NEW_TASK: SchemaObject = {
 
 const checkCreate = requestSchema<Record<string, unknown>>({
   type: 'object',
-  properties: { ...STORY_ATTRIBUTES, created_at: datetime, tasks: { type: 'array', items: NEW_TASK, maxItems: LIST_LIMITS.story_tasks } },
+  properties: {
+    ...STORY_ATTRIBUTES,
+    created_at: datetime,
+    tasks: { type: 'array', items: NEW_TASK, maxItems: LIST_LIMITS.story_tasks },
+    comments: { type: 'array', items: NEW_COMMENT, maxItems: LIST_LIMITS.nested_comments },
+    blockers: { type: 'array', items: NEW_BLOCKER, maxItems: LIST_LIMITS.nested_blockers },
+    // No source records how these were created beyond their names: refused, never dropped.
+    pull_requests: false,
+    branches: false,
+    reviews: false,
+  },
   required: ['name'],
 });
 
@@ -72,13 +87,16 @@ const checkUpdate = requestSchema<Record<string, unknown>>({
 /** Keys of an update body that are story attributes (a move with any of them is refused). */
 export const UPDATE_KEYS: readonly string[] = [...Object.keys(STORY_ATTRIBUTES), 'group', 'comment'];
 
-export function createStoryInput(body: Record<string, unknown>): CreateStoryInput {
+/** The create body; nested comments get the people their texts mention (one read of `people`). */
+export async function createStoryInput(body: Record<string, unknown>, people: ReadOnlyCollection): Promise<CreateStoryInput> {
   const checked = checkCreate(body);
   const input = { ...common(checked) } as CreateStoryInput;
   if (checked['created_at'] !== undefined && checked['created_at'] !== null) {
     input.created_at = datetimeParameter('created_at', checked['created_at'])!;
   }
   if (checked['tasks'] !== undefined) input.tasks = checked['tasks'] as NewTaskInput[];
+  if (checked['comments'] !== undefined) input.comments = await newCommentsOf(people, checked['comments'] as CommentBody[]);
+  if (checked['blockers'] !== undefined) input.blockers = checked['blockers'] as NewBlocker[];
   return input;
 }
 

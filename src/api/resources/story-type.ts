@@ -10,6 +10,7 @@ import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { StoryPlanning } from '../../queries/iterations/iterations-query.js';
 import { orderedStoryIds } from '../../queries/story-lists.js';
 import { storyUrl } from './web-addresses.js';
+import { commentsAssociation } from './comment-type.js';
 import type { RenderScope } from '../render-scope.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 
@@ -18,6 +19,7 @@ export interface StoryTypeDeps {
   labels: ReadOnlyCollection;
   tasks: ReadOnlyCollection;
   comments: ReadOnlyCollection;
+  blockers: ReadOnlyCollection;
   people: PeopleAsSeen;
   siteUrl: string;
   /** Where the project's stories in Current and the Backlog are planned at `now` (queries/iterations). */
@@ -57,14 +59,29 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
           return docs.map((doc) => all.filter((task) => task['story_id'] === doc.id && task['project_id'] === doc['project_id']));
         },
       },
+      comments: commentsAssociation(deps.comments, 'story_id'),
+      blockers: {
+        type: 'blocker',
+        many: true,
+        ids: 'blocker_ids',
+        idsFromLoad: true,
+        async load(docs) {
+          const all = await deps.blockers.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
+          return docs.map((doc) => all.filter((blocker) => blocker['story_id'] === doc.id && blocker['project_id'] === doc['project_id']));
+        },
+      },
     },
     computed: {
       url: storyUrls(deps.siteUrl),
       owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null),
-      comment_ids: async (docs) => {
-        const comments = await deps.comments.find({ story_id: { $in: docs.map((doc) => doc.id) } });
-        return docs.map((doc) => comments.filter((comment) => comment['story_id'] === doc.id).map((comment) => comment.id));
-      },
+      // Pull requests, branches and reviews cannot be created (a story create naming them is refused), so
+      // every story has none; a client asking for them gets the empty lists the service gave.
+      pull_requests: noneOf,
+      pull_request_ids: noneOf,
+      branches: noneOf,
+      branch_ids: noneOf,
+      reviews: noneOf,
+      review_ids: noneOf,
       before_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.before_id),
       after_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.after_id),
       planned_iteration_number: async (docs, ctx) => (await planningOf(deps, docs, ctx)).map((planned) => planned?.planned_iteration_number ?? null),
@@ -93,6 +110,10 @@ export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUr
     associations: { labels: labelsAssociation(deps.labels) },
     computed: { url: storyUrls(deps.siteUrl) },
   };
+}
+
+async function noneOf(docs: readonly Doc[]): Promise<readonly unknown[]> {
+  return docs.map(() => []);
 }
 
 function storyUrls(siteUrl: string) {

@@ -8,3 +8,8 @@ export function storyUrl(siteUrl: string, storyId: number): string {
 export function epicUrl(siteUrl: string, epicId: number): string {
   return `${siteUrl}/epic/show/${epicId}`;
 }
+
+/** Where a file attachment's bytes are served (spec: `{site_url}/file_attachments/{id}/download`). */
+export function fileDownloadUrl(siteUrl: string, fileAttachmentId: number): string {
+  return `${siteUrl}/file_attachments/${fileAttachmentId}/download`;
+}

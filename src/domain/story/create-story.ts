@@ -76,8 +76,8 @@ export function decideCreateStory(input: CreateStoryInput, state: StreamState, c
     if (acceptedProblem) problems.push(acceptedProblem);
   }
   const owners = requestedOwners([], input.owner_ids, input.owned_by_id);
-  const people = requesterId === null ? owners : [requesterId, ...owners];
-  const followers = followersAfter(unique(input.follower_ids ?? []), people);
+  // Neither requesting nor owning makes a follower (issue 11 item 5: recorded `follower_ids: []`).
+  const followers = unique(input.follower_ids ?? []);
   const labels = resolveLabels(state, input.label_ids ?? [], input.labels ?? [], context);
 
   const story: StoryDoc = {

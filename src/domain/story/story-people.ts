@@ -18,7 +18,7 @@ export function requestedOwners(
   return owners;
 }
 
-/** Followers after a write: the requested list plus anyone who just became requester or owner. */
+/** Followers after a write: the requested list plus the people a comment of the write made followers. */
 export function followersAfter(
   followers: readonly number[],
   newcomers: readonly number[],

@@ -74,12 +74,8 @@ export function decideUpdateStory(input: UpdateStoryInput, state: StreamState, c
 
   const requesterId = input.requested_by_id ?? before.requested_by_id;
   const owners = requestedOwners(before.owner_ids, input.owner_ids, input.owned_by_id);
-  const newcomers = [
-    ...(requesterId !== before.requested_by_id ? [requesterId] : []),
-    ...owners.filter((id) => !before.owner_ids.includes(id)),
-    ...(comment?.followerIds ?? []),
-  ];
-  const followers = followersAfter(unique(input.follower_ids ?? before.follower_ids), newcomers);
+  // Only commenting makes a follower; becoming requester or owner does not (issue 11 item 5).
+  const followers = followersAfter(unique(input.follower_ids ?? before.follower_ids), comment?.followerIds ?? []);
   const relabelled = input.label_ids !== undefined || input.labels !== undefined;
   const labels = relabelled
     ? resolveLabels(state, input.label_ids ?? [], input.labels ?? [], context)

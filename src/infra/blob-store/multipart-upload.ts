@@ -41,7 +41,7 @@ export function receiveUpload(request: UploadRequest, blobs: BlobStore, limits: 
   return new Promise<ReceivedFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: request.headers, limits: { files: 1, fields: MAX_OTHER_PARTS, parts: MAX_OTHER_PARTS + 1, fileSize: limits.maxFileBytes + 1 } });
+      parser = busboy({ headers: request.headers, defParamCharset: 'utf8', limits: { files: 1, fields: MAX_OTHER_PARTS, parts: MAX_OTHER_PARTS + 1, fileSize: limits.maxFileBytes + 1 } });
     } catch {
       request.body.resume();
       reject(new DomainError('content_format_not_found', { general_problem: 'An upload must be sent as multipart/form-data.' }));

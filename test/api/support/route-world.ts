@@ -1,7 +1,7 @@
 // A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
-// outsider, a project with stories, labels, tasks, a release and a saved search, and the real ids by path
-// parameter.
+// outsider, a project with stories, labels, tasks, a release, an epic, comments with an uploaded file and
+// an ext attachment, a blocker, a saved search, and the real ids by path parameter.
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -32,6 +32,11 @@ export async function routeWorld(): Promise<RouteWorld> {
     // iterations and overrides are numbered within the project; the world's first iteration is the current one
     number: ['1'],
     search_id: [],
+    epic_id: [],
+    comment_id: [],
+    attachment_id: [],
+    file_attachment_id: [],
+    blocker_id: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -57,6 +62,24 @@ export async function routeWorld(): Promise<RouteWorld> {
   ids['timestamp'] = notifications.map((notification: { created_at: string }) => String(Date.parse(notification.created_at)));
   const saved = (await app.api('POST', `/projects/${project.id}/my/searches`, { as: owner!, body: { name: 'fuzzed', query: 'label:fuzz' } })).json;
   ids['search_id']!.push(String(saved.id));
+  const storyId = ids['story_id']![0]!;
+  const boundary = 'route-world';
+  const upload = await app.api('POST', `/projects/${project.id}/uploads`, {
+    as: owner!,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    rawBody: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nbytes\r\n--${boundary}--\r\n`,
+  });
+  ids['file_attachment_id']!.push(String(upload.json.id));
+  const comment = (await app.api('POST', `/projects/${project.id}/stories/${storyId}/comments?fields=id,attachment_ids`, {
+    as: owner!,
+    body: { text: 'hello', file_attachments: [upload.json], ext_attachments: [{ title: 'doc' }] },
+  })).json;
+  ids['comment_id']!.push(String(comment.id));
+  ids['attachment_id']!.push(String(upload.json.id), ...(comment.attachment_ids ?? []).map(String));
+  const epic = (await app.api('POST', `/projects/${project.id}/epics`, { as: owner!, body: { name: 'Fuzz epic', comments: [{ text: 'on the epic' }] } })).json;
+  ids['epic_id']!.push(String(epic.id));
+  const blocker = (await app.api('POST', `/projects/${project.id}/stories/${storyId}/blockers`, { as: owner!, body: { description: 'wait' } })).json;
+  ids['blocker_id']!.push(String(blocker.id));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 

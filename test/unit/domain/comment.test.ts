@@ -56,7 +56,7 @@ describe('comments', () => {
         ext_attachments: [],
       });
       expect(touch!.original_values).to.deep.equal({ follower_ids: before.follower_ids, updated_at: before.updated_at });
-      expect(touch!.new_values).to.deep.equal({ follower_ids: [OWNER, MEMBER], updated_at: project.now });
+      expect(touch!.new_values).to.deep.equal({ follower_ids: [MEMBER], updated_at: project.now });
       expect(decision.data.primary_resources).to.deep.equal([
         { kind: 'story', id: story, name: 'A story', story_type: 'feature', story_priority: 'p3' },
       ]);
@@ -65,7 +65,7 @@ describe('comments', () => {
 
     it('only touches the story when the writer already follows it', () => {
       const project = givenProject();
-      const story = project.story();
+      const story = project.story({ follower_ids: [OWNER] });
       const decision = project.when(createComment, { story_id: story, text: 'mine' }, OWNER);
       expect(decision.data.changes[1]!.new_values).to.deep.equal({ updated_at: project.now });
     });

@@ -179,8 +179,8 @@ describe('update story', () => {
       expect(decision.type).to.equal('story_update');
       expect(decision.data.changes.map((change) => change.kind)).to.deep.equal(['story', 'comment']);
       const [story, comment] = decision.data.changes;
-      expect(story!.original_values).to.deep.equal({ current_state: 'delivered', follower_ids: [OWNER], updated_at: before.updated_at });
-      expect(story!.new_values).to.deep.equal({ current_state: 'rejected', follower_ids: [OWNER, MEMBER], updated_at: project.now });
+      expect(story!.original_values).to.deep.equal({ current_state: 'delivered', follower_ids: [], updated_at: before.updated_at });
+      expect(story!.new_values).to.deep.equal({ current_state: 'rejected', follower_ids: [MEMBER], updated_at: project.now });
       const stored = {
         id: comment!.id,
         story_id: id,
@@ -204,7 +204,7 @@ describe('update story', () => {
 
     it('leaves the followers alone when the writer already follows, and creates nothing for blank text', () => {
       const project = givenProject();
-      const id = project.story({ estimate: 1, current_state: 'delivered' });
+      const id = project.story({ estimate: 1, current_state: 'delivered', follower_ids: [OWNER] });
       const commented = project.when(decideUpdateStory, { story_id: id, current_state: 'rejected', comment: { text: 'Again' } });
       expect(commented.data.changes[0]!.new_values).to.not.have.property('follower_ids');
       expect(commented.data.changes.map((change) => change.kind)).to.deep.equal(['story', 'comment']);
@@ -241,11 +241,12 @@ describe('update story', () => {
   });
 
   describe('people', () => {
-    it('replaces owners, makes new owners followers, and sets or drops the first owner with owned_by_id', () => {
+    it('replaces owners without making them followers, and sets or drops the first owner with owned_by_id', () => {
       const project = givenProject();
       const id = project.story();
       const decision = project.when(decideUpdateStory, { story_id: id, owner_ids: [MEMBER] });
-      expect(storyChange(decision.data.changes).new_values).to.deep.include({ owner_ids: [MEMBER], follower_ids: [OWNER, MEMBER] });
+      expect(storyChange(decision.data.changes).new_values).to.deep.include({ owner_ids: [MEMBER] });
+      expect(storyChange(decision.data.changes).new_values).not.to.have.property('follower_ids');
       project.when(decideUpdateStory, { story_id: id, owned_by_id: OWNER });
       expect(project.doc(id).owner_ids).to.deep.equal([OWNER, MEMBER]);
       project.when(decideUpdateStory, { story_id: id, owned_by_id: null });

@@ -1,0 +1,91 @@
+// How comments and their uploaded files are rendered (facts §12): the comment and file_attachment
+// resource types, and the `comments` association stories and epics share.
+//
+// A file's `download_url` is the site's download address; there is no separate thumbnail rendition, so
+// an image's `thumbnail_url` and `big_url` show the image itself inline, and other files answer `"#"`
+// (what the service answered while a thumbnail was not made).
+import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
+import type { Association, ResourceType } from '../resource-type.js';
+import { peopleById } from './story-type.js';
+import type { PeopleAsSeen } from '../../queries/email-visibility.js';
+import { fileDownloadUrl } from './web-addresses.js';
+
+export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection; people: PeopleAsSeen }): ResourceType {
+  return {
+    name: 'comment',
+    kind: 'comment',
+    attributes: [
+      'id', 'story_id', 'epic_id', 'text', 'person_id', 'created_at', 'updated_at', 'file_attachment_ids', 'ext_attachment_ids',
+      'attachment_ids', 'ext_attachments', 'commit_identifier', 'commit_type',
+    ],
+    datetimes: ['created_at', 'updated_at'],
+    defaults: ['kind', 'id', 'story_id', 'epic_id', 'text', 'person_id', 'created_at', 'updated_at'],
+    associations: {
+      file_attachments: {
+        type: 'file_attachment',
+        many: true,
+        ids: 'file_attachment_ids',
+        async load(docs) {
+          const ids = docs.flatMap((doc) => idList(doc['file_attachment_ids']));
+          const found = new Map((await deps.fileAttachments.find({ id: { $in: ids } })).map((file) => [file.id, file]));
+          return docs.map((doc) => idList(doc['file_attachment_ids']).flatMap((id) => found.get(id) ?? []));
+        },
+      },
+      person: {
+        type: 'person',
+        ids: 'person_id',
+        alternative: true,
+        async load(docs, ctx) {
+          const found = await peopleById(deps.people, docs.map((doc) => doc['person_id']), ctx);
+          return docs.map((doc) => found.get(Number(doc['person_id'])) ?? null);
+        },
+      },
+    },
+  };
+}
+
+export function fileAttachmentResourceType(deps: { siteUrl: string; people: PeopleAsSeen }): ResourceType {
+  const download = (doc: Doc) => fileDownloadUrl(deps.siteUrl, doc.id);
+  const picture = (doc: Doc) => (doc['thumbnailable'] === true ? `${download(doc)}?inline=true` : '#');
+  return {
+    name: 'file_attachment',
+    kind: 'file_attachment',
+    attributes: ['id', 'filename', 'created_at', 'uploader_id', 'thumbnailable', 'size', 'uploaded', 'content_type', 'height', 'width'],
+    datetimes: ['created_at'],
+    defaults: ['kind', 'id', 'filename', 'created_at', 'uploader_id', 'thumbnailable', 'size', 'download_url', 'uploaded', 'big_url', 'thumbnail_url'],
+    associations: {
+      uploader: {
+        type: 'person',
+        ids: 'uploader_id',
+        alternative: true,
+        async load(docs, ctx) {
+          const found = await peopleById(deps.people, docs.map((doc) => doc['uploader_id']), ctx);
+          return docs.map((doc) => found.get(Number(doc['uploader_id'])) ?? null);
+        },
+      },
+    },
+    computed: {
+      download_url: async (docs) => docs.map(download),
+      thumbnail_url: async (docs) => docs.map(picture),
+      big_url: async (docs) => docs.map(picture),
+    },
+  };
+}
+
+/** A story's or an epic's comments, oldest first, from one read for the whole response. */
+export function commentsAssociation(comments: ReadOnlyCollection, parentKey: 'story_id' | 'epic_id'): Association {
+  return {
+    type: 'comment',
+    many: true,
+    ids: 'comment_ids',
+    idsFromLoad: true,
+    async load(docs) {
+      const all = await comments.find({ [parentKey]: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
+      return docs.map((doc) => all.filter((comment) => comment[parentKey] === doc.id && comment['project_id'] === doc['project_id']));
+    },
+  };
+}
+
+function idList(value: unknown): number[] {
+  return Array.isArray(value) ? (value as number[]) : [];
+}

@@ -1,0 +1,76 @@
+// Uploaded files (spec: uploads; facts §2.2: one multipart part `file`).
+//
+//   POST /projects/:project_id/uploads                       writers; multipart part `file` -> file_attachment
+//   GET  /file_attachments/:file_attachment_id/download      readers of the file's project; at the site root
+//                                                            and under every API prefix; `inline=true`
+//
+// The bytes go to the blob store as the body is read (the injected `FileUploads`, implemented in infra
+// over src/infra/blob-store/multipart-upload.ts); the upload decider records the metadata as one event.
+// A client attaches the upload afterwards: POST a comment with `file_attachments: [<the upload's object>]`.
+// Downloads are answered as attachments (save dialog) unless `inline=true`; the file name travels as
+// RFC 6266 `filename*`. A file whose comment was deleted is gone (404); its bytes wait for the sweep.
+import { decideUploadFile } from '../../domain/file-attachment/upload-file.js';
+import { invalidField } from '../../domain/errors.js';
+import type { Doc } from '../../ports/read-store.js';
+import { isXhr, missingCredentials } from '../authentication.js';
+import { commandMeta } from '../command-meta.js';
+import { apiError } from '../error-catalogue.js';
+import { idParam } from '../project-authorization.js';
+import type { ApiRequest, ApiResult, RouteDefinition, RouteRequest } from '../route-table.js';
+import type { ResourceDeps, ResourceModule } from './resource-module.js';
+
+export function uploadResources(deps: ResourceDeps): ResourceModule {
+  const files = deps.read('file_attachments');
+  const { writer } = deps;
+
+  /** The project of a download, for its access check; anonymous callers cannot probe which files exist. */
+  const fileProject = {
+    level: 'project:read' as const,
+    async of(req: RouteRequest): Promise<number> {
+      const found = await files.findOne({ id: idParam(req.params['file_attachment_id']) });
+      if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
+      return Number(found['project_id']);
+    },
+  };
+
+  async function download(req: ApiRequest): Promise<ApiResult> {
+    const file: Doc | null = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
+    if (!file) throw apiError('unfound_resource');
+    const inline = inlineParameter(req.query['inline']);
+    const bytes = await deps.uploads.read(String(file['content_hash']));
+    if (bytes === null) throw apiError('unfound_resource');
+    return { kind: 'raw', contentType: String(file['content_type']), body: bytes, filename: String(file['filename']), inline };
+  }
+
+  const downloadRoute = (mount: 'root' | 'versioned'): RouteDefinition => ({
+    method: 'GET',
+    path: '/file_attachments/:file_attachment_id/download',
+    access: 'public',
+    project: fileProject,
+    mount,
+    handle: download,
+  });
+
+  const routes: RouteDefinition[] = [
+    {
+      method: 'POST',
+      path: '/projects/:project_id/uploads',
+      access: 'project:write',
+      body: 'raw',
+      async handle(req) {
+        const received = await deps.uploads.receive(req.rawBody ?? { contentType: '', bytes: Buffer.alloc(0) });
+        const { doc, version } = await writer.onProject(req.project!.id, decideUploadFile, received, commandMeta(req));
+        return { kind: 'resource', type: 'file_attachment', value: doc, created: true, projectVersion: version };
+      },
+    },
+    downloadRoute('root'),
+    downloadRoute('versioned'),
+  ];
+  return { routes, types: [] };
+}
+
+function inlineParameter(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw invalidField('inline', "'inline' must be a boolean value");
+}
