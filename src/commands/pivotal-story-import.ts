@@ -7,13 +7,16 @@
 // - The importer (performer of every event, requester of last resort) is the project's first owner.
 // - Order: each story is placed right after the previous imported story of its band (Icebox / the
 //   scheduled stories), so the file's order is the priority order.
-// - Comments and blockers are parsed and kept with the row, but no decider for them exists on this
-//   branch yet: they are counted as "not carried over yet" in each row's outcome and the summary.
+// - Comments are created in the story's event with their dates; a comment's author is matched to a
+//   member by name like the people above. A comment by an unknown (or no) author is written by the
+//   importer and keeps Tracker's signature "(Name - date)" in its text, so no authorship is lost; the
+//   unknown name is reported. Blockers are created with their resolved state.
 // - Command ids are `<prefix>:<record>`: importing the same file again (same prefix) writes nothing twice.
 import { DomainError, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { membershipsOf, projectOf, type StoryPriority, type StoryState, type StoryType } from '../domain/project-state.js';
 import { requestedTimeZoneName } from '../domain/project/time-zone.js';
+import type { NewComment } from '../domain/comment/comment-create.js';
 import { decideCreateStory, type CreateStoryInput } from '../domain/story/create-story.js';
 import { bandOf, type Band } from '../domain/story/story-order.js';
 import type { CommandHandler } from './command-handler.js';
@@ -27,6 +30,9 @@ export interface PivotalTask {
 
 /** A comment cell: "text (Author Name - Feb 11, 2016)". */
 export interface PivotalComment {
+  /** The cell as written, signature included. */
+  cell: string;
+  /** The text without the signature (the whole cell when it has none). */
   text: string;
   author: string | null;
   /** ms, or null when the cell names no date. */
@@ -68,9 +74,11 @@ export interface PivotalRowOutcome {
   story_id?: number;
   /** Why the story was refused. */
   problems?: string[];
-  /** Names of Requested By / Owned By that match no single project member. */
+  /** Names of Requested By / Owned By / comment authors that match no single project member. */
   unknown_people: string[];
-  not_carried_over_yet: { comments: number; blockers: number };
+  /** Created with the story (0 when the story was refused). */
+  comments_created: number;
+  blockers_created: number;
 }
 
 export interface PivotalImportDeps {
@@ -137,6 +145,8 @@ export class PivotalStoryImport {
       ...(row.estimate !== undefined ? { estimate: row.estimate } : {}),
       ...(row.priority ? { story_priority: row.priority } : {}),
       ...(row.tasks.length > 0 ? { tasks: row.tasks } : {}),
+      ...(row.comments.length > 0 ? { comments: row.comments.map((comment) => this.newComment(comment, member)) } : {}),
+      ...(row.blockers.length > 0 ? { blockers: row.blockers } : {}),
       ...(row.createdAt !== undefined ? { created_at: row.createdAt } : {}),
       ...(row.acceptedAt !== undefined ? { accepted_at: row.acceptedAt } : {}),
       ...(row.deadline !== undefined ? { deadline: row.deadline } : {}),
@@ -146,17 +156,29 @@ export class PivotalStoryImport {
       record: row.record,
       pivotal_id: row.pivotalId,
       unknown_people: unknownPeople,
-      not_carried_over_yet: { comments: row.comments.length, blockers: row.blockers.length },
+      comments_created: 0,
+      blockers_created: 0,
     };
     try {
       const meta = { commandId: `${this.commandPrefix}:${row.record}`, actorId: this.importerId, now: this.deps.clock() };
       const { doc: story } = await this.deps.writer.onProject(this.projectId, decideCreateStory, input, meta);
       this.lastInBand.set(band, story.id);
-      return { ...outcome, story_id: story.id };
+      return { ...outcome, story_id: story.id, comments_created: row.comments.length, blockers_created: row.blockers.length };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return { ...outcome, problems: problemsOf(error) };
     }
+  }
+
+  /**
+   * A comment written by its author when the signature names a member, its text without the signature;
+   * otherwise by the importer, the cell kept whole so the text still says who wrote it. The date is kept.
+   */
+  private newComment(comment: PivotalComment, member: (name: string) => number | undefined): NewComment {
+    const authorId = comment.author === null ? undefined : member(comment.author);
+    const createdAt = comment.created_at === null ? {} : { created_at: comment.created_at };
+    if (authorId === undefined || comment.text.trim() === '') return { text: comment.cell, person_id: this.importerId, ...createdAt };
+    return { text: comment.text, person_id: authorId, ...createdAt };
   }
 }
 

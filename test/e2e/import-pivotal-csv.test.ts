@@ -1,7 +1,7 @@
 // `storyline import-pivotal-csv` as a child process beside a running server on the same data directory:
 // a Tracker export written from the format becomes stories of the project in the file's order, with
-// people matched by name, tasks, labels and dates; unknown people, refused rows and the comments and
-// blockers not carried over yet are reported; importing the same file again writes nothing twice.
+// people matched by name, tasks, labels, dates, comments (authors matched by name, dates kept) and
+// blockers; unknown people and refused rows are reported; importing the same file again writes nothing twice.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,8 @@ function importCsv(dataDir: string, ...args: string[]): Promise<{ code: number; 
 
 const EXPORT_2016 = [
   'Id,Title,Labels,Iteration,Iteration Start,Iteration End,Type,Estimate,Current State,Created at,Accepted at,Deadline,Requested By,Description,URL,Owned By,Owned By,Comment,Comment,Task,Task Status,Task,Task Status,Blocker,Blocker Status',
-  '501,"Sign in, with SSO",auth,1,"Feb 1, 2016","Feb 8, 2016",feature,2,accepted,"Feb 1, 2016","Feb 5, 2016",,Bob Member,"Steps:\n1. open, 2. sign in",https://www.pivotaltracker.com/story/show/501,Bob Member,Olivia Owner,"Done (Olivia Owner - Feb 5, 2016)",,write tests,completed,"docs, too",not completed,,',
-  '502,Fix the crash,"auth, bugs",,,,bug,,unstarted,"Feb 2, 2016",,,Zed Unknown,,,Zed Unknown,,,,,,,,"waiting on 503",unresolved',
+  '501,"Sign in, with SSO",auth,1,"Feb 1, 2016","Feb 8, 2016",feature,2,accepted,"Feb 1, 2016","Feb 5, 2016",,Bob Member,"Steps:\n1. open, 2. sign in",https://www.pivotaltracker.com/story/show/501,Bob Member,Olivia Owner,"Done (Olivia Owner - Feb 5, 2016)",plain note without a signature,write tests,completed,"docs, too",not completed,design review,resolved',
+  '502,Fix the crash,"auth, bugs",,,,bug,,unstarted,"Feb 2, 2016",,,Zed Unknown,,,Zed Unknown,,"Seen it too (Zed Unknown - Feb 3, 2016 3:04 PM)",,,,,,"waiting on 503",unresolved',
   '503,Refused: started without estimate,,,,,feature,,started,"Feb 2, 2016",,,Olivia Owner,,,,,,,,,,,,',
   '504,Icebox idea one,,,,,chore,,unscheduled,"Feb 3, 2016",,,Olivia Owner,,,,,,,,,,,,',
   '505,Icebox idea two,,,,,feature,,unscheduled,"Feb 3, 2016",,,Olivia Owner,,,,,,,,,,,,',
@@ -61,7 +61,7 @@ describe('CLI: import-pivotal-csv', function () {
     return res.json;
   }
 
-  it('imports the rows as stories beside the running server and reports what it could not carry over', async () => {
+  it('imports the rows as stories with their comments and blockers beside the running server, reporting unknown people', async () => {
     const ran = await importCsv(join(root, 'data'), csvFile, '--project', String(project));
     expect(ran.code, ran.stderr).to.equal(1);
     const lines = ran.stdout.trim().split('\n').map((line) => JSON.parse(line));
@@ -69,14 +69,21 @@ describe('CLI: import-pivotal-csv', function () {
     expect(summary).to.deep.include({
       stories_created: 5,
       rows_refused: 1,
+      comments_created: 3,
+      blockers_created: 2,
       unknown_people: ['Zed Unknown'],
-      not_carried_over_yet: { comments: 1, blockers: 1 },
       ignored_columns: ['Iteration', 'Iteration Start', 'Iteration End', 'URL'],
     });
     const refused = lines.find((line) => line.record === 4);
     expect(refused).to.include({ pivotal_id: '503' });
     expect(refused.problems.join(' ')).to.match(/estimate/);
-    expect(lines.find((line) => line.pivotal_id === '502').unknown_people).to.deep.equal(['Zed Unknown', 'Zed Unknown']);
+    expect(summary.summary).to.equal(`5 stories (3 comments, 2 blockers) imported into project ${project}, 1 rows refused`);
+    expect(lines.find((line) => line.pivotal_id === '502')).to.deep.include({
+      unknown_people: ['Zed Unknown', 'Zed Unknown', 'Zed Unknown'],
+      comments_created: 1,
+      blockers_created: 1,
+    });
+    expect(refused).to.include({ comments_created: 0, blockers_created: 0 });
 
     // The running server picks the CLI's events up from the shared log.
     await app.storyline.runner.waitFor(await app.storyline.eventStore.headPosition());
@@ -102,6 +109,21 @@ describe('CLI: import-pivotal-csv', function () {
     ]);
     expect(bug).to.deep.include({ story_type: 'bug', current_state: 'unstarted', requested_by_id: owner.id, owner_ids: [] });
     expect(bug.labels.map((label: { name: string }) => label.name)).to.deep.equal(['auth', 'bugs']);
+
+    const comments = async (storyId: number) =>
+      (await app.storyline.runner.collection('comments').find({ story_id: storyId })).map(({ text, person_id, created_at }) => ({ text, person_id, created_at }));
+    // A known author writes her comment, its date kept; an unsigned comment is the importer's, dated now.
+    const [signed, unsigned] = await comments(accepted.id);
+    expect(signed).to.deep.equal({ text: 'Done', person_id: owner.id, created_at: Date.UTC(2016, 1, 5) });
+    expect(unsigned).to.include({ text: 'plain note without a signature', person_id: owner.id });
+    // An unknown author: written by the importer, the signature kept in the text, the date kept.
+    expect(await comments(bug.id)).to.deep.equal([
+      { text: 'Seen it too (Zed Unknown - Feb 3, 2016 3:04 PM)', person_id: owner.id, created_at: Date.UTC(2016, 1, 3, 15, 4) },
+    ]);
+    const blockers = async (storyId: number) =>
+      (await app.storyline.runner.collection('blockers').find({ story_id: storyId })).map(({ description, resolved }) => ({ description, resolved }));
+    expect(await blockers(accepted.id)).to.deep.equal([{ description: 'design review', resolved: true }]);
+    expect(await blockers(bug.id)).to.deep.equal([{ description: 'waiting on 503', resolved: false }]);
   });
 
   it('writes nothing twice when the same file is imported again', async () => {

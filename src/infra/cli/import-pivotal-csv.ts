@@ -49,11 +49,11 @@ export const importPivotalCsvCommand: CliCommand = {
         for await (const { result, bytesRead } of csv.records) {
           const outcome: PivotalRowOutcome = result.ok
             ? await importer.importStory(result.story)
-            : { record: result.record, pivotal_id: null, problems: result.problems, unknown_people: [], not_carried_over_yet: { comments: 0, blockers: 0 } };
+            : { record: result.record, pivotal_id: null, problems: result.problems, unknown_people: [], comments_created: 0, blockers_created: 0 };
           if (outcome.story_id === undefined) totals.refused++;
           else totals.created++;
-          totals.comments += outcome.not_carried_over_yet.comments;
-          totals.blockers += outcome.not_carried_over_yet.blockers;
+          totals.comments += outcome.comments_created;
+          totals.blockers += outcome.blockers_created;
           for (const name of outcome.unknown_people) totals.unknown.add(name);
           if (progress) {
             if (outcome.problems) err(`\nrecord ${outcome.record}: not imported: ${outcome.problems.join('; ')}`);
@@ -70,11 +70,12 @@ export const importPivotalCsvCommand: CliCommand = {
       if (progress) process.stdout.write('\n');
       out(
         JSON.stringify({
-          summary: `${totals.created} stories imported into project ${projectId}, ${totals.refused} rows refused`,
+          summary: `${totals.created} stories (${totals.comments} comments, ${totals.blockers} blockers) imported into project ${projectId}, ${totals.refused} rows refused`,
           stories_created: totals.created,
+          comments_created: totals.comments,
+          blockers_created: totals.blockers,
           rows_refused: totals.refused,
           unknown_people: [...totals.unknown],
-          not_carried_over_yet: { comments: totals.comments, blockers: totals.blockers },
           ignored_columns: (await csv.columns).ignored,
         }),
       );

@@ -14,8 +14,8 @@ import { ExportLineError, parseExportLine } from './ndjson-log.js';
 /** A file or target the import will not take; the message says why (and which line). */
 export class ImportRefused extends Error {}
 
-/** Events written per transaction. */
-const IMPORT_BATCH = 5_000;
+/** Events written per transaction: fewer, larger commits (one fsync each); about 35 MB of events held. */
+const IMPORT_BATCH = 50_000;
 
 export interface ImportReport {
   events: number;

@@ -152,8 +152,8 @@ export function pivotalStoryRow(columns: PivotalColumns, cells: readonly string[
 /** "text (Author Name - Feb 11, 2016)": the signature Tracker appended to each comment, when present. */
 export function pivotalComment(cell: string, timeZone: string): PivotalComment {
   const signed = COMMENT_SIGNATURE.exec(cell);
-  if (!signed) return { text: cell, author: null, created_at: null };
+  if (!signed) return { cell, text: cell, author: null, created_at: null };
   const createdAt = parsePivotalDate(signed[3]!, timeZone);
-  if (createdAt === null) return { text: cell, author: null, created_at: null };
-  return { text: signed[1]!, author: signed[2]!.trim(), created_at: createdAt };
+  if (createdAt === null) return { cell, text: cell, author: null, created_at: null };
+  return { cell, text: signed[1]!, author: signed[2]!.trim(), created_at: createdAt };
 }

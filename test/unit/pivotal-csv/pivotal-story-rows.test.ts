@@ -41,8 +41,8 @@ describe('Pivotal CSV: story rows', () => {
             { description: 'update docs, too', complete: false },
           ],
           comments: [
-            { text: 'Looks good, ship it', author: 'Bob Member', created_at: Date.UTC(2016, 1, 12) },
-            { text: 'plain note', author: null, created_at: null },
+            { cell: 'Looks good, ship it (Bob Member - Feb 12, 2016)', text: 'Looks good, ship it', author: 'Bob Member', created_at: Date.UTC(2016, 1, 12) },
+            { cell: 'plain note', text: 'plain note', author: null, created_at: null },
           ],
           blockers: [],
           createdAt: Date.UTC(2016, 1, 11),
@@ -108,6 +108,6 @@ describe('Pivotal CSV: story rows', () => {
   });
 
   it('keeps a comment whole when its trailing parentheses are not a signature', () => {
-    expect(pivotalComment('see (the spec - section 2)', UTC)).to.deep.equal({ text: 'see (the spec - section 2)', author: null, created_at: null });
+    expect(pivotalComment('see (the spec - section 2)', UTC)).to.deep.equal({ cell: 'see (the spec - section 2)', text: 'see (the spec - section 2)', author: null, created_at: null });
   });
 });
