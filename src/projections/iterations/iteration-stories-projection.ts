@@ -11,6 +11,8 @@
 //   `<project>:u`         unscheduled (the Icebox; never in an iteration)
 //   `<project>:a:<week>`  accepted, by UTC week of accepted_at (weeks since the epoch): done iterations
 //                         and velocity read the weeks their span covers.
+// `accepted_at` is indexed too: the project's start moves back to its earliest acceptance, found with one
+// range below the start.
 // A story leaves `accepted` exactly when its accepted_at is cleared (story-rules.ts), so every change
 // that moves a story between groups carries current_state or accepted_at.
 import { projectIdOfStream, type RecordedEvent, type ResourceChange, type Values } from '../../domain/events.js';
@@ -124,6 +126,6 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 export const iterationStoriesProjection: Projection = {
   name: 'iterations',
   version: 2, // 2: whole-second datetimes (event schema 2)
-  collections: [{ name: ITERATION_STORIES, indexes: [{ field: 'plan_key' }, { field: 'project_id' }] }],
+  collections: [{ name: ITERATION_STORIES, indexes: [{ field: 'plan_key' }, { field: 'project_id' }, { field: 'accepted_at' }] }],
   apply,
 };

@@ -70,11 +70,15 @@ function numberSetting(project: Doc, key: string, fallback: number): number {
   return typeof project[key] === 'number' ? project[key] : fallback;
 }
 
-/** The earliest accepted_at before `before` (accepted_at is never earlier than EARLIEST_STORY_TIME). */
+/**
+ * The earliest accepted_at before `before` (accepted_at is never earlier than EARLIEST_STORY_TIME). One
+ * range on the indexed `accepted_at`: it touches only the acceptances earlier than the start (usually
+ * none), where a `plan_key` `$in` would name every week since 2005 on every project read.
+ */
 async function earliestAcceptanceBefore(reads: IterationReads, projectId: number, before: number): Promise<number | undefined> {
   if (before <= EARLIEST_STORY_TIME) return undefined;
   const [first] = await reads.iterationStories.find(
-    { plan_key: { $in: acceptedPlanKeys(projectId, EARLIEST_STORY_TIME, before) }, accepted_at: { $lt: before } },
+    { project_id: projectId, accepted_at: { $lt: before } },
     { sort: { accepted_at: 1 }, limit: 1 },
   );
   return typeof first?.['accepted_at'] === 'number' ? first['accepted_at'] : undefined;
