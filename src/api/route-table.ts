@@ -155,4 +155,10 @@ export interface RouteDefinition {
    * Do not set it when the answer depends on the caller's identity or on the current date.
    */
   cacheable?: boolean;
+  /**
+   * `false`: a project-scoped GET whose answer is not read from the read models alone (the activity
+   * feeds read the log), so `as_of_version` / `as_of` are refused (400) rather than half honoured.
+   * Every other project-scoped GET serves them (as-of-parameters.ts).
+   */
+  timeTravel?: false;
 }
