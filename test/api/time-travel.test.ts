@@ -4,6 +4,7 @@
 // them is asked again as of its version and must come back byte-equal, with that version in the header.
 import { expect } from 'chai';
 import { seededRandom } from '../support/seeded-random.js';
+import { storylineApp } from './support/storyline-app.js';
 import { storyWorld, type StoryWorld, type TestPerson } from '../support/project-fixture.js';
 import type { TestResponse } from './support/http-client.js';
 
@@ -196,5 +197,29 @@ describe('API: time travel (as_of_version, as_of)', function () {
     const stranger = await w.person('stranger');
     const res = await w.api('GET', `/projects/${p}/stories`, { as: stranger, query: { as_of_version: 1 } });
     expect(res.status).to.equal(403);
+  });
+});
+
+describe('API: time travel with a fold cache of one entry', () => {
+  it('answers each version right while folds are evicted and built again', async () => {
+    const app = await storylineApp({ env: { STORYLINE_TIME_TRAVEL_CACHE_ENTRIES: '1' } });
+    try {
+      const owner = await app.person('Olga Owner');
+      const project = await app.api('POST', '/projects', { as: owner, body: { name: 'Evictions', new_account_name: 'Evictions Inc' } });
+      const p = project.json.id as number;
+      const names: Array<{ version: number; names: string[] }> = [];
+      for (const name of ['alpha', 'beta', 'gamma']) {
+        const res = await app.api('POST', `/projects/${p}/labels`, { as: owner, body: { name } });
+        names.push({ version: Number(res.headers['x-tracker-project-version']), names: [...(names.at(-1)?.names ?? []), name] });
+      }
+      for (const round of [0, 1]) {
+        for (const { version, names: expected } of round === 0 ? names : [...names].reverse()) {
+          const res = await app.api('GET', `/projects/${p}/labels`, { as: owner, query: { as_of_version: version, fields: 'name' } });
+          expect(res.json.map((label: { name: string }) => label.name).sort(), `as of ${version}`).to.deep.equal(expected);
+        }
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -72,11 +72,14 @@ export class FoldingProjectHistory implements ProjectHistory {
     for (const fold of await Promise.allSettled(folds)) if (fold.status === 'fulfilled') await fold.value.readStore.close();
   }
 
+  /**
+   * Forgets the least recently used folds beyond the bound. Their stores are not closed: a request may
+   * still be reading one; it is garbage once no request holds its reader.
+   */
   private evictBeyondBound(): void {
     while (this.folds.size > this.options.cacheEntries) {
-      const [oldest, fold] = this.folds.entries().next().value as [string, Promise<Fold>];
+      const oldest = this.folds.keys().next().value as string;
       this.folds.delete(oldest);
-      void fold.then((dropped) => dropped.readStore.close()).catch(() => undefined);
     }
   }
 
