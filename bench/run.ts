@@ -9,6 +9,7 @@ import { run as searchBench } from './search-bench.js';
 import { run as uploadBench } from './upload-bench.js';
 import { run as verifyBench } from './verify-bench.js';
 import { run as diskBench } from './disk-bench.js';
+import { run as timeTravelBench } from './time-travel-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   upload: uploadBench,
   verify: verifyBench,
   disk: diskBench,
+  'time-travel': timeTravelBench,
 };
 
 const only = process.argv.slice(2);

@@ -3,6 +3,7 @@
 import type { LoginThrottleOptions } from './login-throttle.js';
 import type { Actor, Authenticator } from '../ports/authenticator.js';
 import type { Doc } from '../ports/read-store.js';
+import type { AsOfReadScope, ProjectHistory } from '../queries/time-travel.js';
 import type { ResourceTypeRegistry } from './resource-type.js';
 import type { ProjectRole, RouteDefinition } from './route-table.js';
 
@@ -58,6 +59,11 @@ export interface AppDependencies {
   clock?: () => number;
   /** Brake on password sign-ins; defaults to DEFAULT_LOGIN_THROTTLE on the request clock. */
   loginThrottle?: LoginThrottleOptions;
+  /**
+   * `as_of_version` / `as_of` on project-scoped GETs: the project's read models at a past version and
+   * the request scope that serves them to the routes' `read` (absent: the parameters are refused).
+   */
+  timeTravel?: { scope: AsOfReadScope; history: ProjectHistory };
 }
 
 /** The response cache's byte budget when none is configured. */

@@ -32,6 +32,7 @@ import { authenticate, isXhr, missingCredentials, type SignInGuard } from './aut
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { parseFields, type FieldSelection } from './fields-selection.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
+import { asOfRequest, checkedAsOfVersion, versionFoundAt, type AsOfRequest } from './as-of-parameters.js';
 import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
 import { discardUnreadBody, parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
@@ -138,6 +139,7 @@ class RequestPipeline {
     const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true, address }, this.deps.auth, this.signIns);
     const selection = parseFields(query.fields);
     assertIntegerQueryParameters(query);
+    const asOf = asOfRequest(query, method, route, this.deps.timeTravel !== undefined);
     const limit = route.body === 'raw' ? (this.deps.config.maxRawBodyBytes ?? this.deps.config.maxBodyBytes) : this.deps.config.maxBodyBytes;
     const bytes = await readBodyBytes(req, limit);
     state.bodyRead = true;
@@ -152,14 +154,38 @@ class RequestPipeline {
     };
     const apiRequest: ApiRequest = { ...routeRequest, project: await this.declaredAccess(route, routeRequest) };
 
-    const context = { route, request: apiRequest, selection, state };
-    const cacheable = typeof route.cacheable === 'function' ? route.cacheable(apiRequest) : route.cacheable === true;
-    if (cacheable && method === 'GET' && apiRequest.project) {
-      return this.write(res, state, await this.cachedResponse(context), header('if-none-match'));
+    const context: RenderContext = { route, request: apiRequest, selection, state, asOfVersion: null };
+    if (asOf) return this.answerAsOf(res, context, asOf);
+    return this.answer(res, context);
+  }
+
+  private async answer(res: ServerResponse, context: RenderContext): Promise<void> {
+    const { route, request, state } = context;
+    const ifNoneMatch = request.method === 'GET' ? request.header('if-none-match') : undefined;
+    const cacheable = typeof route.cacheable === 'function' ? route.cacheable(request) : route.cacheable === true;
+    if (cacheable && request.method === 'GET' && request.project) {
+      return this.write(res, state, await this.cachedResponse(context), ifNoneMatch);
     }
-    const rendered = await this.render(await route.handle(apiRequest), context, null);
-    if (rendered.status === 200 && rendered.body && method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
-    this.write(res, state, rendered, method === 'GET' ? header('if-none-match') : undefined);
+    const rendered = await this.render(await route.handle(request), context, context.asOfVersion);
+    if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
+    this.write(res, state, rendered, ifNoneMatch);
+  }
+
+  /**
+   * A GET with `as_of_version` / `as_of`: access is checked against the project as it is now; the
+   * route's own handler and the serializer then read the project's read models as they stood at that
+   * version (queries/time-travel.ts), and the answer carries that version.
+   */
+  private async answerAsOf(res: ServerResponse, context: RenderContext, asOf: NonNullable<AsOfRequest>): Promise<void> {
+    const { scope, history } = this.deps.timeTravel!;
+    const access = context.request.project!;
+    const current = typeof access.project['version'] === 'number' ? access.project['version'] : ((await this.deps.projectVersion(access.id)) ?? 0);
+    const version = 'version' in asOf ? checkedAsOfVersion(asOf.version, current) : versionFoundAt(await history.versionAt(access.id, asOf.instant));
+    const reader = await history.readerAt(access.id, version);
+    const project = await reader('projects').findOne({ id: access.id });
+    if (!project) throw apiError('unfound_resource');
+    const request: ApiRequest = { ...context.request, project: { ...access, project } };
+    await scope.run(reader, () => this.answer(res, { ...context, request, asOfVersion: version }));
   }
 
   /** The access the route declares, checked: the caller, and the project when the route names one. */
@@ -198,7 +224,8 @@ class RequestPipeline {
     rendered.headers.ETag = entityTag(key);
     const stored: CachedResponse = { status: rendered.status, headers: rendered.headers, body: rendered.body };
     // A change that landed while rendering may be in the bytes: they belong to no single version.
-    if ((await this.deps.projectVersion(project.id)) === version) this.cache.set(key, stored);
+    // (An answer as of a past version is read from that version's fold: no change lands in it.)
+    if (context.asOfVersion !== null || (await this.deps.projectVersion(project.id)) === version) this.cache.set(key, stored);
     return stored;
   }
 
@@ -313,6 +340,8 @@ interface RenderContext {
   request: ApiRequest;
   selection: FieldSelection;
   state: RequestState;
+  /** The past version a time-travelling GET answers at (null: the present). */
+  asOfVersion: number | null;
 }
 
 function assertRouteIsWellFormed(route: RouteDefinition): void {

@@ -161,4 +161,10 @@ export interface RouteDefinition {
    * current iteration number for iteration answers): that input, made part of the cache key.
    */
   cacheVariant?(req: ApiRequest): Promise<string>;
+  /**
+   * `false`: a project-scoped GET whose answer is not read from the read models alone (the activity
+   * feeds read the log), so `as_of_version` / `as_of` are refused (400) rather than half honoured.
+   * Every other project-scoped GET serves them (as-of-parameters.ts).
+   */
+  timeTravel?: false;
 }

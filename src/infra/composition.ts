@@ -29,6 +29,8 @@ import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
+import { AsOfReadScope } from '../queries/time-travel.js';
+import { FoldingProjectHistory } from './time-travel/project-history.js';
 import { blobFileUploads } from './blob-store/file-uploads.js';
 import { openBlobStore } from './blob-store/open-blob-store.js';
 
@@ -105,7 +107,16 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const ids = new IdAllocator(eventStore);
   const commands = new CommandHandler({ eventStore, ids, projections: runner });
   const secrets = new PersonSecrets(credentials);
-  const read = (name: string) => runner.collection(name);
+  // Every read of a read model goes through the time-travel scope: live, except inside a GET with
+  // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
+  const asOfScope = new AsOfReadScope();
+  const read = asOfScope.reads((name) => runner.collection(name));
+  const history = new FoldingProjectHistory({
+    eventStore,
+    projections,
+    newReadStore: createMemoryReadStore,
+    cacheEntries: config.timeTravelCacheEntries,
+  });
   const writer = new ResourceWriter({ commands, read });
   const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
   const accounts = new AccountCommands({
@@ -181,6 +192,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     log,
     clock,
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
+    timeTravel: { scope: asOfScope, history },
   });
 
   const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
@@ -212,6 +224,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       closing ??= (async () => {
         await reactions.stop();
         await runner.stop();
+        await history.close();
         await checkpoints.close();
         await eventStore.close();
         await readStore.close();

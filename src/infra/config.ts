@@ -35,7 +35,12 @@ export interface StorylineConfig {
   requestTimeoutMs: number;
   /** Milliseconds a client has to send the request headers. */
   headersTimeoutMs: number;
+  /** Folds of a project's past kept for `as_of_version` (least recently used dropped first). */
+  timeTravelCacheEntries: number;
 }
+
+/** Folds kept for time travel when not configured: a fold of 100,000 events holds roughly its read models. */
+export const DEFAULT_TIME_TRAVEL_CACHE_ENTRIES = 8;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -68,6 +73,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'STORYLINE_REQUEST_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     headersTimeoutMs: integer(env, 'STORYLINE_HEADERS_TIMEOUT_MS', 20_000, 1_000, 3_600_000),
+    timeTravelCacheEntries: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_ENTRIES', DEFAULT_TIME_TRAVEL_CACHE_ENTRIES, 1, 10_000),
   };
 }
 

@@ -47,6 +47,7 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'> }):
       method: 'GET',
       path: '/projects/:project_id/activity',
       access: 'project:read',
+      timeTravel: false,
       handle: async (req) => result(await feeds.projectFeed(req.project!.project, feedBounds(req), pageParams(req.query), req.now)),
     },
     ...([['story', 'stories'], ['epic', 'epics']] as const).map(
@@ -54,6 +55,7 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'> }):
         method: 'GET',
         path: `/projects/:project_id/${collection}/:${kind}_id/activity`,
         access: 'project:read',
+        timeTravel: false,
         async handle(req) {
           const subject = { kind, id: idParam(req.params[`${kind}_id`]) };
           return result(await feeds.subjectFeed(req.project!.project, subject, feedBounds(req), pageParams(req.query), req.now));

@@ -1,0 +1,156 @@
+// Time travel on a project with 100,000 events: `GET /projects/:id/stories/:id?as_of_version=N` cold
+// (the project stream folded to N by the projector runner into a fresh memory read store, then
+// answered) must stay within 2 s; warm (the fold cached) it should cost what the same GET costs
+// without `as_of_version`. Reported: the cold times, and the warm ratio (as of / live) measured in
+// this one run with both requests alternated.
+//
+// The log is written by the real write path (deciders through the command handler) into one project:
+// 20% story creates, 55% story updates, 25% task creates; the project and its owner are created over
+// HTTP first. Cached under bench/.data/time-travel-<events>/ (gitignored).
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CommandHandler } from '../src/commands/command-handler.js';
+import { streams } from '../src/domain/events.js';
+import { decideCreateStory } from '../src/domain/story/create-story.js';
+import { decideUpdateStory } from '../src/domain/story/update-story.js';
+import { decideCreateTask } from '../src/domain/task/task-decisions.js';
+import { openStoryline, type Storyline } from '../src/infra/composition.js';
+import { configFromEnv } from '../src/infra/config.js';
+import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
+import { IdAllocator } from '../src/infra/id-allocator.js';
+import { seededRandom } from '../test/support/seeded-random.js';
+
+/** TIME_TRAVEL_BENCH_EVENTS sets the size (default 100,000; generating runs at a few hundred events/s on a busy machine). */
+const EVENTS = Number(process.env['TIME_TRAVEL_BENCH_EVENTS'] ?? 100_000);
+const PREFIX = '/services/v5';
+const WARM_RUNS = 300;
+
+interface HistoryLog {
+  dir: string;
+  token: string;
+  projectId: number;
+  storyId: number;
+  version: number;
+}
+
+export async function run(): Promise<void> {
+  const log = await historyLog(EVENTS);
+  const started = performance.now();
+  const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: log.dir, STORYLINE_READ_STORE: 'memory', PORT: '0' }));
+  process.stdout.write(`  read models caught up over ${log.version.toLocaleString('en')} project events in ${Math.round(performance.now() - started)} ms\n`);
+  const { server, get } = await serve(storyline, log.token);
+  try {
+    const path = `/projects/${log.projectId}/stories/${log.storyId}`;
+    for (const version of [log.version, Math.floor(log.version / 2)]) {
+      const cold = performance.now();
+      const answer = await get(`${path}?as_of_version=${version}`);
+      const ms = performance.now() - cold;
+      if (answer.status !== 200 || answer.version !== String(version)) throw new Error(`as of ${version}: ${answer.status} ${answer.version}`);
+      process.stdout.write(`  cold as_of_version=${version.toLocaleString('en')}: ${Math.round(ms)} ms (target: within 2000 ms)\n`);
+    }
+    const live = () => get(path);
+    const past = () => get(`${path}?as_of_version=${log.version}`);
+    for (let i = 0; i < 50; i++) {
+      await live();
+      await past();
+    }
+    const timings = { live: [] as number[], past: [] as number[] };
+    for (let i = 0; i < WARM_RUNS; i++) {
+      for (const [name, request] of [['live', live], ['past', past]] as const) {
+        const t = performance.now();
+        await request();
+        timings[name].push(performance.now() - t);
+      }
+    }
+    const p50 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const [liveMs, pastMs] = [p50(timings.live), p50(timings.past)];
+    process.stdout.write(`  warm p50: live ${liveMs.toFixed(2)} ms, as_of_version ${pastMs.toFixed(2)} ms, ratio ${(pastMs / liveMs).toFixed(2)} (target: about 1)\n`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await storyline.close();
+  }
+}
+
+async function serve(storyline: Storyline, token: string): Promise<{ server: Server; get(path: string): Promise<{ status: number; version: string | null }> }> {
+  const server = createServer(storyline.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    async get(path) {
+      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, { headers: { 'X-TrackerToken': token } });
+      await res.arrayBuffer();
+      return { status: res.status, version: res.headers.get('x-tracker-project-version') };
+    },
+  };
+}
+
+/** The cached one-project log of `events` events, written when missing. */
+async function historyLog(events: number): Promise<HistoryLog> {
+  const dir = fileURLToPath(new URL(`../../bench/.data/time-travel-${events}`, import.meta.url));
+  const described = join(dir, 'log.json');
+  if (existsSync(described)) return JSON.parse(readFileSync(described, 'utf8')) as HistoryLog;
+  // An interrupted generation resumes: the project and its owner are kept in setup.json.
+  const setupFile = join(dir, 'setup.json');
+  if (!existsSync(setupFile)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(setupFile, JSON.stringify(await createProject(dir)));
+  }
+  const started = performance.now();
+  const { token, personId, projectId } = JSON.parse(readFileSync(setupFile, 'utf8')) as { token: string; personId: number; projectId: number };
+  const eventStore = await openSqliteEventStore({ path: join(dir, 'events.sqlite') });
+  const ids = new IdAllocator(eventStore, { blockSize: 5000 });
+  const commands = new CommandHandler({ eventStore, ids, projections: { waitFor: async () => undefined } });
+  const random = seededRandom(1616);
+  const stream = streams.project(projectId);
+  const stories: number[] = [];
+  let command = await eventStore.headPosition(); // command ids stay fresh across a resumed generation
+  const meta = () => ({ commandId: `time-travel-bench-${++command}`, actorId: personId, now: Math.floor(Date.now() / 1000) * 1000 });
+  let version = await eventStore.streamVersion(stream);
+  while (version < events) {
+    const roll = random();
+    const story = stories[Math.floor(random() * stories.length)];
+    if (story === undefined || roll < 0.2) {
+      const outcome = await commands.execute(stream, (state, context) =>
+        decideCreateStory({ name: `story ${stories.length + 1}`, description: `told at ${version}`, story_type: 'feature', current_state: 'unstarted', estimate: 1, labels: [`label ${stories.length % 20}`] }, state, context), meta());
+      stories.push(outcome.subject.id);
+    } else if (roll < 0.75) {
+      await commands.execute(stream, (state, context) => decideUpdateStory({ story_id: story, name: `story ${story} at ${version}` }, state, context), meta());
+    } else {
+      await commands.execute(stream, (state, context) => decideCreateTask({ story_id: story, description: `task at ${version}` }, state, context), meta());
+    }
+    version = await eventStore.streamVersion(stream);
+    if (version % 10_000 === 0) process.stdout.write(`  generating: ${version.toLocaleString('en')} / ${events.toLocaleString('en')} events\n`);
+  }
+  await eventStore.close();
+  const log: HistoryLog = { dir, token, projectId, storyId: stories[0]!, version };
+  writeFileSync(described, JSON.stringify(log));
+  process.stdout.write(`  generated ${version.toLocaleString('en')} project events in ${Math.round((performance.now() - started) / 1000)} s\n`);
+  return log;
+}
+
+async function createProject(dir: string): Promise<{ token: string; personId: number; projectId: number }> {
+  const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: dir, STORYLINE_READ_STORE: 'memory', PORT: '0' }));
+  const person = await storyline.addPerson({ email: 'history@example.com', name: 'History Bench', password: 'history-password', username: 'history' });
+  const { server } = await serve(storyline, person.api_token);
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}${PREFIX}/projects`, {
+      method: 'POST',
+      headers: { 'X-TrackerToken': person.api_token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'History', new_account_name: 'History company' }),
+    });
+    const project = (await res.json()) as { id: number };
+    if (res.status !== 200) throw new Error(`POST /projects: ${res.status}`);
+    return { token: person.api_token, personId: person.id, projectId: project.id };
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await storyline.close();
+  }
+}

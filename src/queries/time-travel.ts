@@ -1,0 +1,56 @@
+// Time travel (`as_of_version=N` / `as_of=<datetime>` on project-scoped GETs): the read models of one
+// project as they stood at version N, served to the route's normal handler through the same `read`
+// function every route already uses.
+//
+// - The composition root wraps the live `read(collection)` with `AsOfReadScope.reads`: each call of a
+//   collection's method asks the scope whether the request being answered travels in time. When it
+//   does, project-scoped collections read the project's folded read models; the collections of
+//   streams other than the project's (people, accounts, account memberships) stay live (a person's
+//   name or email at version N is today's). Outside a travelling request nothing changes.
+// - The pipeline (api/app.ts) enters the scope with `run(reader, task)` around the handler and the
+//   serializer of one request only: the scope is per request (AsyncLocalStorage), never module state.
+// - `ProjectHistory` (infra/time-travel/project-history.ts) folds the project stream up to N with the
+//   projections of the registry, the same code the live read models are built with, and caches folds.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ReadOnlyCollection } from '../ports/read-store.js';
+
+/** A read-model collection by logical name. */
+export type CollectionReader = (collection: string) => ReadOnlyCollection;
+
+/** Collections filled from streams other than the project's: read live even when travelling. */
+export const LIVE_COLLECTIONS: ReadonlySet<string> = new Set(['people', 'accounts', 'account_memberships']);
+
+export interface ProjectHistory {
+  /** The project's version at `instant` (ms): its last event at or before it; 0 when it did not exist yet. */
+  versionAt(projectId: number, instant: number): Promise<number>;
+  /** The project's read models as they stood at `version` (1 <= version <= the current version). */
+  readerAt(projectId: number, version: number): Promise<CollectionReader>;
+}
+
+export class AsOfReadScope {
+  private readonly current = new AsyncLocalStorage<CollectionReader>();
+
+  /** Runs `task` (and everything it awaits) reading project-scoped collections from `reader`. */
+  run<T>(reader: CollectionReader, task: () => Promise<T>): Promise<T> {
+    return this.current.run(reader, task);
+  }
+
+  /** `live`, answering from the travelling request's reader inside `run`, for project-scoped collections. */
+  reads(live: CollectionReader): CollectionReader {
+    return (name) => {
+      const liveCollection = live(name);
+      if (LIVE_COLLECTIONS.has(name)) return liveCollection;
+      const source = (): ReadOnlyCollection => {
+        const reader = this.current.getStore();
+        return reader ? reader(name) : liveCollection;
+      };
+      return {
+        name,
+        find: (filter, options) => source().find(filter, options),
+        findOne: (filter) => source().findOne(filter),
+        count: (filter) => source().count(filter),
+        all: () => source().all(),
+      };
+    };
+  }
+}
