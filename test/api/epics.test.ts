@@ -80,6 +80,20 @@ describe('API: epics', () => {
     expect((await w.api('GET', `/projects/${q}/labels?with_type=story`, { as: w.owner })).status).to.equal(400);
   });
 
+  it('takes with_status=active (every label: none is archived) and refuses other statuses, naming the key', async () => {
+    const q = await w.project();
+    await w.api('POST', `/projects/${q}/labels`, { as: w.owner, body: { name: 'plain' } });
+    await w.api('POST', `/projects/${q}/epics`, { as: w.owner, body: { name: 'Epic one' } });
+    const active = await w.api('GET', `/projects/${q}/labels?with_status=active`, { as: w.owner });
+    expect(active.json.map((l: { name: string }) => l.name)).to.deep.equal(['epic one', 'plain']);
+    const epicsActive = await w.api('GET', `/projects/${q}/labels?with_status=active&with_type=epic`, { as: w.owner });
+    expect(epicsActive.json.map((l: { name: string }) => l.name)).to.deep.equal(['epic one']);
+    const archived = await w.api('GET', `/projects/${q}/labels?with_status=archived`, { as: w.owner });
+    expect(archived.status).to.equal(400);
+    expect(archived.json).to.include({ code: 'invalid_parameter' });
+    expect(archived.json.validation_errors[0]).to.include({ field: 'with_status' });
+  });
+
   it('filters the list through the search grammar', async () => {
     const q = await w.project();
     await w.api('POST', `/projects/${q}/epics`, { as: w.owner, body: { name: 'Billing revamp' } });

@@ -1,7 +1,8 @@
 // A project's labels.
 //
 //   GET    /projects/:project_id/labels             readers; by name (then id); not paginated; `with_type=epic`:
-//                                                   only the labels of epics
+//                                                   only the labels of epics; `with_status=active`: every
+//                                                   label (labels are never archived here)
 //   POST   /projects/:project_id/labels             writers; body `name` (unique per project, stored lower-case)
 //   GET    /projects/:project_id/labels/:label_id   readers
 //   PUT    /projects/:project_id/labels/:label_id   writers; body `name`
@@ -55,6 +56,10 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
           if (req.query['with_type'] !== 'epic') throw invalidField('with_type', "'with_type' must be one of epic");
           const epicLabelIds = (await epics.find({ project_id: projectId })).map((epic) => epic['label_id']);
           filter['id'] = { $in: epicLabelIds };
+        }
+        // The spec's example status; Storyline keeps no archived labels, so every label is active.
+        if (req.query['with_status'] !== undefined && req.query['with_status'] !== 'active') {
+          throw invalidField('with_status', "'with_status' must be one of active");
         }
         const value = await labels.find(filter, { sort: { name: 1 } });
         return { kind: 'resource', type: 'label', value };
