@@ -5,9 +5,8 @@
 // the project's current iteration are the done ones (facts §5.2).
 import type { Doc } from '../ports/read-store.js';
 import { currentIteration } from './iterations/iterations-query.js';
-import type { IterationReads, QueryCollection } from './iterations/iteration-timeline.js';
+import type { IterationReads } from './iterations/iteration-timeline.js';
 import type { SearchRequest } from './search/search-project.js';
-import { ITERATION_STORIES } from '../projections/iterations/iteration-stories-projection.js';
 
 export interface Searcher {
   project: Doc;
@@ -31,17 +30,6 @@ export async function searchRequestOf(reads: IterationReads, searcher: Searcher,
     now,
     timeZone: olsonNameOf(person) ?? olsonNameOf(project) ?? DEFAULT_TIME_ZONE,
     doneBefore: current.start,
-  };
-}
-
-/** The iteration models the done-story boundary reads, from the read models by collection name. */
-export function iterationReadsOf(read: (collection: string) => QueryCollection): IterationReads {
-  return {
-    projects: read('projects'),
-    stories: read('stories'),
-    iterationOverrides: read('iteration_overrides'),
-    iterationStories: read(ITERATION_STORIES),
-    labels: read('labels'),
   };
 }
 

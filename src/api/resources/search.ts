@@ -16,7 +16,8 @@ import { decideCreateSavedSearch, decideDeleteSavedSearch } from '../../domain/s
 import type { Doc } from '../../ports/read-store.js';
 import { savedSearchesOf } from '../../queries/search/saved-searches.js';
 import { searchProject } from '../../queries/search/search-project.js';
-import { iterationReadsOf, searchRequestOf } from '../../queries/searcher.js';
+import { analyticsReads } from '../../queries/analytics/analytics-query.js';
+import { searchRequestOf } from '../../queries/searcher.js';
 import { commandMeta } from '../command-meta.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';
@@ -66,7 +67,7 @@ const checkSavedSearchBody = requestSchema<{ name: string; query: string }>({
 });
 
 export function searchResources(deps: ResourceDeps): ResourceModule {
-  const iterations = iterationReadsOf(deps.read);
+  const iterations = analyticsReads(deps.read);
   const { writer } = deps;
 
   async function search(req: ApiRequest): Promise<Doc> {

@@ -41,7 +41,6 @@ import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteR
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
-import { iterationReadsOf } from '../../queries/searcher.js';
 import { searcherOf } from './searcher-of-request.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
@@ -67,7 +66,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const iterationReads = analyticsReads(deps.read);
   /** Planning fields move with the current iteration, which the project version does not count. */
   const cacheVariant = (req: ApiRequest) => (PLANNING_FIELDS.test(req.query['fields'] ?? '') ? currentIterationVariant(iterationReads, req) : Promise.resolve(''));
-  const listReads = { stories, labels, search: deps.read, iterations: iterationReadsOf(deps.read) };
+  const listReads = { stories, labels, search: deps.read, iterations: iterationReads };
   const storyType = storyResourceType({
     stories,
     labels,
