@@ -1,9 +1,9 @@
 // Deciders for saved searches (spec "saved_search": kind, id, project_id, name, query). A saved search
 // lives in its project's stream like every project write (one event per request) and belongs to the
 // person who saved it: `owner_id` is kept on the resource (never rendered), and only that person sees or
-// deletes it. The query must be a valid search (the one grammar, queries/search/search-parser.ts: pure,
+// deletes it. The query must be a valid search (the one grammar, domain/search/search-parser.ts: pure,
 // no I/O), so a saved search always runs. Names are unique per owner within the project, ignoring case.
-import { parseSearchQuery } from '../../queries/search/search-parser.js';
+import { parseSearchQuery } from '../search/search-parser.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';

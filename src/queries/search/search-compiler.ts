@@ -22,8 +22,8 @@
 // A name that resolves to nothing matches nothing (as an unknown label has no stories).
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Filter } from '../../ports/read-store.js';
-import type { DateTerm, FlagsTerm, SearchNode, SearchQuery, SearchTerm, StoryFlag, TextWord, ValuesTerm } from './search-ast.js';
-import { spanInterval, type SearchClock } from './search-dates.js';
+import type { DateTerm, FlagsTerm, SearchNode, SearchQuery, SearchTerm, StoryFlag, TextWord, ValuesTerm } from '../../domain/search/search-ast.js';
+import { spanInterval, type SearchClock } from '../../domain/search/search-dates.js';
 import { textCondition, textLookup } from './search-text-pattern.js';
 
 /** Names and id sets a query refers to, looked up in the project's read models before compiling. */

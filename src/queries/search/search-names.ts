@@ -11,7 +11,7 @@ import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc, Filter, ReadCollection } from '../../ports/read-store.js';
 import { prefixRangeEnd } from '../../domain/search-words.js';
 import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField } from '../../projections/search/story-words-projection.js';
-import type { SearchNode, SearchQuery, TextWord } from './search-ast.js';
+import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/search-ast.js';
 import { nonEmpty, textKey, type SearchNames } from './search-compiler.js';
 import { textLookup, type TextLookup } from './search-text-pattern.js';
 

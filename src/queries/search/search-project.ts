@@ -5,10 +5,10 @@
 import { invalidField } from '../../domain/errors.js';
 import type { Doc, Filter } from '../../ports/read-store.js';
 import { compileEpicSearch, compileStorySearch, type CompiledStorySearch, type SearchContext } from './search-compiler.js';
-import { MAX_SEARCH_STORIES } from './search-limits.js';
+import { MAX_SEARCH_STORIES } from '../../domain/search/search-limits.js';
 import { resolveSearchNames, type SearchReader } from './search-names.js';
-import { parseSearchQuery } from './search-parser.js';
-import type { SearchQuery } from './search-ast.js';
+import { parseSearchQuery } from '../../domain/search/search-parser.js';
+import type { SearchQuery } from '../../domain/search/search-ast.js';
 
 export interface SearchRequest {
   projectId: number;

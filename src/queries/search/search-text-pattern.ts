@@ -8,7 +8,7 @@
 // word of a matching text (the last one only its beginning, for a trailing `*`), so the stories holding
 // them all are the candidates; when the text is that one word and nothing else, they are the answer.
 import { WORD_CHARACTERS, foldWord, isWordCharacter, searchWords } from '../../domain/search-words.js';
-import type { TextWord } from './search-ast.js';
+import type { TextWord } from '../../domain/search/search-ast.js';
 
 // Lookarounds of one character (fixed width: JavaScript and PCRE alike), faster than alternations.
 const WORD_START = `(?<![${WORD_CHARACTERS}])`;

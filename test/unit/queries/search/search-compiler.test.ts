@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { compileStorySearch, type SearchContext } from '../../../../src/queries/search/search-compiler.js';
-import { intervalOf } from '../../../../src/queries/search/search-dates.js';
-import { parseSearchQuery } from '../../../../src/queries/search/search-parser.js';
+import { intervalOf } from '../../../../src/domain/search/search-dates.js';
+import { parseSearchQuery } from '../../../../src/domain/search/search-parser.js';
 import { textLookup, textPattern } from '../../../../src/queries/search/search-text-pattern.js';
 import { compileStorySearch as compileWith, textKey } from '../../../../src/queries/search/search-compiler.js';
 

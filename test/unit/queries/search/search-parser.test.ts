@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DomainError } from '../../../../src/domain/errors.js';
-import { parseSearchQuery } from '../../../../src/queries/search/search-parser.js';
-import { printSearchQuery } from '../../../../src/queries/search/search-printer.js';
-import type { SearchQuery } from '../../../../src/queries/search/search-ast.js';
+import { parseSearchQuery } from '../../../../src/domain/search/search-parser.js';
+import { printSearchQuery } from '../../../../src/domain/search/search-printer.js';
+import type { SearchQuery } from '../../../../src/domain/search/search-ast.js';
 
 const parse = (text: string): SearchQuery => parseSearchQuery(text, 'query');
 const printed = (text: string): string => printSearchQuery(parse(text));

@@ -1,6 +1,6 @@
 // Bounds of one search query, by the names the engine uses; the numbers live in the one table of request
 // limits (SEARCH_LIMITS, src/domain/input-limits.ts).
-import { SEARCH_LIMITS } from '../../domain/input-limits.js';
+import { SEARCH_LIMITS } from '../input-limits.js';
 
 /** Longest query accepted, in UTF-16 code units (what `string.length` counts). */
 export const MAX_QUERY_LENGTH = SEARCH_LIMITS.query_length;

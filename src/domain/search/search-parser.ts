@@ -7,7 +7,7 @@
 // It recurses only into parentheses, at most MAX_QUERY_DEPTH deep, and reads every token once, so it is
 // linear in the query length. Every problem is a 400 `invalid_parameter` on the caller's parameter
 // (`query` or `filter`) saying what is wrong and at which character (1-based).
-import { invalidField, type DomainError } from '../../domain/errors.js';
+import { invalidField, type DomainError } from '../errors.js';
 import type { SearchNode, SearchQuery } from './search-ast.js';
 import { lex, type Token } from './search-lexer.js';
 import { MAX_QUERY_DEPTH, MAX_QUERY_LENGTH } from './search-limits.js';
