@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { encodeEvent, eventId } from '../src/infra/event-codec.js';
-import { WrongExpectedVersion } from '../src/ports/event-store.js';
+import { encodeEvent } from '../src/infra/event-codec.js';
+import { WrongExpectedVersion, eventId } from '../src/ports/event-store.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { storyUpdateEvent } from '../test/contract/event-store.fixtures.js';
 

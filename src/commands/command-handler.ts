@@ -6,8 +6,7 @@ import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/event
 import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
 import { eventInWholeSeconds, wholeSecond } from '../domain/whole-seconds.js';
 import { emptyState, evolve, type StreamState } from '../domain/resource-state.js';
-import { eventId } from '../infra/event-codec.js';
-import { WrongExpectedVersion, type EventStore } from '../ports/event-store.js';
+import { WrongExpectedVersion, eventId, type EventStore } from '../ports/event-store.js';
 
 /** Who asks, when, and under which id: the same command id never appends twice. */
 export interface CommandMeta {

@@ -7,7 +7,6 @@
 // a SHA-256 over the event's stored content and its stream predecessor's hash, so `storyline verify`
 // (and `storyline import`) can tell whether anything in the log was altered.
 import { hash } from 'node:crypto';
-import { v5 as uuidV5 } from 'uuid';
 import { EVENT_SCHEMA } from '../domain/events.js';
 import { eventInWholeSeconds } from '../domain/whole-seconds.js';
 import type { EventData, EventMeta, EventType, RecordedEvent } from '../domain/events.js';
@@ -50,12 +49,6 @@ function upcastSchema1To2(event: EventBody): EventBody {
 }
 
 /** Namespace of event ids (a fixed, random UUID): ids are UUID v5 of `<command id>/<index>`. */
-const EVENT_ID_NAMESPACE = '5b0c1f43-8f0e-4b61-9a8e-3f1d2c7a9e64';
-
-/** Deterministic id of the `index`-th event (0-based) appended by the command `commandId`. */
-export function eventId(commandId: string, index: number): string {
-  return uuidV5(`${commandId}/${index}`, EVENT_ID_NAMESPACE);
-}
 
 export function encodeEvent(event: EventBody): EncodedEvent {
   return { type: event.type, data: JSON.stringify(event.data), meta: JSON.stringify(event.meta) };

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import { GENESIS_HASH, chainHash, encodeEvent, eventId } from '../../src/infra/event-codec.js';
-import { WrongExpectedVersion } from '../../src/ports/event-store.js';
+import { GENESIS_HASH, chainHash, encodeEvent } from '../../src/infra/event-codec.js';
+import { WrongExpectedVersion, eventId } from '../../src/ports/event-store.js';
 import type { AppendResult, EventStore } from '../../src/ports/event-store.js';
 import { appendOf, storyUpdateEvent } from './event-store.fixtures.js';
 

@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import { EVENT_SCHEMA } from '../../src/domain/events.js';
-import { decodeEvent, encodeEvent, eventId, upcast } from '../../src/infra/event-codec.js';
+import { decodeEvent, encodeEvent, upcast } from '../../src/infra/event-codec.js';
 import type { EventBody, Upcaster } from '../../src/infra/event-codec.js';
 import { openKurrentEventStore, toStreamState, toVersion } from '../../src/infra/event-store/kurrent-event-store.js';
 import { KurrentPositionIndex, compareLogPositions } from '../../src/infra/event-store/kurrent-position-index.js';
 import type { LogPosition } from '../../src/infra/event-store/kurrent-position-index.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
-import { WrongExpectedVersion } from '../../src/ports/event-store.js';
+import { WrongExpectedVersion, eventId } from '../../src/ports/event-store.js';
 import { eventStoreContract } from './event-store.contract.js';
 import { appendOf, storyUpdateEvent } from './event-store.fixtures.js';
 

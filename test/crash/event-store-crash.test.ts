@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/domain/events.js';
-import { eventId } from '../../src/infra/event-codec.js';
+import { eventId } from '../../src/ports/event-store.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { eventsOfAck, runAppendChildUntilKilled, type AppendAck } from './append-crash-run.js';
 

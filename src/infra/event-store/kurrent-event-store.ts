@@ -40,11 +40,11 @@ import type {
 } from '@kurrent/kurrentdb-client';
 import { Subject } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../domain/events.js';
-import { GENESIS_HASH, chainHash, decodeParsedEvent, encodeEvent, eventId } from '../event-codec.js';
+import { GENESIS_HASH, chainHash, decodeParsedEvent, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { KurrentPositionIndex } from './kurrent-position-index.js';
 import type { LogPosition } from './kurrent-position-index.js';
-import { WrongExpectedVersion } from '../../ports/event-store.js';
+import { WrongExpectedVersion, eventId } from '../../ports/event-store.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
 export interface KurrentEventStoreOptions {

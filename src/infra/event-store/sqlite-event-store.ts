@@ -16,11 +16,11 @@
 import Database from 'better-sqlite3';
 import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
-import { GENESIS_HASH, chainHash, decodeStoredColumns, encodeEvent, eventId } from '../event-codec.js';
+import { GENESIS_HASH, chainHash, decodeStoredColumns, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { upgradeToHashChain } from './sqlite-hash-chain.js';
 import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
-import { WrongExpectedVersion } from '../../ports/event-store.js';
+import { WrongExpectedVersion, eventId } from '../../ports/event-store.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
 import { asStorageFailure } from '../storage-failure.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';

@@ -6,7 +6,7 @@
 import { createReadStream, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { eventId } from '../event-codec.js';
+import { eventId } from '../../ports/event-store.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
 import { ChainVerifier } from '../event-store/chain-verifier.js';
 import { ExportLineError, parseExportLine } from './ndjson-log.js';
