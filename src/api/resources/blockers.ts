@@ -11,14 +11,12 @@
 import { MAX_BLOCKER_DESCRIPTION, decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '../../domain/blocker/blocker-decisions.js';
 import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
 import { streams } from '../../domain/events.js';
-import type { Doc } from '../../ports/read-store.js';
 import { commandMeta } from '../command-meta.js';
-import { apiError } from '../error-catalogue.js';
-import { idParam } from '../project-authorization.js';
 import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { storyChildPath } from './story-child-path.js';
 
 export const blockerType: ResourceType = {
   name: 'blocker',
@@ -41,18 +39,10 @@ export function blockerResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const { writer } = deps;
 
-  async function pathStoryId(req: ApiRequest): Promise<number> {
-    const story = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
-    if (!story) throw apiError('unfound_resource');
-    return story.id;
-  }
+  const path = storyChildPath(stories, blockers);
+  const pathStoryId = path.storyId;
+  const pathBlocker = (req: ApiRequest) => path.child(req, 'blocker_id');
 
-  async function pathBlocker(req: ApiRequest): Promise<Doc> {
-    const storyId = await pathStoryId(req);
-    const blocker = await blockers.findOne({ id: idParam(req.params['blocker_id']), story_id: storyId, project_id: req.project!.id });
-    if (!blocker) throw apiError('unfound_resource');
-    return blocker;
-  }
 
   const base = '/projects/:project_id/stories/:story_id/blockers';
   const routes: RouteDefinition[] = [

@@ -10,14 +10,12 @@
 import { decideCreateTask, decideDeleteTask, decideUpdateTask } from '../../domain/task/task-decisions.js';
 import { streams } from '../../domain/events.js';
 import { commandMeta } from '../command-meta.js';
-import type { Doc } from '../../ports/read-store.js';
-import { apiError } from '../error-catalogue.js';
-import { idParam } from '../project-authorization.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { storyChildPath } from './story-child-path.js';
 
 export const taskType: ResourceType = {
   name: 'task',
@@ -42,18 +40,10 @@ export function taskResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const { writer } = deps;
 
-  async function pathStoryId(req: ApiRequest): Promise<number> {
-    const story = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
-    if (!story) throw apiError('unfound_resource');
-    return story.id;
-  }
+  const path = storyChildPath(stories, tasks);
+  const pathStoryId = path.storyId;
+  const pathTask = (req: ApiRequest) => path.child(req, 'task_id');
 
-  async function pathTask(req: ApiRequest): Promise<Doc> {
-    const storyId = await pathStoryId(req);
-    const task = await tasks.findOne({ id: idParam(req.params['task_id']), story_id: storyId, project_id: req.project!.id });
-    if (!task) throw apiError('unfound_resource');
-    return task;
-  }
 
   const base = '/projects/:project_id/stories/:story_id/tasks';
   const routes: RouteDefinition[] = [
