@@ -8,8 +8,6 @@
 // would). The log is cached under bench/.data/<events>/ (gitignored) with `log.json` describing it, so a
 // second run measures without regenerating.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandHandler } from '../src/commands/command-handler.js';
@@ -18,14 +16,13 @@ import { streams } from '../src/domain/events.js';
 import { decideCreateStory } from '../src/domain/story/create-story.js';
 import { decideUpdateStory } from '../src/domain/story/update-story.js';
 import { decideCreateTask, decideUpdateTask } from '../src/domain/task/task-decisions.js';
-import { openStoryline } from '../src/infra/composition.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { IdAllocator } from '../src/infra/id-allocator.js';
 import { seededRandom } from '../test/support/seeded-random.js';
+import { withBenchOwner } from './bench-owner.js';
 
 export const PROJECTS = 200;
-const PREFIX = '/services/v5';
 const WORDS = ['export', 'report', 'login', 'billing', 'search', 'iteration', 'csv', 'mobile', 'sync', 'invite', 'dashboard', 'webhook', 'audit', 'retry', 'onboarding'];
 const LABELS = ['backend', 'frontend', 'ops', 'design', 'bug bash', 'mobile', 'api', 'customer', 'security', 'performance', 'docs', 'infra'];
 const PRIORITIES = ['p0', 'p1', 'p2', 'p3'] as const;
@@ -70,31 +67,12 @@ export async function realisticLog(events: number, progress: (line: string) => v
 
 /** A person, an account and 200 projects, over HTTP (the in-memory read store: small and short-lived). */
 async function createProjects(dir: string): Promise<{ token: string; personId: number; projectIds: number[] }> {
-  const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: dir, STORYLINE_READ_STORE: 'memory', PORT: '0' }));
-  const server = createServer(storyline.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  try {
-    const person = await storyline.addPerson({ email: 'bench@example.com', name: 'Bench Runner', password: 'bench-password', username: 'bench' });
-    const call = async (path: string, body: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
-        method: 'POST',
-        headers: { 'X-TrackerToken': person.api_token, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+  return withBenchOwner(configFromEnv({ STORYLINE_DATA: dir, STORYLINE_READ_STORE: 'memory', PORT: '0' }), async ({ person, post: call }) => {
     const first = await call('/projects', { name: 'Project 1', new_account_name: 'Bench company' });
     const projectIds = [Number(first['id'])];
     for (let i = 2; i <= PROJECTS; i++) projectIds.push(Number((await call('/projects', { name: `Project ${i}`, account_id: first['account_id'] }))['id']));
     return { token: person.api_token, personId: person.id, projectIds };
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await storyline.close();
-  }
+  });
 }
 
 /** The story and task writes: one worker per project, all through one command handler. */

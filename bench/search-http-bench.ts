@@ -10,8 +10,6 @@
 // free-text word (target p99 < 50 ms), and a stories page (limit 100) with `filter=` against the same
 // page without it (target: ratio of the p50s at most 1.5; both measured in this run).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,15 +18,14 @@ import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
 import { emptyState, evolve } from '../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
-import { openStoryline } from '../src/infra/composition.js';
 import { seededRandom } from '../test/support/seeded-random.js';
+import { PREFIX, withBenchOwner } from './bench-owner.js';
 import { freePort, line, startChild, stopChild, waitUntilServing } from './http-bench.js';
 
 const STORIES = 50_000;
 const CONNECTIONS = 10;
 const DURATION_S = 5;
 const WARM_UP_S = 1;
-const PREFIX = '/services/v5';
 const LABELS = ['backend', 'frontend', 'ops', 'design', 'bug bash', 'mobile', 'api', 'billing'];
 const STATES = ['unscheduled', 'unstarted', 'started', 'finished', 'delivered', 'accepted', 'rejected'] as const;
 
@@ -93,22 +90,7 @@ export async function runOverHttp(vocabulary: readonly string[]): Promise<void> 
 
 /** A person (initials BR), a project with labels, and 50,000 story creates appended as one batch. */
 async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token: string; projectId: number }> {
-  const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }));
-  const server = createServer(storyline.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  try {
-    const person = await storyline.addPerson({ email: 'bench@example.com', name: 'Bench Runner', password: 'bench-password', username: 'bench' });
-    const call = async (path: string, body: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${port}${PREFIX}${path}`, {
-        method: 'POST',
-        headers: { 'X-TrackerToken': person.api_token, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+  return withBenchOwner(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }), async ({ storyline, person, post: call }) => {
     const projectId = Number((await call('/projects', { name: 'Searched project', new_account_name: 'Bench' }))['id']);
     const labelIds: number[] = [];
     for (const name of LABELS) labelIds.push(Number((await call(`/projects/${projectId}/labels`, { name }))['id']));
@@ -143,9 +125,5 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
     }
     await storyline.eventStore.append(stream, baseVersion, events);
     return { token: person.api_token, projectId };
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await storyline.close();
-  }
+  });
 }

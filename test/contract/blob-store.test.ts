@@ -1,12 +1,11 @@
 // Runs the blob store contract against every adapter (GridFS only when STORYLINE_MONGO_URL is set),
 // plus what only the file adapter promises about its directory: no temp file survives a put, failed
 // or not, and temp files left by a crash are removed when the store opens.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
+import { onThrowawayMongoDatabase } from './throwaway-mongo-database.js';
 import { openFileBlobStore } from '../../src/infra/blob-store/file-blob-store.js';
 import { openGridFsBlobStore } from '../../src/infra/blob-store/gridfs-blob-store.js';
 import { openBlobStore } from '../../src/infra/blob-store/open-blob-store.js';
@@ -30,19 +29,7 @@ blobStoreContract('files', async () => {
 
 const mongoUrl = process.env.STORYLINE_MONGO_URL;
 if (mongoUrl) {
-  blobStoreContract('GridFS', async () => {
-    const dbName = `storyline_blobs_${randomUUID().replaceAll('-', '')}`;
-    const store = await openGridFsBlobStore({ url: mongoUrl, dbName });
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        const client = await MongoClient.connect(mongoUrl);
-        await client.db(dbName).dropDatabase();
-        await client.close();
-      },
-    };
-  });
+  blobStoreContract('GridFS', () => onThrowawayMongoDatabase(mongoUrl, 'storyline_blobs', (dbName) => openGridFsBlobStore({ url: mongoUrl, dbName })));
 } else {
   describe.skip('blob store contract: GridFS (skipped: set STORYLINE_MONGO_URL to run it)', () => {
     it('runs the contract against GridFS');

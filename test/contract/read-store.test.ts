@@ -2,14 +2,13 @@
 // MongoDB only when STORYLINE_MONGO_URL is set), plus what only the SQLite store promises (one
 // transaction per batch, a file shared by processes, a bounded cache) and what only the memory store
 // promises: indexed filters do not scan the collection.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { onThrowawayMongoDatabase } from './throwaway-mongo-database.js';
 import type { Doc, FindOptions } from '../../src/ports/read-store.js';
-import { MongoClient } from 'mongodb';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
 import { openMongoReadStore } from '../../src/infra/read-store/mongo-read-store.js';
 import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
@@ -33,19 +32,7 @@ readStoreContract('SQLite with a cache too small to hold a document', async () =
 
 const mongoUrl = process.env.STORYLINE_MONGO_URL;
 if (mongoUrl) {
-  readStoreContract('MongoDB', async () => {
-    const dbName = `storyline_contract_${randomUUID().replaceAll('-', '')}`;
-    const store = await openMongoReadStore({ url: mongoUrl, dbName });
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        const client = await MongoClient.connect(mongoUrl);
-        await client.db(dbName).dropDatabase();
-        await client.close();
-      },
-    };
-  });
+  readStoreContract('MongoDB', () => onThrowawayMongoDatabase(mongoUrl, 'storyline_contract', (dbName) => openMongoReadStore({ url: mongoUrl, dbName })));
 } else {
   describe.skip('read store contract: MongoDB (skipped: set STORYLINE_MONGO_URL to run it)', () => {
     it('runs the contract against MongoDB');
