@@ -16,6 +16,9 @@
 // Writes (16 connections over 16 projects, 5 s each): POST story and PUT story, every 2xx a durable
 // append acknowledged after the read models applied it. Target: >= 1,000 writes/s.
 //
+// `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the
+// Storyline children.
+//
 // Seeding: the 5,000 story creates are decided in a loop over a locally folded project state and
 // appended in one `eventStore.append` call (the same decider the API uses, so the events are the ones
 // the API would have written).
@@ -103,7 +106,8 @@ export async function run(): Promise<void> {
       { name: '(a) express', port: expressPort },
       { name: '(b) node:http', port: httpPort },
     ];
-    for (const [label, path] of [['GET stories?limit=100', listPath], ['GET one story', storyPath]] as const) {
+    const parts = process.env['HTTP_BENCH_ONLY'] ?? 'reads,writes';
+    for (const [label, path] of parts.includes('reads') ? ([['GET stories?limit=100', listPath], ['GET one story', storyPath]] as const) : []) {
       process.stdout.write(`\n${label} (5,000-story project), ${READ_CONNECTIONS} connections, ${DURATION_S} s\n`);
       const results = new Map<string, AutocannonResult>();
       for (const target of targets) {
@@ -125,6 +129,7 @@ export async function run(): Promise<void> {
       );
     }
 
+    if (!parts.includes('writes')) return;
     process.stdout.write(`\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${DURATION_S} s (durable: acknowledged after the SQLite commit)\n`);
     for (const { name, port } of [{ name: 'storyline', port: oursPort }, { name: 'memory store', port: memoryPort }]) {
       let created = 0;

@@ -1,4 +1,4 @@
-// The one command handler: load the stream's state (cached, caught up from its version) -> decide ->
+// The one command handler: load the stream's state (cached; read from the store when not cached) -> decide ->
 // append with the expected version -> on a version conflict catch up and decide again (bounded) ->
 // wait until the read models have applied the event -> return the new state and version.
 import { DomainError } from '../domain/errors.js';
@@ -76,9 +76,28 @@ export class CommandHandler {
   }
 
   private async decideAndAppend(stream: string, decide: Decide<StreamState>, meta: CommandMeta): Promise<CommandOutcome> {
-    let state = await this.caughtUp(stream);
+    // A cached state is decided on as it is: if another process appended meanwhile, the append's expected
+    // version catches it. A refusal is not checked by an append, so one decided on an unverified cached
+    // state is decided again on the caught-up state before it is believed.
+    let verified = false;
+    let state = this.cached(stream);
+    if (!state) {
+      state = await this.caughtUp(stream);
+      verified = true;
+    }
     for (let attempt = 1; ; attempt++) {
-      const { event, subject } = await this.decideWithIds(state, decide, meta);
+      let decided: { event: NewEvent; subject: DecisionSubject };
+      try {
+        decided = await this.decideWithIds(state, decide, meta);
+      } catch (refusal) {
+        if (verified) throw refusal;
+        const version = state.version;
+        state = await this.caughtUp(stream);
+        verified = true;
+        if (state.version === version) throw refusal;
+        continue;
+      }
+      const { event, subject } = decided;
       try {
         const result = await this.options.eventStore.append(stream, state.version, [event]);
         if (result.version !== state.version + 1) {
@@ -108,6 +127,7 @@ export class CommandHandler {
           });
         }
         state = await this.caughtUp(stream);
+        verified = true;
       }
     }
   }
@@ -158,6 +178,16 @@ export class CommandHandler {
     });
   }
 
+
+  /** The cached state of the stream as it is (not read from the store), marked most recently used. */
+  private cached(stream: string): StreamState | undefined {
+    const state = this.cache.get(stream);
+    if (state) {
+      this.cache.delete(stream); // re-inserted: the Map's order is the LRU order
+      this.cache.set(stream, state);
+    }
+    return state;
+  }
 
   private async caughtUp(stream: string): Promise<StreamState> {
     let state = this.cache.get(stream);

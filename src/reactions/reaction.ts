@@ -2,9 +2,10 @@
 // webhooks), run by infra/reaction/reaction-runner.ts behind the log from its own checkpoint. Writes
 // never wait for a reaction, and a reaction never blocks projections or other reactions.
 //
-// Delivery is AT LEAST ONCE: after a crash the event being handled is delivered again, so `handle` must
-// be idempotent, keyed by the event's id (e.g. a notification document whose id derives from the event
-// id, an outgoing webhook with the event id as its idempotency key). A `handle` that throws is retried
+// Delivery is AT LEAST ONCE: after a crash the events since the last checkpoint (at most the batch in
+// hand) are delivered again, so `handle` must be idempotent, keyed by the event's id (e.g. a
+// notification document whose id derives from the event id, an outgoing webhook with the event id as
+// its idempotency key). A `handle` that throws is retried
 // with bounded exponential back-off; the reaction does not move past the event until it succeeds.
 import type { EventType, RecordedEvent } from '../domain/events.js';
 import type { ReadCollection, ReadOnlyCollection, ReadStore } from '../ports/read-store.js';

@@ -12,6 +12,8 @@ export interface ReactionChildOptions {
   dir: string;
   run: number;
   untilCaughtUp: boolean;
+  /** Events read per batch: the checkpoint is saved once per batch. */
+  batchSize: number;
 }
 
 const options = JSON.parse(process.argv[2]!) as ReactionChildOptions;
@@ -35,7 +37,7 @@ const reaction: Reaction = {
 
 const eventStore = await openSqliteEventStore({ path: `${options.dir}/events.sqlite` });
 const checkpoints = openSqliteReactionCheckpoints(`${options.dir}/reactions.sqlite`);
-const runner = new ReactionRunner({ eventStore, checkpoints, reactions: [reaction] });
+const runner = new ReactionRunner({ eventStore, checkpoints, reactions: [reaction], batchSize: options.batchSize });
 runner.start();
 if (options.untilCaughtUp) {
   await runner.waitFor(await eventStore.headPosition());

@@ -1,15 +1,17 @@
 // Runs the reactions (src/reactions/) behind the global log. Each reaction has a worker of its own:
 //
 //   load its checkpoint -> read the log after it in batches -> hand each event to the reaction
-//   (retrying a failure with bounded exponential back-off) -> save the event's position as the new
-//   checkpoint -> when caught up, sleep until the event store says new events are visible (appended$)
+//   (retrying a failure with bounded exponential back-off) -> save the position of the last event it
+//   handled as the new checkpoint, once per batch -> when caught up, sleep until the event store says
+//   new events are visible (appended$)
 //
 // Nothing waits for a worker: writes return once their projections are applied, projections run in
 // their own runner, and a reaction stuck on a failing event delays only itself. The checkpoint is saved
-// after every event, so after a crash only the event in hand is delivered again (at least once; the
-// reactions are idempotent by event id). `stop()` ends every worker between two deliveries, at once
-// while it sleeps or backs off, and gives a delivery in hand at most `stopGraceMs` (default 5 s): one
-// that takes longer is abandoned unrecorded and delivered again at the next start.
+// once per batch (under write load a batch is the one or two events that arrived meanwhile), so after a
+// crash at most the batch in hand is delivered again: at least once, and the reactions are idempotent by
+// event id. `stop()` ends every worker between two deliveries, recording what it handled, at once while
+// it sleeps or backs off, and gives a delivery in hand at most `stopGraceMs` (default 5 s): one that
+// takes longer is abandoned unrecorded and its batch delivered again at the next start.
 //
 // The loop is written with async/await rather than as an rxjs pipeline: each worker is a sequential
 // read -> deliver -> checkpoint loop whose retry must not let the checkpoint pass a failed event, which
@@ -170,14 +172,22 @@ class ReactionWorker {
         await this.sleep(null);
         continue;
       }
+      let handled = this.position;
       for (const event of events) {
-        if (this.stopped) return;
-        if (this.wants(event) && !(await this.deliver(event))) return;
-        if (this.abandoned) return;
-        await this.options.checkpoints.save(this.reaction.name, event.position);
-        this.advance(event.position);
+        if (this.stopped || !(await this.handled(event))) break;
+        handled = event.position;
+      }
+      if (this.abandoned) return;
+      if (handled > this.position) {
+        await this.options.checkpoints.save(this.reaction.name, handled);
+        this.advance(handled);
       }
     }
+  }
+
+  /** Delivers the event if the reaction wants it; false when stopped before it was handled. */
+  private async handled(event: RecordedEvent): Promise<boolean> {
+    return !this.wants(event) || (await this.deliver(event));
   }
 
   /** The events after the checkpoint; null after a read failure (backed off, to be read again). */
