@@ -23,7 +23,7 @@
 // appended in one `eventStore.append` call (the same decider the API uses, so the events are the ones
 // the API would have written).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,13 +76,14 @@ export async function run(): Promise<void> {
     mkdirSync(memoryDir);
     for (const file of ['events.sqlite', 'credentials.sqlite']) copyFileSync(join(dir, file), join(memoryDir, file));
     const memoryPort = await freePort();
-    children.push(startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
+    const memoryChild = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
       STORYLINE_DATA: memoryDir,
       STORYLINE_READ_STORE: 'memory',
       PORT: String(memoryPort),
       HOST: '127.0.0.1',
       STORYLINE_LOG_LEVEL: 'error',
-    }));
+    });
+    children.push(memoryChild);
     await waitUntilServing(memoryPort, `${PREFIX}/me`, headers);
 
     const listPath = `${PREFIX}/projects/${seeded.readProject}/stories?limit=100`;
@@ -131,8 +132,9 @@ export async function run(): Promise<void> {
 
     if (!parts.includes('writes')) return;
     process.stdout.write(`\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${DURATION_S} s (durable: acknowledged after the SQLite commit)\n`);
-    for (const { name, port } of [{ name: 'storyline', port: oursPort }, { name: 'memory store', port: memoryPort }]) {
+    for (const { name, port, child } of [{ name: 'storyline', port: oursPort, child: ours }, { name: 'memory store', port: memoryPort, child: memoryChild }]) {
       let created = 0;
+      let cpu = cpuMs(child);
       const post = await autocannon({
         url: `http://127.0.0.1:${port}`,
         connections: WRITE_CONNECTIONS,
@@ -152,7 +154,8 @@ export async function run(): Promise<void> {
           },
         ],
       });
-      process.stdout.write(`  ${name.padEnd(12)} POST story ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}\n`);
+      process.stdout.write(`  ${name.padEnd(12)} POST story ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}${cpuPerWrite(child, cpu, post)}\n`);
+      cpu = cpuMs(child);
       let edited = 0;
       const put = await autocannon({
         url: `http://127.0.0.1:${port}`,
@@ -174,7 +177,7 @@ export async function run(): Promise<void> {
           },
         ],
       });
-      process.stdout.write(`  ${name.padEnd(12)} PUT story  ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}\n`);
+      process.stdout.write(`  ${name.padEnd(12)} PUT story  ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}${cpuPerWrite(child, cpu, put)}\n`);
     }
   } finally {
     await Promise.all(children.map(stopChild));
@@ -188,6 +191,28 @@ export function line(result: AutocannonResult): string {
     `${result.requests.mean.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(3)} ms  ` +
     `p99 ${String(result.latency.p99).padStart(3)} ms${failures > 0 ? `  (${failures} failed)` : ''}`
   );
+}
+
+/**
+ * CPU time (user + system) the child process has used, from /proc (Linux); null elsewhere. Beside the
+ * writes/s it tells what a write costs the server, which a machine busy with other work distorts less.
+ */
+function cpuMs(child: ChildProcess): number | null {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's utime and stime. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function cpuPerWrite(child: ChildProcess, before: number | null, result: AutocannonResult): string {
+  const after = cpuMs(child);
+  if (before === null || after === null || result['2xx'] === 0) return '';
+  return `, server CPU ${((after - before) / result['2xx']).toFixed(2)} ms per write`;
 }
 
 function verdict(result: AutocannonResult): string {

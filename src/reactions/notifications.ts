@@ -3,7 +3,7 @@
 // state (person streams, domain/notification/notification-read.ts), behind the log; writes never wait.
 //
 // It keeps three collections of its own in the read store, written together with its position in one
-// atomic write per event:
+// atomic write per batch of events:
 //   notifications                  one document per notification; `id` = global position × 1,000,000 +
 //                                  the recipient's index in the event, so ids follow the log and a replay
 //                                  gives the same ids; created_at / updated_at = the event's occurred_at
@@ -66,27 +66,48 @@ export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reac
     return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
   }
 
-  async function audiencesBefore(event: RecordedEvent): Promise<Map<string, Audience | null>> {
-    const book = new Map<string, Audience | null>();
-    for (const { kind, id } of audiencesTouched(event.data.changes)) {
-      book.set(audienceKey(kind, id), (await deps.own.collection(AUDIENCES[kind]).findOne({ id })) as Audience | null);
-    }
-    return book;
+  /**
+   * The audiences as a batch leaves them: read from the store once, then kept here, so each event of the
+   * batch sees what the events before it made of them; `changes()` are the writes to store at the end.
+   */
+  function audienceBook() {
+    const known = new Map<string, Audience | null>();
+    const changed = new Set<string>();
+    return {
+      async before(event: RecordedEvent): Promise<Map<string, Audience | null>> {
+        const book = new Map<string, Audience | null>();
+        for (const { kind, id } of audiencesTouched(event.data.changes)) {
+          const key = audienceKey(kind, id);
+          if (!known.has(key)) known.set(key, (await deps.own.collection(AUDIENCES[kind]).findOne({ id })) as Audience | null);
+          book.set(key, known.get(key)!);
+        }
+        return book;
+      },
+      record(audiences: Map<string, Audience | null>): void {
+        for (const [key, audience] of audiences) {
+          known.set(key, audience);
+          changed.add(key);
+        }
+      },
+      changes(): CollectionWrites[] {
+        const writes = (['story', 'epic'] as const).map((kind) => ({ collection: AUDIENCES[kind], ops: [] as WriteOp[] }));
+        for (const key of changed) {
+          const [kind, id] = key.split(':') as [AudienceKind, string];
+          const audience = known.get(key);
+          const ops = writes.find((write) => write.collection === AUDIENCES[kind])!.ops;
+          ops.push(audience ? { op: 'replace', filter: { id: Number(id) }, doc: { ...audience }, upsert: true } : { op: 'delete', filter: { id: Number(id) } });
+        }
+        return writes;
+      },
+    };
   }
 
-  /** The writes of a project event: the audiences it changed and the notifications it gives. */
-  async function projectWrites(event: RecordedEvent, projectId: number): Promise<CollectionWrites[]> {
-    const before = await audiencesBefore(event);
-    const { audiences, drafts } = notificationsOf(event, projectId, before);
+  /** The notifications a project event gives; the audiences it changed go to `book`. */
+  async function projectWrites(event: RecordedEvent, projectId: number, book: ReturnType<typeof audienceBook>): Promise<CollectionWrites[]> {
+    const { audiences, drafts } = notificationsOf(event, projectId, await book.before(event));
     if (drafts.length >= NOTIFICATIONS_PER_EVENT) throw new Error(`event ${event.position} notifies more than ${NOTIFICATIONS_PER_EVENT} people`);
-    const writes: CollectionWrites[] = (['story', 'epic'] as const).map((kind) => ({ collection: AUDIENCES[kind], ops: [] as WriteOp[] }));
-    for (const [key, audience] of audiences) {
-      const [kind, id] = key.split(':') as [AudienceKind, string];
-      const ops = writes.find((write) => write.collection === AUDIENCES[kind])!.ops;
-      ops.push(audience ? { op: 'replace', filter: { id: Number(id) }, doc: { ...audience }, upsert: true } : { op: 'delete', filter: { id: Number(id) } });
-    }
-    writes.push({ collection: NOTIFICATIONS, ops: drafts.map((draft, index) => ({ op: 'insert', doc: notificationDoc(draft, event, projectId, index) })) });
-    return writes;
+    book.record(audiences);
+    return [{ collection: NOTIFICATIONS, ops: drafts.map((draft, index) => ({ op: 'insert', doc: notificationDoc(draft, event, projectId, index) })) }];
   }
 
   /** The writes of a reader's read state (their person stream). */
@@ -113,13 +134,21 @@ export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reac
       await ensureIndexes();
       return appliedPosition();
     },
-    async handle(event) {
+    async handle(events) {
       await ensureIndexes();
-      if (event.position <= (await appliedPosition())) return;
-      const projectId = projectIdOfStream(event.stream);
-      const personId = event.stream.startsWith('person-') ? Number(event.stream.slice('person-'.length)) : null;
-      const writes = projectId !== null ? await projectWrites(event, projectId) : personId !== null ? readStateWrites(event, personId) : [];
-      await deps.own.writeAtomically([...writes, { collection: PROGRESS, ops: [{ op: 'replace', filter: { id: 1 }, doc: { id: 1, position: event.position }, upsert: true }] }]);
+      const applied = await appliedPosition();
+      const fresh = events.filter((event) => event.position > applied);
+      if (fresh.length === 0) return;
+      const book = audienceBook();
+      const writes: CollectionWrites[] = [];
+      for (const event of fresh) {
+        const projectId = projectIdOfStream(event.stream);
+        const personId = event.stream.startsWith('person-') ? Number(event.stream.slice('person-'.length)) : null;
+        if (projectId !== null) writes.push(...(await projectWrites(event, projectId, book)));
+        else if (personId !== null) writes.push(...readStateWrites(event, personId));
+      }
+      const position = fresh.at(-1)!.position;
+      await deps.own.writeAtomically([...writes, ...book.changes(), { collection: PROGRESS, ops: [{ op: 'replace', filter: { id: 1 }, doc: { id: 1, position }, upsert: true }] }]);
     },
   };
 };

@@ -2,11 +2,14 @@
 // webhooks), run by infra/reaction/reaction-runner.ts behind the log from its own checkpoint. Writes
 // never wait for a reaction, and a reaction never blocks projections or other reactions.
 //
+// Events arrive in batches, in log order: everything of its types the log gained since the last batch
+// (bounded), so a reaction writes one transaction per batch, not one per write the server took.
+//
 // Delivery is AT LEAST ONCE: after a crash the events since the last checkpoint (at most the batch in
 // hand) are delivered again, so `handle` must be idempotent, keyed by the event's id (e.g. a
 // notification document whose id derives from the event id, an outgoing webhook with the event id as
-// its idempotency key). A `handle` that throws is retried
-// with bounded exponential back-off; the reaction does not move past the event until it succeeds.
+// its idempotency key). A `handle` that throws is retried, whole, with bounded exponential back-off; the
+// reaction does not move past the batch until it succeeds.
 import type { EventType, RecordedEvent } from '../domain/events.js';
 import type { ReadCollection, ReadOnlyCollection, ReadStore } from '../ports/read-store.js';
 
@@ -15,7 +18,8 @@ export interface Reaction {
   readonly name: string;
   /** The event types it handles; others only move its checkpoint on. All types when absent. */
   readonly types?: readonly EventType[];
-  handle(event: RecordedEvent): Promise<void>;
+  /** Handles `events` (one or more, in log order); throwing means none of them counts as handled. */
+  handle(events: readonly RecordedEvent[]): Promise<void>;
   /**
    * The position to resume after, given the stored checkpoint. A reaction that keeps documents of its
    * own in the read store answers the position those documents reflect when it is lower (they were

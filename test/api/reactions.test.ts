@@ -12,9 +12,9 @@ describe('reactions in the server', () => {
     const seen: RecordedEvent[] = [];
     const held: Reaction = {
       name: 'held-by-test',
-      async handle(event) {
+      async handle(events) {
         await gate;
-        seen.push(event);
+        seen.push(...events);
       },
     };
     const app = await storylineApp({ reactions: [held] });

@@ -27,11 +27,13 @@ const apply = effects.prepare('INSERT OR IGNORE INTO effects (event_id, position
 
 const reaction: Reaction = {
   name: 'crash-test-effects',
-  async handle(event) {
-    deliver.run(options.run, event.position);
-    apply.run(event.id, event.position);
-    process.stdout.write(`${event.position}\n`);
-    await new Promise((resolve) => setImmediate(resolve)); // let the parent's SIGKILL land mid-way
+  async handle(events) {
+    for (const event of events) {
+      deliver.run(options.run, event.position);
+      apply.run(event.id, event.position);
+      process.stdout.write(`${event.position}\n`);
+      await new Promise((resolve) => setImmediate(resolve)); // let the parent's SIGKILL land mid-way
+    }
   },
 };
 

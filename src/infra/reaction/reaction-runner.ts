@@ -1,15 +1,15 @@
 // Runs the reactions (src/reactions/) behind the global log. Each reaction has a worker of its own:
 //
-//   load its checkpoint -> read the log after it in batches -> hand each event to the reaction
-//   (retrying a failure with bounded exponential back-off) -> save the position of the last event it
-//   handled as the new checkpoint, once per batch -> when caught up, sleep until the event store says
-//   new events are visible (appended$)
+//   load its checkpoint -> read the log after it in batches -> hand the batch's events of the reaction's
+//   types to the reaction at once (retrying a failure with bounded exponential back-off) -> save the
+//   batch's last position as the new checkpoint -> pause `gatherMs` after a batch that did not fill, so
+//   the next gathers the writes of that window -> when caught up, sleep until the event store says new
+//   events are visible (appended$)
 //
 // Nothing waits for a worker: writes return once their projections are applied, projections run in
 // their own runner, and a reaction stuck on a failing event delays only itself. The checkpoint is saved
-// once per batch (under write load a batch is the one or two events that arrived meanwhile), so after a
-// crash at most the batch in hand is delivered again: at least once, and the reactions are idempotent by
-// event id. `stop()` ends every worker between two deliveries, recording what it handled, at once while
+// once per batch, so after a crash at most the batch in hand is delivered again: at least once, and the
+// reactions are idempotent by event id. `stop()` ends every worker between two deliveries, at once while
 // it sleeps or backs off, and gives a delivery in hand at most `stopGraceMs` (default 5 s): one that
 // takes longer is abandoned unrecorded and its batch delivered again at the next start.
 //
@@ -39,8 +39,14 @@ export interface ReactionRunnerOptions {
   /** Events read from the log per batch. */
   batchSize?: number;
   backOff?: BackOff;
-  /** How long stop() waits for a delivery in hand; past it the event is redelivered at the next start. */
+  /** How long stop() waits for a delivery in hand; past it the batch is redelivered at the next start. */
   stopGraceMs?: number;
+  /**
+   * After a batch smaller than `batchSize`, the pause before reading the next (default 20 ms): under a
+   * stream of writes a reaction then handles the events of that window in one batch (one transaction)
+   * instead of one batch per write. It is how far a reaction trails the log at most when it keeps up.
+   */
+  gatherMs?: number;
 }
 
 export interface ReactionStatus {
@@ -115,6 +121,7 @@ class ReactionWorker {
   private readonly log: Log;
   private readonly batchSize: number;
   private readonly backOff: BackOff;
+  private readonly gatherMs: number;
 
   constructor(
     private readonly reaction: Reaction,
@@ -123,6 +130,7 @@ class ReactionWorker {
     this.log = options.log ?? silentLog;
     this.batchSize = options.batchSize ?? 500;
     this.backOff = options.backOff ?? DEFAULT_BACK_OFF;
+    this.gatherMs = options.gatherMs ?? 20;
   }
 
   get name(): string {
@@ -172,22 +180,15 @@ class ReactionWorker {
         await this.sleep(null);
         continue;
       }
-      let handled = this.position;
-      for (const event of events) {
-        if (this.stopped || !(await this.handled(event))) break;
-        handled = event.position;
-      }
+      const wanted = events.filter((event) => this.wants(event));
+      if (wanted.length > 0 && !(await this.deliver(wanted))) return;
       if (this.abandoned) return;
-      if (handled > this.position) {
-        await this.options.checkpoints.save(this.reaction.name, handled);
-        this.advance(handled);
-      }
+      const handled = events.at(-1)!.position;
+      await this.options.checkpoints.save(this.reaction.name, handled);
+      this.advance(handled);
+      // A batch that did not fill the limit: let the next one gather what arrives meanwhile.
+      if (events.length < this.batchSize) await this.sleep(this.gatherMs);
     }
-  }
-
-  /** Delivers the event if the reaction wants it; false when stopped before it was handled. */
-  private async handled(event: RecordedEvent): Promise<boolean> {
-    return !this.wants(event) || (await this.deliver(event));
   }
 
   /** The events after the checkpoint; null after a read failure (backed off, to be read again). */
@@ -209,18 +210,18 @@ class ReactionWorker {
     return this.reaction.types === undefined || this.reaction.types.includes(event.type);
   }
 
-  /** Hands the event to the reaction until it succeeds; false when stopped meanwhile. */
-  private async deliver(event: RecordedEvent): Promise<boolean> {
+  /** Hands the batch to the reaction until it succeeds; false when stopped meanwhile. */
+  private async deliver(events: readonly RecordedEvent[]): Promise<boolean> {
     while (!this.stopped) {
       try {
-        await this.reaction.handle(event);
+        await this.reaction.handle(events);
         this.failures = 0;
         return true;
       } catch (error) {
         this.failures++;
         this.log.warn('reaction failed; retrying with back-off', {
           reaction: this.reaction.name,
-          position: event.position,
+          positions: `${events[0]!.position}-${events.at(-1)!.position}`,
           attempt: this.failures,
           error: error instanceof Error ? error.message : String(error),
         });

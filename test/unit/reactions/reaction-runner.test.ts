@@ -10,17 +10,20 @@ import type { ReactionCheckpoints } from '../../../src/ports/reaction-checkpoint
 import type { Reaction } from '../../../src/reactions/reaction.js';
 import { appendOf } from '../../contract/event-store.fixtures.js';
 
-/** A reaction recording the positions it was handed; `fail(position)` decides whether an attempt throws. */
+/**
+ * A reaction recording the positions it was handed; `fail(event, attempt)` decides whether an attempt at
+ * the batch holding that event throws (and so handles none of the batch).
+ */
 function recording(name: string, fail: (event: RecordedEvent, attempt: number) => boolean = () => false) {
   const handled: number[] = [];
   const attempts = new Map<number, number>();
   const reaction: Reaction = {
     name,
-    async handle(event) {
-      const attempt = (attempts.get(event.position) ?? 0) + 1;
-      attempts.set(event.position, attempt);
-      if (fail(event, attempt)) throw new Error(`attempt ${attempt} at ${event.position} fails`);
-      handled.push(event.position);
+    async handle(events) {
+      for (const event of events) attempts.set(event.position, (attempts.get(event.position) ?? 0) + 1);
+      const failing = events.find((event) => fail(event, attempts.get(event.position)!));
+      if (failing) throw new Error(`attempt ${attempts.get(failing.position)} at ${failing.position} fails`);
+      handled.push(...events.map((event) => event.position));
     },
   };
   return { reaction, handled, attempts };
@@ -120,7 +123,7 @@ describe('reaction runner', () => {
 
   it('only calls a reaction for its event types, and still moves its checkpoint past the others', async () => {
     const handled: string[] = [];
-    const reaction: Reaction = { name: 'typed', types: ['label_create'], handle: async (event) => void handled.push(event.type) };
+    const reaction: Reaction = { name: 'typed', types: ['label_create'], handle: async (events) => void handled.push(...events.map((event) => event.type)) };
     const head = await append(3);
     const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [reaction] });
     runner.start();
