@@ -75,6 +75,14 @@ export class CommandHandler {
     return this.serialized(stream, () => this.caughtUp(stream));
   }
 
+  /**
+   * Resolves once every command queued so far has finished (answered or failed): at shutdown, a write
+   * whose event is already stored still waits for its projections before the projector stops.
+   */
+  async settled(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+  }
+
   private async decideAndAppend(stream: string, decide: Decide<StreamState>, meta: CommandMeta): Promise<CommandOutcome> {
     // A cached state is decided on as it is: if another process appended meanwhile, the append's expected
     // version catches it. A refusal is not checked by an append, so one decided on an unverified cached

@@ -222,6 +222,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     },
     close() {
       closing ??= (async () => {
+        await commands.settled();
         await reactions.stop();
         await runner.stop();
         await history.close();

@@ -3,7 +3,7 @@
 // The event store port. Adapters: infra/event-store/sqlite-event-store.ts (embedded default), kurrent-event-store.ts
 // (KurrentDB / EventStoreDB). Every adapter passes test/contract/event-store.contract.ts.
 import type { Observable } from 'rxjs';
-import { v5 as uuidV5 } from 'uuid';
+import { parse as parseUuid, v5 as uuidV5 } from 'uuid';
 import type { NewEvent, RecordedEvent } from '../domain/events.js';
 
 /** `expectedVersion`: the stream's current version (0 = the stream must not exist yet), or 'any'. */
@@ -77,7 +77,8 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
-const EVENT_ID_NAMESPACE = '5b0c1f43-8f0e-4b61-9a8e-3f1d2c7a9e64';
+/** The namespace of event ids, parsed once (uuid parses a string namespace at every call). */
+const EVENT_ID_NAMESPACE = parseUuid('5b0c1f43-8f0e-4b61-9a8e-3f1d2c7a9e64');
 
 /**
  * Deterministic id of the `index`-th event (0-based) appended by the command `commandId`: part of the

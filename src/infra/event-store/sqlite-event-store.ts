@@ -1,14 +1,11 @@
 // The embedded event store: one SQLite file (better-sqlite3), one table, WAL, synchronous=FULL.
 //
-// Writes use group commit: every append requested before the queue is flushed (the flush runs on
-// setImmediate, so everything requested in the same turn of the event loop) is committed in ONE
-// transaction, i.e. one fsync for the whole batch. Each append runs in its own savepoint and checks its
-// own expected version, so one failing append rejects alone. A promise resolves only after COMMIT has
-// returned, which with synchronous=FULL means the WAL was synced.
-//
-// Positions are assigned explicitly (head + 1) inside the write transaction, which is serialised by
-// SQLite's write lock (BEGIN IMMEDIATE), so they are gap-free and monotonic even with several processes
-// appending to the same file.
+// Writes use group commit: the appends requested while no batch is being committed (or while one is)
+// are committed together in the next batch, ONE transaction and so one fsync for all of them
+// (sqlite-append-batch.ts). For a database file the commit runs in a worker thread with its own
+// connection (sqlite-appender.ts), so the serving thread is not blocked while the WAL is synced. A
+// promise resolves only after COMMIT has returned, which with synchronous=FULL means the WAL was synced.
+// Reads use this thread's connection; they see a batch as soon as its commit returned.
 //
 // Each row carries its hash in its stream's chain (column `hash`, computed by the codec's chainHash while
 // the append holds the write lock); logs written before the column existed are chained once at open
@@ -16,11 +13,12 @@
 import Database from 'better-sqlite3';
 import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
-import { GENESIS_HASH, chainHash, decodeStoredColumns, encodeEvent } from '../event-codec.js';
+import { decodeStoredColumns, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { upgradeToHashChain } from './sqlite-hash-chain.js';
 import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
-import { WrongExpectedVersion, eventId } from '../../ports/event-store.js';
+import { appendError, type AppendRequest, type BatchOutcome } from './sqlite-append-batch.js';
+import { WorkerAppender, inThreadAppender } from './sqlite-appender.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
 import { asStorageFailure } from '../storage-failure.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
@@ -70,15 +68,16 @@ const chainedEvent = (row: ChainColumns): ChainedEvent => ({
 
 const decodeColumns = (row: EventColumns) => decodeStoredColumns(row[0], row[1], row[2], row[3], row[4], row[5], row[6]);
 
+/** An append as the batch writer takes it: each event encoded as stored, with its command id. */
+function appendRequest(stream: string, expectedVersion: ExpectedVersion, events: NewEvent[]): AppendRequest {
+  return { stream, expectedVersion, events: events.map((event) => ({ ...encodeEvent(event), commandId: event.meta.command_id })) };
+}
+
 interface PendingAppend {
-  stream: string;
-  expectedVersion: ExpectedVersion;
-  events: NewEvent[];
+  request: AppendRequest;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
-
-type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 export async function openSqliteEventStore(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
   const db = new Database(options.path);
@@ -92,15 +91,6 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
     streamVersion: db.prepare<[string], { version: number }>(
       'SELECT version FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1',
-    ),
-    streamHead: db.prepare<[string], { version: number; hash: string | null }>(
-      'SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1',
-    ),
-    byId: db.prepare<[string], { version: number; position: number }>(
-      'SELECT version, position FROM events WHERE id = ?',
-    ),
-    insert: db.prepare<[number, string, string, number, string, string, string, string]>(
-      `INSERT INTO events (${COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     chain: db.prepare<[number, number], ChainColumns>(
       'SELECT position, stream, version, type, data, meta, hash FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',
@@ -120,61 +110,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   const readHead = (): number => statements.head.get()?.head ?? 0;
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
 
-  /** The result of an earlier append by the same command, found through its deterministic event ids. */
-  function earlierResult(commandId: string): AppendResult | null {
-    let found: AppendResult | null = null;
-    for (let index = 0; ; index++) {
-      const row = statements.byId.get(eventId(commandId, index));
-      if (!row) return found;
-      found = { version: row.version, position: row.position };
-    }
-  }
-
-  /** Writes one append after global position `head`, inside the open batch transaction. */
-  const writeOne = db.transaction((request: PendingAppend, head: number): AppendResult => {
-    const commandId = request.events[0]!.meta.command_id;
-    const earlier = earlierResult(commandId);
-    if (earlier) return earlier;
-    const streamHead = statements.streamHead.get(request.stream);
-    const actual = streamHead?.version ?? 0;
-    if (streamHead && streamHead.hash === null) throw new Error(`${request.stream}@${actual} has no chain hash`);
-    let previousHash = streamHead?.hash ?? GENESIS_HASH;
-    if (request.expectedVersion !== 'any' && request.expectedVersion !== actual) {
-      throw new WrongExpectedVersion(request.stream, request.expectedVersion, actual);
-    }
-    request.events.forEach((event, index) => {
-      const encoded = encodeEvent(event);
-      const version = actual + index + 1;
-      previousHash = chainHash(previousHash, request.stream, version, encoded);
-      statements.insert.run(
-        head + index + 1,
-        eventId(event.meta.command_id, index),
-        request.stream,
-        version,
-        encoded.type,
-        encoded.data,
-        encoded.meta,
-        previousHash,
-      );
-    });
-    return { version: actual + request.events.length, position: head + request.events.length };
-  });
-
-  /** One transaction for the whole batch; each append in its own savepoint (nested db.transaction). */
-  const writeBatch = db
-    .transaction((batch: PendingAppend[]): AppendOutcome[] => {
-      let head = readHead();
-      return batch.map((request) => {
-        try {
-          const result = writeOne(request, head);
-          head = Math.max(head, result.position);
-          return { ok: true, result };
-        } catch (error) {
-          return { ok: false, error };
-        }
-      });
-    })
-    .immediate;
+  const appender = options.path === ':memory:' ? inThreadAppender(db) : new WorkerAppender(options.path, options.busyTimeoutMs ?? 10_000);
 
   const writeEncoded = bulkAppender(db);
 
@@ -190,27 +126,56 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
 
   let queue: PendingAppend[] = [];
   let flushScheduled = false;
+  /** The batch being committed, if any: the next waits for it (one batch in flight). */
+  let committing: Promise<void> | null = null;
   let closed = false;
+
+  function scheduleFlush(): void {
+    if (flushScheduled || committing || queue.length === 0) return;
+    flushScheduled = true;
+    setImmediate(flush);
+  }
 
   function flush(): void {
     flushScheduled = false;
+    if (committing || queue.length === 0) return;
     const batch = queue;
     queue = [];
-    if (batch.length === 0) return;
-    let outcomes: AppendOutcome[];
-    try {
-      outcomes = writeBatch(batch);
-    } catch (error) {
+    committing = appender
+      .write(batch.map((pending) => pending.request))
+      .then(
+        (outcome) => settle(batch, outcome),
+        (error: unknown) => {
+          for (const request of batch) request.reject(error);
+        },
+      )
+      .finally(() => {
+        committing = null;
+        if (!closed) announce(readHead());
+        scheduleFlush();
+      });
+  }
+
+  function settle(batch: PendingAppend[], outcome: BatchOutcome): void {
+    if (!outcome.committed) {
       // The commit itself failed (disk, lock timeout): nothing of the batch is durable.
-      for (const request of batch) request.reject(asStorageFailure(error));
+      const error = asStorageFailure(appendError(outcome.failure));
+      for (const request of batch) request.reject(error);
       return;
     }
     batch.forEach((request, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) request.resolve(outcome.result);
-      else request.reject(asStorageFailure(outcome.error));
+      const result = outcome.outcomes[index]!;
+      if (result.ok) request.resolve(result.result);
+      else request.reject(asStorageFailure(appendError(result.failure)));
     });
-    announce(readHead());
+  }
+
+  /** Resolves once every append requested so far has been committed (or failed). */
+  async function settled(): Promise<void> {
+    while (committing || queue.length > 0) {
+      if (!committing) flush();
+      await committing;
+    }
   }
 
   const poll = setInterval(() => {
@@ -230,17 +195,14 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       return new Promise<AppendResult>((resolve, reject) => {
         assertOpen();
         assertValidAppend(stream, expectedVersion, events);
-        queue.push({ stream, expectedVersion, events, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
-        }
+        queue.push({ request: appendRequest(stream, expectedVersion, events), resolve, reject });
+        scheduleFlush();
       });
     },
 
     async appendEncoded(events) {
       assertOpen();
-      flush();
+      await settled();
       writeEncoded(events);
       announce(readHead());
     },
@@ -282,10 +244,11 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
 
     async close() {
       if (closed) return;
-      flush();
+      await settled();
       closed = true;
       clearInterval(poll);
       appended.complete();
+      await appender.close();
       await readAhead?.close();
       db.close();
     },

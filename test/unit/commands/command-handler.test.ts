@@ -91,6 +91,38 @@ describe('command handler', () => {
     expect(refused).to.have.property('code', 'invalid_parameter');
   });
 
+  it('checks a refusal decided on its cached state against the caught-up state before answering it', async () => {
+    const mine = handlerOver(store);
+    const theirs = handlerOver(store);
+    await mine.execute(STREAM, addLabel('alpha'), meta()); // `mine` caches the stream at version 1
+    await theirs.execute(STREAM, addLabel('beta'), meta());
+    const requiresBeta: Decide<StreamState> = (state, context) => {
+      const names = [...(state.docs.get('label')?.values() ?? [])].map((label) => label['name']);
+      if (!names.includes('beta')) throw new DomainError('unfound_resource');
+      return addLabel('gamma')(state, context);
+    };
+    const outcome = await mine.execute(STREAM, requiresBeta, meta());
+    expect(outcome.version).to.equal(3);
+  });
+
+  it('settles once every queued command has finished, including one still waiting for its projections', async () => {
+    let release!: () => void;
+    const projected = new Promise<void>((resolve) => (release = resolve));
+    const handler = new CommandHandler({
+      eventStore: store,
+      ids: new IdAllocator(store, { blockSize: 100 }),
+      projections: { waitFor: () => projected },
+    });
+    const write = handler.execute(STREAM, addLabel('alpha'), meta());
+    let settled = false;
+    const settling = handler.settled().then(() => (settled = true));
+    while ((await store.streamVersion(STREAM)) < 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).to.equal(false);
+    release();
+    await settling;
+    expect((await write).version).to.equal(1);
+  });
+
   it('serialises concurrent commands on one stream: all succeed with contiguous versions', async () => {
     const handler = handlerOver(store);
     const outcomes = await Promise.all(Array.from({ length: 25 }, (_, n) => handler.execute(STREAM, addLabel(`label-${n}`), meta())));
