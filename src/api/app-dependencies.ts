@@ -2,6 +2,7 @@
 
 import type { LoginThrottleOptions } from './login-throttle.js';
 import type { Actor, Authenticator } from '../ports/authenticator.js';
+import type { ViewRecorder } from '../ports/project-views.js';
 import type { Doc } from '../ports/read-store.js';
 import type { AsOfReadScope, ProjectHistory } from '../queries/time-travel.js';
 import type { ResourceTypeRegistry } from './resource-type.js';
@@ -64,6 +65,8 @@ export interface AppDependencies {
    * the request scope that serves them to the routes' `read` (absent: the parameters are refused).
    */
   timeTravel?: { scope: AsOfReadScope; history: ProjectHistory };
+  /** Told when a person views a project (routes declaring `countsAsView`); absent: views are not kept. */
+  projectViews?: ViewRecorder;
 }
 
 /** The response cache's byte budget when none is configured. */

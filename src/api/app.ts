@@ -5,7 +5,8 @@
 //   -> authenticate (403 before anything else looks at ids) -> parse `fields` and check integer query
 //   parameters (400 before any work)
 //   -> read and parse the body -> access check declared by the route -> [byte cache] -> handler
-//   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send.
+//   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send
+//   -> [a view of the project, for routes that count as one: membership `last_viewed_at`].
 //
 // Every response, errors included, is JSON (except `raw` results) and carries the CORS headers. Any
 // thrown DomainError becomes its error hash; anything else is logged and answered 500
@@ -164,11 +165,20 @@ class RequestPipeline {
     const ifNoneMatch = request.method === 'GET' ? request.header('if-none-match') : undefined;
     const cacheable = typeof route.cacheable === 'function' ? route.cacheable(request) : route.cacheable === true;
     if (cacheable && request.method === 'GET' && request.project) {
-      return this.write(res, state, await this.cachedResponse(context), ifNoneMatch);
+      const cached = await this.cachedResponse(context);
+      this.write(res, state, cached, ifNoneMatch);
+      return this.noteView(context, cached.status);
     }
     const rendered = await this.render(await route.handle(request), context, context.asOfVersion);
     if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
     this.write(res, state, rendered, ifNoneMatch);
+    this.noteView(context, rendered.status);
+  }
+
+  /** A route that `countsAsView`, answered to a person with a role in the project: they viewed it. */
+  private noteView({ route, request }: RenderContext, status: number): void {
+    if (route.countsAsView !== true || status !== 200 || !request.actor || !request.project?.role) return;
+    this.deps.projectViews?.viewed({ personId: request.actor.id, projectId: request.project.id }, request.now);
   }
 
   /**

@@ -13,6 +13,8 @@ import type { Actor } from './route-table.js';
 
 const TOKEN_FIX = 'Recheck your API token; it is shown on your Profile page.';
 const PASSWORD_FIX = 'Recheck your name (email address or Tracker username) and password.';
+/** An XHR without credentials: the recorded invalid_authentication hashes carry no general_problem. */
+const NO_CREDENTIALS_FIX = 'No credentials were presented: send your API token in the X-TrackerToken header or the token query parameter.';
 
 export interface CredentialSources {
   header(name: string): string | undefined;
@@ -92,6 +94,6 @@ export function isXhr(req: { header(name: string): string | undefined }): boolea
  */
 export function missingCredentials(xhr: boolean) {
   return xhr
-    ? apiError('invalid_authentication', { general_problem: 'No authentication credentials were presented.', possible_fix: TOKEN_FIX })
+    ? apiError('invalid_authentication', { possible_fix: NO_CREDENTIALS_FIX })
     : apiError('unauthenticated');
 }

@@ -87,7 +87,7 @@ const defaultDetails: Partial<Record<ErrorCode, DomainErrorDetails>> = {
   unauthorized_operation: {
     general_problem: "You aren't authorized to access the requested resource.",
     possible_fix:
-      "Your project permissions are determined on the Project Membership page. If you are receiving this error you may be trying to access the wrong project, or the project API access is disabled, or someone listed as the project's owner needs to change your membership type.",
+      "Your project permissions are determined on the Project Membership page. If you are receiving this error you may be trying to access the wrong project, or the project API access is disabled, or someone listed as the project's Owner needs to change your membership type.",
   },
   unauthenticated: {
     possible_fix: 'Send your API token in the X-TrackerToken header or the token query parameter.',

@@ -167,4 +167,9 @@ export interface RouteDefinition {
    * Every other project-scoped GET serves them (as-of-parameters.ts).
    */
   timeTravel?: false;
+  /**
+   * A successful answer to a caller with a role in the project counts as that person viewing the
+   * project (membership `last_viewed_at`), cached answers and 304s too; recorded outside the log.
+   */
+  countsAsView?: true;
 }

@@ -33,6 +33,9 @@ import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory } from './time-travel/project-history.js';
 import { blobFileUploads } from './blob-store/file-uploads.js';
 import { openBlobStore } from './blob-store/open-blob-store.js';
+import { createMemoryProjectViewStore } from './project-views/memory-project-view-store.js';
+import { openSqliteProjectViewStore } from './project-views/sqlite-project-view-store.js';
+import { ThrottledViewRecorder } from './project-views/throttled-view-recorder.js';
 
 /** What a multipart body may carry beyond its file (boundaries, part headers, a long file name). */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -99,6 +102,8 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
   const readStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
+  // Views (membership `last_viewed_at`) are person-scoped reads kept beside the log, never in it.
+  const projectViews = inMemory ? createMemoryProjectViewStore() : openSqliteProjectViewStore(dataFile('views.sqlite'));
   const blobs = await openBlobStore(config);
 
   const runner = new ProjectorRunner({ eventStore, readStore, projections, log });
@@ -160,6 +165,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       }),
     },
     uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
+    projectViews,
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -193,6 +199,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     clock,
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     timeTravel: { scope: asOfScope, history },
+    projectViews: new ThrottledViewRecorder(projectViews, log),
   });
 
   const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
@@ -230,6 +237,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await eventStore.close();
         await readStore.close();
         await credentials.close();
+        await projectViews.close();
         await blobs.close();
       })();
       return closing;

@@ -8,8 +8,8 @@
 // - vendor names are written `ext` (`has_ext_domain`, `has_ext_identity`), as the spec writes them;
 // - `me` also carries `accounts` and `twofactor_auth_enabled`, and `project` the three priority-display
 //   flags, because the spec lists them and later clients read them from the default response;
-// - keys marked `?` are omitted when null (never sent as null); `last_viewed_at` is always null (views
-//   are not recorded).
+// - keys marked `?` are omitted when null (never sent as null); `last_viewed_at` is absent until the
+//   person views the project (test/api/last-viewed-at.test.ts).
 import { expect } from 'chai';
 import type { TestResponse } from './support/http-client.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';

@@ -17,6 +17,14 @@ interface Recorded {
 
 const STEPS = 40;
 
+/**
+ * A live answer without membership `last_viewed_at`: views are not part of the project's history (the
+ * GETs of this script are views), so answers as of a version omit it (test/api/last-viewed-at.test.ts).
+ */
+function withoutViews(text: string): string {
+  return text.replace(/"last_viewed_at":"[^"]*",/g, '');
+}
+
 describe('API: time travel (as_of_version, as_of)', function () {
   this.timeout(60_000);
   let w: StoryWorld;
@@ -63,7 +71,7 @@ describe('API: time travel (as_of_version, as_of)', function () {
     for (const path of paths()) {
       const res = await w.api('GET', path, { as: w.owner });
       if (res.status === 200) expect(version(res), path).to.equal(at);
-      recorded.push({ version: at, path, status: res.status, text: res.text });
+      recorded.push({ version: at, path, status: res.status, text: withoutViews(res.text) });
     }
     finalVersion = at;
   }

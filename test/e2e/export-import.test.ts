@@ -80,6 +80,8 @@ async function everyGet(app: StorylineApp, as: PersonHandle, projects: number[])
   };
   const me = await get('/me');
   delete (me as Record<string, unknown>)['api_token'];
+  // Views (membership `last_viewed_at`) are kept beside the log, like credentials, and not exported.
+  for (const summary of (me as { projects: Record<string, unknown>[] }).projects) delete summary['last_viewed_at'];
   answers['/me'] = { ...(answers['/me'] as object), body: me };
   await get('/accounts');
   await get('/my/people');

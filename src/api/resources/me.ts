@@ -1,10 +1,12 @@
 // GET /me: the caller's profile with their API token (the way to obtain it: HTTP Basic is accepted here),
 // the accounts they belong to (account_summary) and their project memberships (membership_summary).
 // A person without a stored time zone is shown in UTC.
+import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { Doc } from '../../ports/read-store.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
+import { lastViewedAtAttribute } from './memberships.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 export const accountSummaryType: ResourceType = {
@@ -14,13 +16,17 @@ export const accountSummaryType: ResourceType = {
   defaults: ['kind', 'id', 'name', 'status', 'plan'],
 };
 
-export const membershipSummaryType: ResourceType = {
-  name: 'membership_summary',
-  kind: 'membership_summary',
-  attributes: ['id', 'project_id', 'project_name', 'project_color', 'favorite', 'role', 'last_viewed_at'],
-  datetimes: ['last_viewed_at'],
-  defaults: ['kind', 'id', 'project_id', 'project_name', 'project_color', 'favorite', 'role', 'last_viewed_at'],
-};
+/** A membership of the caller; its documents carry `person_id` (not rendered) for `last_viewed_at`. */
+function membershipSummaryType(views: ProjectViewReads): ResourceType {
+  return {
+    name: 'membership_summary',
+    kind: 'membership_summary',
+    attributes: ['id', 'project_id', 'project_name', 'project_color', 'favorite', 'role'],
+    datetimes: ['last_viewed_at'],
+    defaults: ['kind', 'id', 'project_id', 'project_name', 'project_color', 'favorite', 'role', 'last_viewed_at'],
+    computed: { last_viewed_at: lastViewedAtAttribute(views) },
+  };
+}
 
 export function meResources(deps: ResourceDeps): ResourceModule {
   const people = deps.read('people');
@@ -75,7 +81,7 @@ export function meResources(deps: ResourceDeps): ResourceModule {
         project_color: membership['project_color'],
         favorite: membership['favorite'] === true,
         role: membership['role'],
-        last_viewed_at: membership['last_viewed_at'],
+        person_id: personId,
       }));
   }
 
@@ -102,5 +108,5 @@ export function meResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [meType, accountSummaryType, membershipSummaryType] };
+  return { routes, types: [meType, accountSummaryType, membershipSummaryType(deps.projectViews)] };
 }

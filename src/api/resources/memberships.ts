@@ -8,14 +8,17 @@
 //   PUT    /projects/:project_id/memberships/:membership_id   owners; others their own favorite / color
 //   DELETE /projects/:project_id/memberships/:membership_id   owners; anyone may remove themself (leave)
 //
-// Only active roles (owner, member, viewer) are ever returned.
+// Only active roles (owner, member, viewer) are ever returned. `last_viewed_at` is when the member last
+// GOT the project or its stories list (see lastViewedAtAttribute).
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
+import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { Doc } from '../../ports/read-store.js';
+import { AS_OF, AS_OF_VERSION } from '../as-of-parameters.js';
 import { idParam } from '../project-authorization.js';
 import { text } from '../request-schema.js';
-import type { ResourceType } from '../resource-type.js';
+import type { ComputedAttribute, ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker } from './body-schema.js';
@@ -45,7 +48,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
     name: 'project_membership',
     kind: 'project_membership',
     attributes: [
-      'id', 'project_id', 'person_id', 'role', 'project_color', 'favorite', 'last_viewed_at', 'created_at', 'updated_at',
+      'id', 'project_id', 'person_id', 'role', 'project_color', 'favorite', 'created_at', 'updated_at',
       'wants_comment_notification_emails', 'will_receive_mention_notifications_or_emails',
     ],
     datetimes: ['last_viewed_at', 'created_at', 'updated_at'],
@@ -54,6 +57,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       'wants_comment_notification_emails', 'will_receive_mention_notifications_or_emails',
     ],
     associations: { person: personAssociation(directory, 'person_id') },
+    computed: { last_viewed_at: lastViewedAtAttribute(deps.projectViews) },
   };
 
   const active = { role: { $in: PROJECT_ROLES } };
@@ -133,6 +137,19 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
     },
   ];
   return { routes, types: [membershipType] };
+}
+
+/**
+ * `last_viewed_at` of membership documents (`person_id`, `project_id`): when the person last viewed the
+ * project, read from the view store (views never enter the log). Not a cached answer's input: no route
+ * rendering memberships is `cacheable`, so a view shows at the next GET at the same project version. An
+ * answer as of a past version shows none: views are not part of the project's history.
+ */
+export function lastViewedAtAttribute(views: ProjectViewReads): ComputedAttribute {
+  return async (docs, ctx) => {
+    if (ctx.query[AS_OF_VERSION] !== undefined || ctx.query[AS_OF] !== undefined) return docs.map(() => null);
+    return views.lastViewedAt(docs.map((doc) => ({ personId: Number(doc['person_id']), projectId: Number(doc['project_id']) })));
+  };
 }
 
 function compare(a: unknown, b: unknown): number {

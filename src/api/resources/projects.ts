@@ -3,7 +3,8 @@
 //   GET    /projects               the caller's projects (active memberships); `account_ids` (comma ints)
 //   POST   /projects               any person; needs project creation permission in the account (creator,
 //                                  admin or owner), or `new_account_name` to create an account first
-//   GET    /projects/:project_id   members, or anyone when public
+//   GET    /projects/:project_id   members, or anyone when public; a member's GET is their view of it
+//                                  (membership `last_viewed_at`)
 //   PUT    /projects/:project_id   owners only; `version` increments
 //   DELETE /projects/:project_id   owners only
 //
@@ -153,6 +154,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id',
       access: 'project:read',
+      countsAsView: true,
       async handle(req) {
         return { kind: 'resource', type: 'project', value: req.project!.project };
       },

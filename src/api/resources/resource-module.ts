@@ -15,6 +15,7 @@ import type { ProjectCommands } from '../../commands/projects.js';
 import type { UploadFileCommand } from '../../domain/file-attachment/upload-file.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
+import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { ActivityFeeds } from '../../queries/activity-feeds.js';
 import type { NotificationQueries } from '../../queries/notifications.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
@@ -52,6 +53,8 @@ export interface ResourceDeps {
   settings: ResourceSettings;
   /** Uploaded files' bytes (the blob store, behind the multipart reader). */
   uploads: FileUploads;
+  /** When people last viewed projects (membership `last_viewed_at`; kept outside the log). */
+  projectViews: ProjectViewReads;
 }
 
 /**

@@ -1,7 +1,8 @@
 // Stories, their owners and their labels.
 //
 //   GET    /projects/:project_id/stories                      readers; filters (story-list-query.ts), `filter`
-//                                                            (the search grammar, queries/search/); priority order; paginated
+//                                                            (the search grammar, queries/search/); priority order; paginated;
+//                                                            a member's GET is their view of the project (last_viewed_at)
 //   POST   /projects/:project_id/stories                      writers; nested tasks, labels by name or id
 //   GET    /projects/:project_id/stories/bulk?ids=1,2         readers; at most 500 ids, unknown ids skipped
 //   GET    /projects/:project_id/stories/:story_id            readers
@@ -154,6 +155,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: (req) => req.query['filter'] === undefined,
       cacheVariant,
+      countsAsView: true,
       handle: list,
     },
     {

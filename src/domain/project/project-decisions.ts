@@ -41,7 +41,7 @@ export function decideCreateProject(command: CreateProject, state: StreamState, 
   }
   const outcome = applySettings(defaultSettings(context.now), command.request, context.now);
   const problems = [...outcome.problems, ...nameUniqueness(outcome.values['name'], command.takenNames)];
-  if (problems.length > 0) throw settingsRejected(problems);
+  if (problems.length > 0) throw settingsRejected(problems, command.request);
   const project: Values = {
     ...defaultSettings(context.now),
     ...outcome.values,
@@ -72,7 +72,7 @@ export function decideUpdateProject(command: UpdateProject, state: StreamState, 
   if (typeof outcome.values['name'] === 'string' && outcome.values['name'] !== project['name']) {
     problems.push(...nameUniqueness(outcome.values['name'], command.takenNames));
   }
-  if (problems.length > 0) throw settingsRejected(problems);
+  if (problems.length > 0) throw settingsRejected(problems, command.request);
   const original: Values = {};
   const changed: Values = {};
   for (const [key, value] of Object.entries(outcome.values)) {
@@ -130,10 +130,18 @@ function nameUniqueness(name: unknown, takenNames: readonly string[]): Validatio
   return takenNames.some((taken) => taken.trim().toLowerCase() === wanted) ? [{ field: 'name', problem: NAME_TAKEN }] : [];
 }
 
-/** A rejected settings request; a too-long name carries the service's `requirement` text. */
-function settingsRejected(problems: ValidationError[]): DomainError {
+/**
+ * A rejected settings request. A too-long name answers as recorded (facts §4.3): the limit in
+ * `requirement`, and `general_problem` "This extended_string is too long:  '<the name sent>'" (two
+ * spaces, as the service wrote it).
+ */
+function settingsRejected(problems: ValidationError[], request: Record<string, unknown>): DomainError {
   const error = invalidParameter(problems);
   const nameProblem = problems.find((p) => p.field === 'name' && p.problem.includes(`${PROJECT_NAME_MAX_LENGTH} characters`));
   if (!nameProblem) return error;
-  return new DomainError('invalid_parameter', { ...error.details, requirement: nameProblem.problem });
+  return new DomainError('invalid_parameter', {
+    ...error.details,
+    general_problem: `This extended_string is too long:  '${String(request['name'])}'`,
+    requirement: nameProblem.problem,
+  });
 }
