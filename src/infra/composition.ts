@@ -87,6 +87,8 @@ export interface OpenOptions {
   extraModules?: readonly ResourceModuleFactory[];
   /** Brake on password sign-ins (tests lower its thresholds); DEFAULT_LOGIN_THROTTLE otherwise. */
   loginThrottle?: LoginThrottleOptions;
+  /** Aborts the read models' catch-up at start (a stop signal while starting); openStoryline then rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 /** `dataDir: ':memory:'` keeps everything in memory (tests). */
@@ -107,7 +109,10 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const blobs = await openBlobStore(config);
 
   const runner = new ProjectorRunner({ eventStore, readStore, projections, log });
-  const startup = await runner.start();
+  const startup = await runner.start(options.signal).catch(async (error: unknown) => {
+    for (const store of [eventStore, readStore, credentials, projectViews, blobs]) await store.close();
+    throw error;
+  });
 
   const ids = new IdAllocator(eventStore);
   const commands = new CommandHandler({ eventStore, ids, projections: runner });

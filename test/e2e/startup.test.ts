@@ -1,14 +1,18 @@
 // Start-up as an unlucky operator meets it: every refusal is a non-zero exit within seconds with one
 // line saying what is wrong, never a hang and never a demo seeded over lost data; one server per data
 // directory; the CLI finds the data directory as the server does and refuses one without data; the
-// data directory and the credentials are private to their owner.
+// data directory and the credentials are private to their owner; a stop signal during a long catch-up
+// of the read models ends the start at once.
 import { createServer, type Server } from 'node:net';
 import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { mountSmallVolume } from '../crash/small-volume.js';
-import { runToExit, serve, stop, stopAll, type RunAs } from './storyline-process.js';
+import { spawn } from 'node:child_process';
+import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import { storyWritesOf } from '../contract/event-store.fixtures.js';
+import { bin, runToExit, serve, stop, stopAll, type RunAs } from './storyline-process.js';
 
 /** As root, file modes do not bind: the server then runs as `nobody` on files it owns. */
 const NOBODY = 65534;
@@ -180,5 +184,35 @@ describe('storyline start-up refusals', function () {
     });
     expect(viaOption.code, viaOption.stderr).to.equal(0);
     expect(JSON.parse(viaOption.stdout)).to.have.property('api_token');
+  });
+
+  it('ends at SIGTERM while the read models catch up with a long log, and the next start goes on from there', async function () {
+    this.timeout(120_000);
+    await stop(await serve({ STORYLINE_DATA: dataDir }));
+    const store = await openSqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+    for (let i = 0; i < 60; i++) await store.append(`project-${900 + (i % 4)}`, 'any', storyWritesOf(`catch-up-${i}`, 500));
+    const head = await store.headPosition();
+    await store.close();
+    for (const file of readdirSync(dataDir)) if (file.startsWith('readmodels.sqlite')) unlinkSync(join(dataDir, file));
+
+    const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', STORYLINE_DATA: dataDir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const messages: string[] = [];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter((text) => text.startsWith('{'))) {
+        const message = String((JSON.parse(line) as Record<string, unknown>)['message']);
+        messages.push(message);
+        // Logged when the read models file was found missing, just before the catch-up of the whole log.
+        if (message === 'read models file created; building it from the log') child.kill('SIGTERM');
+      }
+    });
+    expect(await exited).to.equal(0);
+    expect(messages).to.include("stopped while catching up the read models; the next start goes on from there");
+    expect(messages).not.to.include('listening');
+
+    const again = await serve({ STORYLINE_DATA: dataDir });
+    const caughtUp = again.logs.find((entry) => entry['message'] === 'projections caught up');
+    expect(caughtUp?.['position']).to.equal(head);
+    expect(await stop(again)).to.equal(0);
   });
 });

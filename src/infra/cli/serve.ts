@@ -18,18 +18,32 @@ export const serveCommand: CliCommand = {
     const { lockDataDirectory } = await import('../data-directory-lock.js');
     const { prepareDataDirectory, storeFiles } = await import('../data-directory.js');
 
-    // Signals are listened for from the start: one that arrives while starting stops the server as soon
-    // as it listens, and "listening" is never logged before a SIGTERM would be handled.
+    // Signals are listened for from the start: one that arrives while the read models catch up with a
+    // long log aborts the catch-up between two batches (the next start goes on from its checkpoint) and
+    // the command ends; one that arrives later stops the server as soon as it listens, and "listening"
+    // is never logged before a SIGTERM would be handled.
+    const starting = new AbortController();
     const stopSignal = new Promise<string>((resolve) => {
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-      process.once('SIGINT', () => resolve('SIGINT'));
+      const stop = (signal: string) => {
+        starting.abort(new StoppedWhileStarting(signal));
+        resolve(signal);
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
     });
     const embedded = config.dataDir !== ':memory:';
     if (embedded) prepareDataDirectory(config.dataDir);
     const lock = embedded ? lockDataDirectory(config.dataDir) : null;
     if (lock?.tookOverFrom) log.info('took over a stale data-directory lock', { stalePid: lock.tookOverFrom, data: config.dataDir });
     try {
-      const storyline = await openStoryline(config, log);
+      const storyline = await openStoryline(config, log, { signal: starting.signal }).catch((error: unknown) => {
+        if (error instanceof StoppedWhileStarting) return null;
+        throw error;
+      });
+      if (!storyline) {
+        log.info('stopped while catching up the read models; the next start goes on from there', { signal: await stopSignal });
+        return 0;
+      }
       if (embedded && !config.kurrentUrl && !isWritable(storeFiles(config.dataDir).events)) {
         log.warn('events.sqlite is read-only: reads are served, writes are refused with 503 component_unavailable', { data: config.dataDir });
       }
@@ -59,6 +73,13 @@ export const serveCommand: CliCommand = {
     }
   },
 };
+
+class StoppedWhileStarting extends Error {
+  constructor(signal: string) {
+    super(`${signal} while starting`);
+    this.name = 'StoppedWhileStarting';
+  }
+}
 
 function listenFailure(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException).code;

@@ -182,18 +182,22 @@ export class ProjectorRunner {
     return true;
   }
 
-  /** Loads checkpoints, catches up with the log, then follows it. A failed start leaves it stopped. */
-  async start(): Promise<CatchUpReport> {
+  /**
+   * Loads checkpoints, catches up with the log, then follows it. A failed start leaves it stopped.
+   * `signal` aborts the catch-up between two batches (what was applied is kept with its checkpoint, so
+   * the next start goes on from there); start() then rejects with the signal's reason.
+   */
+  async start(signal?: AbortSignal): Promise<CatchUpReport> {
     if (this.running || this.stopped) throw new Error('a projector runner starts once');
     try {
-      return await this.catchUp();
+      return await this.catchUp(signal);
     } catch (error) {
       await this.stop();
       throw error;
     }
   }
 
-  private async catchUp(): Promise<CatchUpReport> {
+  private async catchUp(signal?: AbortSignal): Promise<CatchUpReport> {
     const started = performance.now();
     const head = await this.eventStore.headPosition();
     for (const projection of this.projections) this.live.set(projection.name, await this.loadTarget(projection, head));
@@ -209,6 +213,8 @@ export class ProjectorRunner {
     const logCatchUp = this.progressLogger('catching up projections', [...this.live.keys()]);
     const from = this.position;
     this.catchUpProgress = ({ eventsRead }) => logCatchUp({ eventsRead: eventsRead - readBefore, total: head - from });
+    while (this.running && (await this.applyNextBatch()) === this.batchSize) signal?.throwIfAborted();
+    signal?.throwIfAborted();
     await this.drain();
     this.catchUpProgress = null;
     for (const target of building) await this.ensureIndexes(target);
