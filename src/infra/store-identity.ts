@@ -76,7 +76,9 @@ function inspect(name: string, path: string, holdsData: DataProbe): StoreHalf {
   if (!existsSync(path) || statSync(path).size === 0) return { name, path, identity: null, holdsData: false };
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { fileMustExist: true });
+    // Read-only: closing the last read-write connection checkpoints the WAL into the file, which after a
+    // crash on a busy log (a WAL of hundreds of MB) held the start for seconds before anything else ran.
+    db = new Database(path, { readonly: true, fileMustExist: true });
     const tables = new Set(db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
     const identity = tables.has('storyline_identity')
       ? (db.prepare<[], string>('SELECT install_id FROM storyline_identity WHERE id = 1').pluck().get() ?? null)
