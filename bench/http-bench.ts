@@ -96,27 +96,38 @@ export async function run(): Promise<void> {
     const baselineScript = fileURLToPath(new URL('./http-bench-baseline.js', import.meta.url));
     const expressPort = await freePort();
     const httpPort = await freePort();
-    children.push(startChild(baselineScript, ['express', capturedFile], { PORT: String(expressPort) }));
-    children.push(startChild(baselineScript, ['http', capturedFile], { PORT: String(httpPort) }));
+    const expressChild = startChild(baselineScript, ['express', capturedFile], { PORT: String(expressPort) });
+    const httpChild = startChild(baselineScript, ['http', capturedFile], { PORT: String(httpPort) });
+    children.push(expressChild, httpChild);
     await waitUntilServing(expressPort, listPath, {});
     await waitUntilServing(httpPort, listPath, {});
 
     const targets = [
-      { name: 'storyline', port: oursPort },
-      { name: 'memory store', port: memoryPort },
-      { name: '(a) express', port: expressPort },
-      { name: '(b) node:http', port: httpPort },
+      { name: 'storyline', port: oursPort, child: ours },
+      { name: 'memory store', port: memoryPort, child: memoryChild },
+      { name: '(a) express', port: expressPort, child: expressChild },
+      { name: '(b) node:http', port: httpPort, child: httpChild },
     ];
     const parts = process.env['HTTP_BENCH_ONLY'] ?? 'reads,writes';
     for (const [label, path] of parts.includes('reads') ? ([['GET stories?limit=100', listPath], ['GET one story', storyPath]] as const) : []) {
       process.stdout.write(`\n${label} (5,000-story project), ${READ_CONNECTIONS} connections, ${DURATION_S} s\n`);
       const results = new Map<string, AutocannonResult>();
+      const cpuPerRequest = new Map<string, number>();
       for (const target of targets) {
         const url = `http://127.0.0.1:${target.port}${path}`;
         await autocannon({ url, connections: READ_CONNECTIONS, duration: WARM_UP_S, headers });
+        const cpuBefore = cpuMs(target.child);
         const result = await autocannon({ url, connections: READ_CONNECTIONS, duration: DURATION_S, headers });
+        const cpuAfter = cpuMs(target.child);
         results.set(target.name, result);
-        process.stdout.write(`  ${target.name.padEnd(14)} ${line(result)}\n`);
+        if (cpuBefore !== null && cpuAfter !== null && result['2xx'] > 0) cpuPerRequest.set(target.name, (cpuAfter - cpuBefore) / result['2xx']);
+        const cpu = cpuPerRequest.get(target.name);
+        process.stdout.write(`  ${target.name.padEnd(14)} ${line(result)}${cpu === undefined ? '' : `  server CPU ${(cpu * 1000).toFixed(0)} us per request`}\n`);
+      }
+      const ourCpu = cpuPerRequest.get('storyline');
+      const expressCpu = cpuPerRequest.get('(a) express');
+      if (ourCpu !== undefined && expressCpu !== undefined) {
+        process.stdout.write(`  server CPU per request, (a) express / ours = ${(expressCpu / ourCpu).toFixed(2)} (the throughput ratio as the CPU sees it, less sensitive to a busy machine)\n`);
       }
       const ours_ = results.get('storyline')!.requests.mean;
       const a = results.get('(a) express')!.requests.mean;
