@@ -134,6 +134,8 @@ class RequestPipeline {
     if (match.kind === 'not_found') throw apiError('route_not_found');
     if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
     const { route, params } = match;
+    // A route whose answers are always enveloped envelopes its errors too: its clients read one shape.
+    if (route.alwaysEnvelope === true) state.envelope = true;
 
     const header = headerReader(req.headers);
     const address = req.socket.remoteAddress ?? 'unknown';
