@@ -34,14 +34,17 @@ export class WorkerAppender implements Appender {
 
   constructor(path: string, busyTimeoutMs: number) {
     this.worker = new Worker(new URL('./sqlite-append-worker.js', import.meta.url), { workerData: { path, busyTimeoutMs } });
-    this.worker.unref();
     this.worker.on('message', (outcome: BatchOutcome) => {
       const reply = this.inFlight;
       this.inFlight = null;
+      this.worker.unref();
       reply?.resolve(outcome);
     });
     this.worker.on('error', (error) => this.stop(new Error(`the event store's append worker failed: ${error.message}`)));
     this.worker.on('exit', (code) => this.stop(new Error(`the event store's append worker exited (code ${code})`)));
+    // Idle, the worker does not keep the process alive; a batch in flight does (write() refs it). After
+    // the listeners: adding a 'message' listener refs the worker's port again.
+    this.worker.unref();
   }
 
   write(batch: readonly AppendRequest[]): Promise<BatchOutcome> {
@@ -49,6 +52,7 @@ export class WorkerAppender implements Appender {
     if (this.inFlight) return Promise.reject(new Error('an append batch is already in flight'));
     return new Promise<BatchOutcome>((resolve, reject) => {
       this.inFlight = { resolve, reject };
+      this.worker.ref();
       this.worker.postMessage(batch);
     });
   }

@@ -24,14 +24,17 @@ export class SqliteReadAhead {
 
   constructor(path: string) {
     this.worker = new Worker(new URL('./sqlite-read-ahead-worker.js', import.meta.url), { workerData: { path } });
-    this.worker.unref();
     this.worker.on('message', (message: { request: number; rows?: EventColumns[]; error?: string }) => {
       const reply = this.replies.get(message.request);
       this.replies.delete(message.request);
+      if (this.replies.size === 0) this.worker.unref();
       if (message.rows) reply?.resolve(message.rows);
       else reply?.reject(new Error(message.error ?? 'read-ahead worker failed'));
     });
     this.worker.on('error', (error) => this.fail(error));
+    // Idle, the worker does not keep the process alive; a read in flight does (readAhead() refs it).
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    this.worker.unref();
   }
 
   /**
@@ -53,6 +56,7 @@ export class SqliteReadAhead {
     const rows = new Promise<EventColumns[]>((resolve, reject) => this.replies.set(request, { resolve, reject }));
     rows.catch(() => undefined); // a prefetch nobody takes must not surface as an unhandled rejection
     this.prefetch = { after, limit, rows };
+    this.worker.ref();
     this.worker.postMessage({ request, after, limit });
   }
 
