@@ -19,6 +19,9 @@ export interface ChainSummary {
   streams: StreamHead[];
 }
 
+/** What ChainVerifier.check says of an event whose hash does not match its content and predecessor. */
+export const ALTERED = 'its hash does not match its content and its predecessor: the event was altered';
+
 export class ChainVerifier {
   private readonly heads = new Map<string, { version: number; hash: string }>();
   private checked = 0;
@@ -31,7 +34,7 @@ export class ChainVerifier {
       return `expected version ${previous.version + 1} of ${event.stream} next, found version ${event.version}`;
     }
     if (chainHash(previous.hash, event.stream, event.version, event) !== event.hash) {
-      return 'its hash does not match its content and its predecessor: the event was altered';
+      return ALTERED;
     }
     if (!head) this.heads.set(event.stream, (head = { version: 0, hash: GENESIS_HASH }));
     head.version = event.version;
