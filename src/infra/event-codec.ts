@@ -63,11 +63,25 @@ export const GENESIS_HASH = '';
  * text (which holds no raw newline, so the newline separators are unambiguous).
  */
 export function chainHash(previousHash: string, stream: string, version: number, event: EncodedEvent): string {
-  // One string hashed in one call (crypto.hash): cheaper than a Hash object per event on verify's hot path.
-  // The array's JSON is written from its parts' JSON: the same text as JSON.stringify of the array (a
-  // stored version is an integer) without building an array per event.
-  const head = `[${JSON.stringify(previousHash)},${JSON.stringify(stream)},${version},${JSON.stringify(event.type)}]`;
-  return hash('sha256', `${head}\n${event.data}\n${event.meta}`);
+  return chainHashOf(chainHead(previousHash, stream, version, event.type), chainTail(event.data, event.meta));
+}
+
+/**
+ * The first part of an event's hash input: JSON.stringify([previousHash, stream, version, type]), written
+ * from its parts' JSON (a stored version is an integer) without building an array per event.
+ */
+export function chainHead(previousHash: string, stream: string, version: number, type: string): string {
+  return `[${JSON.stringify(previousHash)},${JSON.stringify(stream)},${version},${JSON.stringify(type)}]`;
+}
+
+/** The rest of it: data and meta as stored, each after a newline (a SQLite reader may have the database join them: CHAIN_TAIL_SQL). */
+export function chainTail(data: string, meta: string): string {
+  return `\n${data}\n${meta}`;
+}
+
+/** The hash of a head and a tail: one string hashed in one call (crypto.hash), cheaper than a Hash object per event. */
+export function chainHashOf(head: string, tail: string): string {
+  return hash('sha256', head + tail);
 }
 
 export function decodeEvent(row: StoredEventRow): RecordedEvent {

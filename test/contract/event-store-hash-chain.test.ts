@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { chainHash } from '../../src/infra/event-codec.js';
+import { chainHash, chainTail } from '../../src/infra/event-codec.js';
 import { verifyLog } from '../../src/infra/event-store/chain-verifier.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import type { EventStore } from '../../src/ports/event-store.js';
 import { appendOf } from './event-store.fixtures.js';
 
 const tempDirs: string[] = [];
@@ -43,10 +44,18 @@ function editFile(path: string, sql: string): void {
   }
 }
 
+/**
+ * verifyLog over the file twice: through the SQLite store's own read (the database joins data and meta)
+ * and through the port's readChain alone (what every other adapter offers); both must agree.
+ */
 async function verification(path: string) {
   const store = await openSqliteEventStore({ path });
   try {
-    return await verifyLog(store, 2);
+    const fast = await verifyLog(store, 2);
+    const portOnly = { ...store, readChainTails: undefined } as unknown as EventStore;
+    delete (portOnly as { readChainTails?: unknown }).readChainTails;
+    expect(await verifyLog(portOnly, 2)).to.deep.equal(fast);
+    return fast;
   } finally {
     await store.close();
   }
@@ -85,6 +94,21 @@ describe('SQLite event store: hash chain', () => {
         ],
       },
     });
+  });
+
+  it('reads each event for verify with its data and meta joined as the codec joins them, whatever they hold', async () => {
+    const path = tempFile();
+    const store = await openSqliteEventStore({ path });
+    try {
+      const event = { type: 'story_update', data: { changes: ['é ✓ 😀 \u2028 "q" \\ \n'] }, meta: { schema: 2, occurred_at: 1, performed_by: 1, command_id: 'c-é' } };
+      await store.append('project-1', 0, [event as never]);
+      const [chained] = await store.readChain();
+      const [row] = await store.readChainTails(0, 10);
+      expect(row).to.deep.equal([chained!.position, chained!.stream, chained!.version, chained!.type, chained!.hash, chainTail(chained!.data, chained!.meta)]);
+      expect((await verifyLog(store)).ok).to.equal(true);
+    } finally {
+      await store.close();
+    }
   });
 
   it('names the stream and version of an event whose data was edited in the file', async () => {

@@ -3,7 +3,8 @@
 // stored hash. One instance per walk; it keeps one entry per stream (never one per event). Used by
 // `storyline verify` (the whole log) and `storyline import` (every line of the file before it is written).
 import type { ChainedEvent, EventStore } from '../../ports/event-store.js';
-import { GENESIS_HASH, chainHash } from '../event-codec.js';
+import { GENESIS_HASH, chainHashOf, chainHead, chainTail } from '../event-codec.js';
+import type { ChainTailRow } from './sqlite-hash-chain.js';
 
 /** What the chain covers of an event (its global position is not part of it). */
 export type ChainLink = Omit<ChainedEvent, 'position'>;
@@ -28,17 +29,20 @@ export class ChainVerifier {
 
   /** Checks the next event; returns what is wrong with it, or null when it continues its chain. */
   check(event: ChainLink): string | null {
-    let head = this.heads.get(event.stream);
+    return this.checkTail(event.stream, event.version, event.type, event.hash, chainTail(event.data, event.meta));
+  }
+
+  /** The same check of an event whose data and meta come joined as the codec's chainTail (the SQLite reader's). */
+  checkTail(stream: string, version: number, type: string, hash: string, tail: string): string | null {
+    let head = this.heads.get(stream);
     const previous = head ?? { version: 0, hash: GENESIS_HASH };
-    if (event.version !== previous.version + 1) {
-      return `expected version ${previous.version + 1} of ${event.stream} next, found version ${event.version}`;
+    if (version !== previous.version + 1) {
+      return `expected version ${previous.version + 1} of ${stream} next, found version ${version}`;
     }
-    if (chainHash(previous.hash, event.stream, event.version, event) !== event.hash) {
-      return ALTERED;
-    }
-    if (!head) this.heads.set(event.stream, (head = { version: 0, hash: GENESIS_HASH }));
-    head.version = event.version;
-    head.hash = event.hash;
+    if (chainHashOf(chainHead(previous.hash, stream, version, type), tail) !== hash) return ALTERED;
+    if (!head) this.heads.set(stream, (head = { version: 0, hash: GENESIS_HASH }));
+    head.version = version;
+    head.hash = hash;
     this.checked++;
     return null;
   }
@@ -58,20 +62,39 @@ export type LogVerification =
 /** Events read per batch by verifyLog (bounds its memory). */
 const VERIFY_BATCH = 10_000;
 
+/** The SQLite store's own read for verify: each event's data and meta joined by the database (sqlite-hash-chain.ts). */
+interface ChainTailReader {
+  readChainTails(after: number, limit: number): Promise<ChainTailRow[]>;
+}
+
+const readsChainTails = (store: EventStore): store is EventStore & ChainTailReader => 'readChainTails' in store;
+
 /** Walks the whole log in global order; stops at the first event that breaks its stream's chain. */
 export async function verifyLog(store: EventStore, batch = VERIFY_BATCH): Promise<LogVerification> {
   const verifier = new ChainVerifier();
+  const failed = (stream: string, version: number, position: number, problem: string): LogVerification =>
+    ({ ok: false, stream, version, position, problem, checked: verifier.summary().events });
   let after = 0;
   for (;;) {
-    const events = await store.readChain({ after, limit: batch });
-    for (const event of events) {
-      const problem = verifier.check(event);
-      if (problem) {
-        const { stream, version, position } = event;
-        return { ok: false, stream, version, position, problem, checked: verifier.summary().events };
+    let read: number;
+    if (readsChainTails(store)) {
+      // No object per event: the row's columns straight into the check.
+      const rows = await store.readChainTails(after, batch);
+      for (const [position, stream, version, type, hash, tail] of rows) {
+        const problem = verifier.checkTail(stream, version, type, hash, tail);
+        if (problem) return failed(stream, version, position, problem);
       }
+      read = rows.length;
+      if (read > 0) after = rows[read - 1]![0];
+    } else {
+      const events = await store.readChain({ after, limit: batch });
+      for (const event of events) {
+        const problem = verifier.check(event);
+        if (problem) return failed(event.stream, event.version, event.position, problem);
+      }
+      read = events.length;
+      if (read > 0) after = events[read - 1]!.position;
     }
-    if (events.length < batch) return { ok: true, summary: verifier.summary() };
-    after = events[events.length - 1]!.position;
+    if (read < batch) return { ok: true, summary: verifier.summary() };
   }
 }

@@ -43,3 +43,12 @@ export function upgradeToHashChain(db: Database.Database): number {
     })
     .immediate();
 }
+
+/** What the database joins of an event for its hash: the codec's chainTail(data, meta), computed in SQL. */
+export const CHAIN_TAIL_SQL = `char(10) || data || char(10) || meta`;
+
+/** One event as `storyline verify` reads it: position, stream, version, type, hash and chainTail(data, meta). */
+export type ChainTailRow = [number, string, number, string, string, string];
+
+/** The log's events after `after`, in global order, as ChainTailRows (one string per event for its content). */
+export const CHAIN_TAILS_SQL = `SELECT position, stream, version, type, hash, ${CHAIN_TAIL_SQL} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`;
