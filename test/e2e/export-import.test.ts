@@ -185,6 +185,22 @@ describe('CLI: verify, export and import', function () {
     expect(readFileSync(again, 'utf8')).to.equal(readFileSync(exportFile, 'utf8'));
   });
 
+  it('a directory an import did not finish is refused by every command until it is emptied', async () => {
+    const target = join(root, 'interrupted');
+    expect((await storyline(target, 'import', exportFile)).code).to.equal(0);
+    expect(readdirSync(target)).to.not.include('import-unfinished');
+    // what a crash mid-import leaves: the mark written before the first event, never removed
+    writeFileSync(join(target, 'import-unfinished'), '');
+    for (const args of [['verify'], ['export', '--out', join(root, 'never.ndjson')], ['serve']]) {
+      const ran = await storyline(target, ...args);
+      expect(ran.code, args[0]).to.equal(1);
+      expect(ran.stderr, args[0]).to.match(/import that did not finish/);
+    }
+    const again = await storyline(target, 'import', exportFile);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.match(/not empty/);
+  });
+
   it('import refuses a non-empty directory and leaves it untouched', async () => {
     const target = join(root, 'occupied');
     mkdirSync(target);

@@ -6,9 +6,10 @@
 // re-encoding), else as JSON.stringify writes them (a file another tool re-serialised).
 // The file is streamed: memory holds one batch of events (IMPORT_BATCH, one transaction), one line and
 // one entry per stream.
-import { createReadStream, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventId } from '../../ports/event-store.js';
+import { UNFINISHED_IMPORT } from '../data-directory.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
 import { ALTERED, ChainVerifier } from '../event-store/chain-verifier.js';
 import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
@@ -110,6 +111,31 @@ export function dataDirectoryState(dir: string): DataDirectoryState {
   }
   if (!isDirectory) return 'not-empty';
   return readdirSync(dir).length === 0 ? 'empty' : 'not-empty';
+}
+
+/**
+ * Marks `dir` as being filled by an import, durably (the file and its directory entry synced): until
+ * markImportFinished, every command refuses the directory (data-directory.ts), so a crash mid-import
+ * never leaves a log that looks whole.
+ */
+export function markImportUnfinished(dir: string): void {
+  writeFileSync(join(dir, UNFINISHED_IMPORT), 'storyline import is filling this directory\n', { flag: 'wx', flush: true });
+  syncDirectory(dir);
+}
+
+/** Removes the mark once the imported log is closed (every batch was committed with synchronous=FULL). */
+export function markImportFinished(dir: string): void {
+  rmSync(join(dir, UNFINISHED_IMPORT));
+  syncDirectory(dir);
+}
+
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Undoes a refused import: the directory goes back to how it was (missing or empty). */
