@@ -39,7 +39,7 @@ export const importCommand: CliCommand = {
       openDataDirectory(config.dataDir, { embeddedEventLog: true });
       markImportUnfinished(config.dataDir);
     }
-    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite') });
+    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite'), bulkLoad: true });
     let failure: unknown = null;
     try {
       out(JSON.stringify({ imported: file, ...(await importLog(store, file)) }));

@@ -35,7 +35,16 @@ export interface SqliteEventStoreOptions {
    * synchronous, so this wait blocks the event loop; other processes (the CLI) hold the lock briefly.
    */
   busyTimeoutMs?: number;
+  /**
+   * `storyline import` filling a fresh log under its unfinished-import mark (which makes every command
+   * refuse the directory until removed): commits are not synced and the page cache is large; the import
+   * syncs the file after close, then removes the mark.
+   */
+  bulkLoad?: boolean;
 }
+
+/** The page cache of a bulk load (KiB): the id and (stream, version) indexes of a million events stay in memory. */
+const BULK_LOAD_CACHE_KIB = 256 * 1024;
 
 export type SqliteEventStore = EventStore & {
   close(): Promise<void>;
@@ -86,7 +95,8 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   const db = new Database(options.path);
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = FULL');
+  if (options.bulkLoad) db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   db.exec(SCHEMA);
   const chainedOnOpen = upgradeToHashChain(db);
 

@@ -9,7 +9,7 @@
 import { closeSync, createReadStream, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventId } from '../../ports/event-store.js';
-import { UNFINISHED_IMPORT } from '../data-directory.js';
+import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
 import { ALTERED, ChainVerifier } from '../event-store/chain-verifier.js';
 import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
@@ -120,17 +120,22 @@ export function dataDirectoryState(dir: string): DataDirectoryState {
  */
 export function markImportUnfinished(dir: string): void {
   writeFileSync(join(dir, UNFINISHED_IMPORT), 'storyline import is filling this directory\n', { flag: 'wx', flush: true });
-  syncDirectory(dir);
+  syncPath(dir);
 }
 
-/** Removes the mark once the imported log is closed (every batch was committed with synchronous=FULL). */
+/**
+ * Once the imported log is closed (its commits were not synced: a bulk load): syncs the log file, then
+ * removes the mark, so the mark goes only when the whole log is durable.
+ */
 export function markImportFinished(dir: string): void {
+  syncPath(storeFiles(dir).events);
   rmSync(join(dir, UNFINISHED_IMPORT));
-  syncDirectory(dir);
+  syncPath(dir);
 }
 
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
+/** fsync of a file or a directory (its entries). */
+function syncPath(path: string): void {
+  const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
   } finally {
