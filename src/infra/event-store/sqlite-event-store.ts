@@ -18,7 +18,7 @@ import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
 import { GENESIS_HASH, chainHash, decodeStoredColumns, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
-import { CHAIN_TAILS_SQL, upgradeToHashChain, type ChainTailRow } from './sqlite-hash-chain.js';
+import { CHAIN_RESTS_SQL, upgradeToHashChain, type ChainRestRow } from './sqlite-hash-chain.js';
 import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { WrongExpectedVersion, eventId } from '../../ports/event-store.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
@@ -50,8 +50,8 @@ export type SqliteEventStore = EventStore & {
   close(): Promise<void>;
   /** Events written before the hash chain existed that this open chained (0 once upgraded). */
   readonly chainedOnOpen: number;
-  /** `storyline verify`'s read: the ChainTailRows after `after` (the database joins each event's data and meta). */
-  readChainTails(after: number, limit: number): Promise<ChainTailRow[]>;
+  /** `storyline verify`'s read: the ChainRestRows after `after` (the database writes each event's hashed text). */
+  readChainRests(after: number, limit: number): Promise<ChainRestRow[]>;
   /** `storyline import`'s batches: encoded events continuing their streams, one transaction (sqlite-bulk-append.ts). */
   appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
 };
@@ -126,9 +126,9 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     all: db.prepare<[number, number], EventColumns>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
-    chainTails: db.prepare<[number, number], ChainTailRow>(CHAIN_TAILS_SQL),
+    chainRests: db.prepare<[number, number], ChainRestRow>(CHAIN_RESTS_SQL),
   };
-  for (const reader of [statements.forwards, statements.backwards, statements.all, statements.chain, statements.chainTails]) reader.raw(true);
+  for (const reader of [statements.forwards, statements.backwards, statements.all, statements.chain, statements.chainRests]) reader.raw(true);
 
   const readHead = (): number => statements.head.get()?.head ?? 0;
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
@@ -283,9 +283,9 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       return statements.chain.all(options.after ?? 0, options.limit ?? -1).map(chainedEvent);
     },
 
-    async readChainTails(after, limit) {
+    async readChainRests(after, limit) {
       assertOpen();
-      return statements.chainTails.all(after, limit);
+      return statements.chainRests.all(after, limit);
     },
 
     async streamVersion(stream) {
