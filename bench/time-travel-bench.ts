@@ -1,6 +1,7 @@
 // Time travel on a project with 100,000 events: `GET /projects/:id/stories/:id?as_of_version=N` cold
-// (the project stream folded to N by the projector runner into a fresh memory read store, then
-// answered) must stay within 2 s; warm (the fold cached) it should cost what the same GET costs
+// (the project stream folded to N by the projector runner into a fresh memory read store, only the
+// projections the route reads, then answered) must stay within 2 s, also reported against the live
+// catch-up of every projection over the same log in the same run; warm (the fold cached) it should cost what the same GET costs
 // without `as_of_version`. Reported: the cold times, and the warm ratio (as of / live) measured in
 // this one run with both requests alternated.
 //
@@ -40,7 +41,8 @@ export async function run(): Promise<void> {
   const log = await historyLog(EVENTS);
   const started = performance.now();
   const storyline = await openStoryline(configFromEnv({ STORYLINE_DATA: log.dir, STORYLINE_READ_STORE: 'memory', PORT: '0' }));
-  process.stdout.write(`  read models caught up over ${log.version.toLocaleString('en')} project events in ${Math.round(performance.now() - started)} ms\n`);
+  const catchUpMs = performance.now() - started;
+  process.stdout.write(`  read models caught up over ${log.version.toLocaleString('en')} project events in ${Math.round(catchUpMs)} ms\n`);
   const { server, get } = await serve(storyline, log.token);
   try {
     const path = `/projects/${log.projectId}/stories/${log.storyId}`;
@@ -49,7 +51,7 @@ export async function run(): Promise<void> {
       const answer = await get(`${path}?as_of_version=${version}`);
       const ms = performance.now() - cold;
       if (answer.status !== 200 || answer.version !== String(version)) throw new Error(`as of ${version}: ${answer.status} ${answer.version}`);
-      process.stdout.write(`  cold as_of_version=${version.toLocaleString('en')}: ${Math.round(ms)} ms (target: within 2000 ms)\n`);
+      process.stdout.write(`  cold as_of_version=${version.toLocaleString('en')}: ${Math.round(ms)} ms = ${(ms / catchUpMs).toFixed(2)} of the live catch-up above (target: within 2000 ms)\n`);
     }
     const live = () => get(path);
     const past = () => get(`${path}?as_of_version=${log.version}`);

@@ -126,6 +126,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     projections,
     newReadStore: createMemoryReadStore,
     cacheEntries: config.timeTravelCacheEntries,
+    cacheBytes: config.timeTravelCacheBytes,
   });
   const writer = new ResourceWriter({ commands, read });
   const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });

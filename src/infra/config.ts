@@ -37,10 +37,14 @@ export interface StorylineConfig {
   headersTimeoutMs: number;
   /** Folds of a project's past kept for `as_of_version` (least recently used dropped first). */
   timeTravelCacheEntries: number;
+  /** Estimated bytes of the documents those folds may hold together. */
+  timeTravelCacheBytes: number;
 }
 
-/** Folds kept for time travel when not configured: a fold of 100,000 events holds roughly its read models. */
-export const DEFAULT_TIME_TRAVEL_CACHE_ENTRIES = 8;
+/** Folds kept for time travel when not configured (one per project, projection and version). */
+export const DEFAULT_TIME_TRAVEL_CACHE_ENTRIES = 32;
+/** Their documents' estimated bytes when not configured. */
+export const DEFAULT_TIME_TRAVEL_CACHE_BYTES = 256 * 1024 * 1024;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -74,6 +78,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     requestTimeoutMs: integer(env, 'STORYLINE_REQUEST_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     headersTimeoutMs: integer(env, 'STORYLINE_HEADERS_TIMEOUT_MS', 20_000, 1_000, 3_600_000),
     timeTravelCacheEntries: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_ENTRIES', DEFAULT_TIME_TRAVEL_CACHE_ENTRIES, 1, 10_000),
+    timeTravelCacheBytes: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_BYTES', DEFAULT_TIME_TRAVEL_CACHE_BYTES, 1, Number.MAX_SAFE_INTEGER),
   };
 }
 

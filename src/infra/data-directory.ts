@@ -38,6 +38,18 @@ export function requireExistingData(dataDir: string): void {
   }
 }
 
+/** The file `storyline import` keeps in the data directory it fills, removed once the imported log is complete and durable. */
+export const UNFINISHED_IMPORT = 'import-unfinished';
+
+/** Refuses a directory an import stopped filling (crash, kill): its log holds only part of the file. */
+function refuseUnfinishedImport(dataDir: string): void {
+  if (existsSync(join(dataDir, UNFINISHED_IMPORT))) {
+    throw new OperatorError(
+      `${dataDir} holds an import that did not finish (${UNFINISHED_IMPORT} is there): its log is incomplete. Empty the directory and run \`storyline import\` again.`,
+    );
+  }
+}
+
 function restrict(path: string, mode: number): void {
   if ((statSync(path).mode & 0o777) !== mode) chmodSync(path, mode);
 }
@@ -47,6 +59,7 @@ function restrict(path: string, mode: number): void {
  * identity shared by the log and the credentials (only the credentials live here with KurrentDB).
  */
 export function openDataDirectory(dataDir: string, options: { embeddedEventLog: boolean }): IdentityOutcome | null {
+  refuseUnfinishedImport(dataDir);
   prepareDataDirectory(dataDir);
   return options.embeddedEventLog ? checkStoreIdentity(storeFiles(dataDir)) : null;
 }

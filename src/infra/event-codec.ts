@@ -60,14 +60,25 @@ export const GENESIS_HASH = '';
 /**
  * The hash of an event in its stream's chain: SHA-256 (hex) over its predecessor's hash, stream, version
  * and type (as one JSON array, so no field can bleed into another) and its data and meta as stored JSON
- * text (which holds no raw newline, so the newline separators are unambiguous).
+ * text (which holds no raw newline, so the newline separators are unambiguous):
+ *   JSON.stringify([previousHash, stream, version, type]) + "\n" + data + "\n" + meta
  */
 export function chainHash(previousHash: string, stream: string, version: number, event: EncodedEvent): string {
-  // One string hashed in one call (crypto.hash): cheaper than a Hash object per event on verify's hot path.
-  // The array's JSON is written from its parts' JSON: the same text as JSON.stringify of the array (a
-  // stored version is an integer) without building an array per event.
-  const head = `[${JSON.stringify(previousHash)},${JSON.stringify(stream)},${version},${JSON.stringify(event.type)}]`;
-  return hash('sha256', `${head}\n${event.data}\n${event.meta}`);
+  return chainHashAfter(previousHash, chainRest(stream, version, event.type, event.data, event.meta));
+}
+
+/**
+ * What follows the predecessor's hash in the hashed text: `,stream,version,type]`, newline, data, newline,
+ * meta (the array's JSON written from its parts': a stored version is an integer). The SQLite reader of
+ * `storyline verify` has the database write the same text (sqlite-hash-chain.ts CHAIN_REST_SQL).
+ */
+export function chainRest(stream: string, version: number, type: string, data: string, meta: string): string {
+  return `,${JSON.stringify(stream)},${version},${JSON.stringify(type)}]\n${data}\n${meta}`;
+}
+
+/** The hash of an event given its predecessor's hash and its chainRest: one string hashed in one call (crypto.hash). */
+export function chainHashAfter(previousHash: string, rest: string): string {
+  return hash('sha256', `[${JSON.stringify(previousHash)}${rest}`);
 }
 
 export function decodeEvent(row: StoredEventRow): RecordedEvent {

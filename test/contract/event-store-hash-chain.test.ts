@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { chainHash } from '../../src/infra/event-codec.js';
+import { chainHash, chainRest } from '../../src/infra/event-codec.js';
 import { verifyLog } from '../../src/infra/event-store/chain-verifier.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import type { EventStore } from '../../src/ports/event-store.js';
 import { appendOf } from './event-store.fixtures.js';
 
 const tempDirs: string[] = [];
@@ -43,10 +44,18 @@ function editFile(path: string, sql: string): void {
   }
 }
 
+/**
+ * verifyLog over the file twice: through the SQLite store's own read (the database joins data and meta)
+ * and through the port's readChain alone (what every other adapter offers); both must agree.
+ */
 async function verification(path: string) {
   const store = await openSqliteEventStore({ path });
   try {
-    return await verifyLog(store, 2);
+    const fast = await verifyLog(store, 2);
+    const portOnly: Partial<typeof store> = { ...store };
+    delete portOnly.readChainRests;
+    expect(await verifyLog(portOnly as EventStore, 2)).to.deep.equal(fast);
+    return fast;
   } finally {
     await store.close();
   }
@@ -85,6 +94,27 @@ describe('SQLite event store: hash chain', () => {
         ],
       },
     });
+  });
+
+  it("has the database write each event's hashed text as the codec does, whatever names and data it holds", async () => {
+    const path = tempFile();
+    const store = await openSqliteEventStore({ path });
+    try {
+      // every BMP character but the surrogates, in stream names and types, and awkward data
+      const characters = Array.from({ length: 0x10000 }, (_, code) => code).filter((code) => code < 0xd800 || code > 0xdfff).map((code) => String.fromCharCode(code));
+      const names = Array.from({ length: 64 }, (_, index) => characters.filter((_, position) => position % 64 === index).join(''));
+      for (const [index, name] of names.entries()) {
+        const event = { type: `type ${name}`, data: { changes: [`é ✓ 😀 \u2028 "q" \\ \n ${name}`] }, meta: { schema: 2, occurred_at: 1, performed_by: 1, command_id: `c-${index}` } };
+        await store.append(`stream ${name}`, 0, [event as never]);
+      }
+      const chained = await store.readChain();
+      const rows = await store.readChainRests(0, 1000);
+      expect(rows).to.have.length(names.length);
+      expect(rows).to.deep.equal(chained.map((event) => [event.position, event.stream, event.version, event.hash, chainRest(event.stream, event.version, event.type, event.data, event.meta)]));
+      expect((await verifyLog(store)).ok).to.equal(true);
+    } finally {
+      await store.close();
+    }
   });
 
   it('names the stream and version of an event whose data was edited in the file', async () => {

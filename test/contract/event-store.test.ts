@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { filter, firstValueFrom, timeout } from 'rxjs';
+import { v5 as uuidV5 } from 'uuid';
+import { seededRandom } from '../support/seeded-random.js';
 import { EVENT_SCHEMA } from '../../src/domain/events.js';
 import { decodeEvent, encodeEvent, upcast } from '../../src/infra/event-codec.js';
 import type { EventBody, Upcaster } from '../../src/infra/event-codec.js';
@@ -136,6 +138,15 @@ describe('event codec', () => {
     expect(eventId('command-1', 0)).to.equal(eventId('command-1', 0));
     expect(eventId('command-1', 0)).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set([eventId('command-1', 0), eventId('command-1', 1), eventId('command-2', 0)]).size).to.equal(3);
+  });
+
+  it("derives event ids as the uuid package's v5 of `<command id>/<index>` in the ids namespace", () => {
+    const random = seededRandom(5);
+    const names = ['command-1', '', 'é ✓ 😀', 'x'.repeat(5000), ...Array.from({ length: 200 }, () => randomUUID())];
+    for (const [index, commandId] of names.entries()) {
+      expect(eventId(commandId, index), commandId.slice(0, 40)).to.equal(uuidV5(`${commandId}/${index}`, '5b0c1f43-8f0e-4b61-9a8e-3f1d2c7a9e64'));
+      expect(eventId(commandId, Math.floor(random() * 1e6))).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
   });
 
   it('upcasts an event of an older schema one registered step at a time', () => {

@@ -167,6 +167,42 @@ describe('CLI: verify, export and import', function () {
     expect(readFileSync(reexported, 'utf8')).to.equal(readFileSync(exportFile, 'utf8'));
   });
 
+  it('import takes a file another tool re-serialised (spaces, keys reordered) and stores the log as it was', async () => {
+    const lines = readFileSync(exportFile, 'utf8').trimEnd().split('\n');
+    const rewritten = lines.map((line, index) => {
+      if (index % 3 === 1) return line.replace('"data":{', '"data":{ ').replace('"meta":{', '"meta":  {');
+      if (index % 3 === 2) {
+        const { hash, meta, data, type, version, stream } = JSON.parse(line) as Record<string, unknown>;
+        return JSON.stringify({ hash, meta, data, type, version, stream }, null, 1).replaceAll('\n', ' ');
+      }
+      return line;
+    });
+    const file = join(root, 'rewritten.ndjson');
+    writeFileSync(file, `${rewritten.join('\r\n')}\r\n`);
+    const target = join(root, 'from-rewritten');
+    const imported = await storyline(target, 'import', file);
+    expect(imported.code, imported.stderr).to.equal(0);
+    const again = join(root, 'from-rewritten.ndjson');
+    expect((await storyline(target, 'export', '--out', again)).code).to.equal(0);
+    expect(readFileSync(again, 'utf8')).to.equal(readFileSync(exportFile, 'utf8'));
+  });
+
+  it('a directory an import did not finish is refused by every command until it is emptied', async () => {
+    const target = join(root, 'interrupted');
+    expect((await storyline(target, 'import', exportFile)).code).to.equal(0);
+    expect(readdirSync(target)).to.not.include('import-unfinished');
+    // what a crash mid-import leaves: the mark written before the first event, never removed
+    writeFileSync(join(target, 'import-unfinished'), '');
+    for (const args of [['verify'], ['export', '--out', join(root, 'never.ndjson')], ['serve']]) {
+      const ran = await storyline(target, ...args);
+      expect(ran.code, args[0]).to.equal(1);
+      expect(ran.stderr, args[0]).to.match(/import that did not finish/);
+    }
+    const again = await storyline(target, 'import', exportFile);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.match(/not empty/);
+  });
+
   it('import refuses a non-empty directory and leaves it untouched', async () => {
     const target = join(root, 'occupied');
     mkdirSync(target);

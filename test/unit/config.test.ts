@@ -26,6 +26,12 @@ describe('operator configuration', () => {
     expect(() => configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_RESPONSE_CACHE_BYTES/);
   });
 
+  it('bounds the time-travel folds by entries and by bytes: 32 and 256 MiB unless told otherwise', () => {
+    expect(configFromEnv({})).to.include({ timeTravelCacheEntries: 32, timeTravelCacheBytes: 256 * 1024 * 1024 });
+    expect(configFromEnv({ STORYLINE_TIME_TRAVEL_CACHE_BYTES: '1000' }).timeTravelCacheBytes).to.equal(1000);
+    expect(() => configFromEnv({ STORYLINE_TIME_TRAVEL_CACHE_BYTES: '0' })).to.throw(ConfigError, /STORYLINE_TIME_TRAVEL_CACHE_BYTES/);
+  });
+
   it('keeps the read models on disk unless told to keep them in memory, with a cache budget in bytes', () => {
     expect(configFromEnv({})).to.include({ readStore: 'sqlite', readCacheBytes: 64 * 1024 * 1024 });
     expect(configFromEnv({ STORYLINE_READ_STORE: 'memory', STORYLINE_READ_CACHE_BYTES: '1048576' })).to.include({ readStore: 'memory', readCacheBytes: 1048576 });

@@ -1,11 +1,13 @@
 // `storyline import FILE`: an export file into an EMPTY data directory (or a missing one). A non-empty
 // directory is refused before anything is opened; a file whose hash chain does not verify is refused
-// naming the line, and what the import had written is removed again.
+// naming the line, and what the import had written is removed again. While it fills the directory, a
+// mark in it (import-unfinished) makes every command refuse it: a crash mid-import leaves a directory
+// nothing serves until it is emptied and imported again.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDataDirectory } from '../data-directory.js';
-import { ImportRefused, dataDirectoryState, importLog, restoreDataDirectory } from '../export/log-import.js';
+import { ImportRefused, dataDirectoryState, importLog, markImportFinished, markImportUnfinished, restoreDataDirectory } from '../export/log-import.js';
 import { CliUsageError, type CliCommand } from './command.js';
 
 export const importCommand: CliCommand = {
@@ -33,8 +35,11 @@ export const importCommand: CliCommand = {
     const { openSqliteEventStore } = await import('../event-store/sqlite-event-store.js');
     // the directory is made as `serve` makes it (0700, credentials beside the log, one install identity), so
     // the server starts on it; its people sign in after `storyline person reset-token`
-    if (config.dataDir !== ':memory:') openDataDirectory(config.dataDir, { embeddedEventLog: true });
-    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite') });
+    if (config.dataDir !== ':memory:') {
+      openDataDirectory(config.dataDir, { embeddedEventLog: true });
+      markImportUnfinished(config.dataDir);
+    }
+    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite'), bulkLoad: true });
     let failure: unknown = null;
     try {
       out(JSON.stringify({ imported: file, ...(await importLog(store, file)) }));
@@ -43,7 +48,10 @@ export const importCommand: CliCommand = {
     } finally {
       await store.close();
     }
-    if (failure === null) return 0;
+    if (failure === null) {
+      if (config.dataDir !== ':memory:') markImportFinished(config.dataDir);
+      return 0;
+    }
     // Whatever stopped the import, the directory goes back to how it was.
     if (config.dataDir !== ':memory:') restoreDataDirectory(config.dataDir, before);
     if (!(failure instanceof ImportRefused)) throw failure;

@@ -15,7 +15,7 @@ import { Subject } from 'rxjs';
 import type { NewEvent } from '../../domain/events.js';
 import { decodeStoredColumns, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
-import { upgradeToHashChain } from './sqlite-hash-chain.js';
+import { CHAIN_RESTS_SQL, upgradeToHashChain, type ChainRestRow } from './sqlite-hash-chain.js';
 import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { appendError, type AppendRequest, type BatchOutcome } from './sqlite-append-batch.js';
 import { WorkerAppender, inThreadAppender } from './sqlite-appender.js';
@@ -33,12 +33,23 @@ export interface SqliteEventStoreOptions {
    * synchronous, so this wait blocks the event loop; other processes (the CLI) hold the lock briefly.
    */
   busyTimeoutMs?: number;
+  /**
+   * `storyline import` filling a fresh log under its unfinished-import mark (which makes every command
+   * refuse the directory until removed): commits are not synced and the page cache is large; the import
+   * syncs the file after close, then removes the mark.
+   */
+  bulkLoad?: boolean;
 }
+
+/** The page cache of a bulk load (KiB): the id and (stream, version) indexes of a million events stay in memory. */
+const BULK_LOAD_CACHE_KIB = 256 * 1024;
 
 export type SqliteEventStore = EventStore & {
   close(): Promise<void>;
   /** Events written before the hash chain existed that this open chained (0 once upgraded). */
   readonly chainedOnOpen: number;
+  /** `storyline verify`'s read: the ChainRestRows after `after` (the database writes each event's hashed text). */
+  readChainRests(after: number, limit: number): Promise<ChainRestRow[]>;
   /** `storyline import`'s batches: encoded events continuing their streams, one transaction (sqlite-bulk-append.ts). */
   appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
 };
@@ -83,7 +94,8 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   const db = new Database(options.path);
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = FULL');
+  if (options.bulkLoad) db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   db.exec(SCHEMA);
   const chainedOnOpen = upgradeToHashChain(db);
 
@@ -104,8 +116,9 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     all: db.prepare<[number, number], EventColumns>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
+    chainRests: db.prepare<[number, number], ChainRestRow>(CHAIN_RESTS_SQL),
   };
-  for (const reader of [statements.forwards, statements.backwards, statements.all, statements.chain]) reader.raw(true);
+  for (const reader of [statements.forwards, statements.backwards, statements.all, statements.chain, statements.chainRests]) reader.raw(true);
 
   const readHead = (): number => statements.head.get()?.head ?? 0;
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
@@ -230,6 +243,11 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     async readChain(options: ReadAllOptions = {}) {
       assertOpen();
       return statements.chain.all(options.after ?? 0, options.limit ?? -1).map(chainedEvent);
+    },
+
+    async readChainRests(after, limit) {
+      assertOpen();
+      return statements.chainRests.all(after, limit);
     },
 
     async streamVersion(stream) {

@@ -43,3 +43,16 @@ export function upgradeToHashChain(db: Database.Database): number {
     })
     .immediate();
 }
+
+/**
+ * The codec's chainRest(stream, version, type, data, meta) written by the database: json_quote writes a
+ * stream name or type as JSON.stringify does for every name the log holds. It only saves verify work:
+ * an event whose hash does not match this text is checked again with the codec's own chainRest.
+ */
+export const CHAIN_REST_SQL = `',' || json_quote(stream) || ',' || version || ',' || json_quote(type) || ']' || char(10) || data || char(10) || meta`;
+
+/** One event as `storyline verify` reads it: position, stream, version, hash and its chainRest. */
+export type ChainRestRow = [number, string, number, string, string];
+
+/** The log's events after `after`, in global order, as ChainRestRows. */
+export const CHAIN_RESTS_SQL = `SELECT position, stream, version, hash, ${CHAIN_REST_SQL} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`;

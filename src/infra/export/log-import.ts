@@ -1,21 +1,27 @@
 // `storyline import`: an export file (ndjson-log.ts) appended, in its order, into an empty embedded log,
-// so every event gets back its stream, version, position, id and hash (the store computes the hash again
-// with the codec). Every line is checked against its stream's hash chain before it is written; the first
-// line that is malformed or breaks its chain stops the import, naming the line. The file is streamed:
-// memory holds one batch of events (IMPORT_BATCH, one transaction) and one entry per stream.
-import { createReadStream, readdirSync, rmSync, statSync } from 'node:fs';
+// so every event gets back its stream, version, position, id and hash. Every line is checked against its
+// stream's hash chain (ChainVerifier: the codec's chainHash, computed once per event) before it is
+// written; the first line that is malformed or breaks its chain stops the import, naming the line. Data
+// and meta are stored as the line's own text when that text carries the hash (every export's lines: no
+// re-encoding), else as JSON.stringify writes them (a file another tool re-serialised).
+// The file is streamed: memory holds one batch of events (IMPORT_BATCH, one transaction), one line and
+// one entry per stream.
+import { closeSync, createReadStream, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { eventId } from '../../ports/event-store.js';
+import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
-import { ChainVerifier } from '../event-store/chain-verifier.js';
-import { ExportLineError, parseExportLine } from './ndjson-log.js';
+import { ALTERED, ChainVerifier } from '../event-store/chain-verifier.js';
+import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
 
 /** A file or target the import will not take; the message says why (and which line). */
 export class ImportRefused extends Error {}
 
-/** Events written per transaction: fewer, larger commits (one fsync each); about 35 MB of events held. */
+/** Events written per transaction: fewer, larger commits; about 35 MB of events held. */
 const IMPORT_BATCH = 50_000;
+
+/** The longest line an import reads (far above any event the input limits allow): bounds its memory. */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 export interface ImportReport {
   events: number;
@@ -33,44 +39,62 @@ export async function importLog(target: ImportTarget, file: string): Promise<Imp
   const started = performance.now();
   if ((await target.headPosition()) > 0) throw new ImportRefused('the event log is not empty');
   const verifier = new ChainVerifier();
-  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  const lines = createInterface({ input, crlfDelay: Infinity });
   let batch: EncodedStreamEvent[] = [];
   // An event's id is derived from its command id and its index within its original append, which
   // wrote consecutive events of one stream with one command id.
   let previous: { stream: string; commandId: string; index: number } | null = null;
-  let lineNumber = 0;
-  try {
-    for await (const line of lines) {
-      lineNumber++;
-      if (line.trim() === '') continue;
-      const link = checkedLine(line, lineNumber, verifier);
-      const commandId = link.parsedMeta['command_id'] as string;
-      const index: number = previous && previous.stream === link.stream && previous.commandId === commandId ? previous.index + 1 : 0;
-      previous = { stream: link.stream, commandId, index };
-      batch.push({ id: eventId(commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta });
-      if (batch.length >= IMPORT_BATCH) {
-        await target.appendEncoded(batch);
-        batch = [];
-      }
+  for await (const { line, lineNumber } of fileLines(file)) {
+    if (line.trim() === '') continue;
+    const link = checkedLine(line, lineNumber, verifier);
+    const index: number = previous && previous.stream === link.stream && previous.commandId === link.commandId ? previous.index + 1 : 0;
+    previous = { stream: link.stream, commandId: link.commandId, index };
+    batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash });
+    if (batch.length >= IMPORT_BATCH) {
+      await target.appendEncoded(batch);
+      batch = [];
     }
-    if (batch.length > 0) await target.appendEncoded(batch);
-  } finally {
-    lines.close();
   }
+  if (batch.length > 0) await target.appendEncoded(batch);
   const summary = verifier.summary();
   return { events: summary.events, streams: summary.streams.length, ms: Math.round(performance.now() - started) };
 }
 
-function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier) {
-  let link: ReturnType<typeof parseExportLine>;
+/** The file's lines (without their `\n` or `\r\n`), numbered from 1; a line longer than MAX_LINE_CHARS is refused. */
+async function* fileLines(file: string): AsyncGenerator<{ line: string; lineNumber: number }> {
+  let rest = '';
+  let lineNumber = 0;
+  const numbered = (text: string) => ({ line: text.endsWith('\r') ? text.slice(0, -1) : text, lineNumber: ++lineNumber });
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const text = rest + (chunk as string);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      yield numbered(text.slice(start, end));
+      start = end + 1;
+    }
+    rest = text.slice(start);
+    if (rest.length > MAX_LINE_CHARS) throw new ImportRefused(`line ${lineNumber + 1} is longer than ${MAX_LINE_CHARS} characters`);
+  }
+  if (rest !== '') yield numbered(rest);
+}
+
+/** The line's event once it continues its stream's chain (with the text that carries its hash). */
+function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier): ExportedEvent {
+  let link: ExportedEvent;
   try {
     link = parseExportLine(line);
   } catch (error) {
     if (error instanceof ExportLineError) throw new ImportRefused(`line ${lineNumber}: ${error.message}`);
     throw error;
   }
-  const problem = verifier.check(link);
+  let problem = verifier.check(link);
+  if (problem === ALTERED) {
+    // A tool that re-serialised the file may have changed how data or meta are written, not what they say.
+    const canonical = link.canonical();
+    if (canonical.data !== link.data || canonical.meta !== link.meta) {
+      link = { ...link, ...canonical };
+      problem = verifier.check(link);
+    }
+  }
   if (problem) throw new ImportRefused(`line ${lineNumber} (${link.stream} version ${link.version}): ${problem}`);
   return link;
 }
@@ -87,6 +111,36 @@ export function dataDirectoryState(dir: string): DataDirectoryState {
   }
   if (!isDirectory) return 'not-empty';
   return readdirSync(dir).length === 0 ? 'empty' : 'not-empty';
+}
+
+/**
+ * Marks `dir` as being filled by an import, durably (the file and its directory entry synced): until
+ * markImportFinished, every command refuses the directory (data-directory.ts), so a crash mid-import
+ * never leaves a log that looks whole.
+ */
+export function markImportUnfinished(dir: string): void {
+  writeFileSync(join(dir, UNFINISHED_IMPORT), 'storyline import is filling this directory\n', { flag: 'wx', flush: true });
+  syncPath(dir);
+}
+
+/**
+ * Once the imported log is closed (its commits were not synced: a bulk load): syncs the log file, then
+ * removes the mark, so the mark goes only when the whole log is durable.
+ */
+export function markImportFinished(dir: string): void {
+  syncPath(storeFiles(dir).events);
+  rmSync(join(dir, UNFINISHED_IMPORT));
+  syncPath(dir);
+}
+
+/** fsync of a file or a directory (its entries). */
+function syncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Undoes a refused import: the directory goes back to how it was (missing or empty). */

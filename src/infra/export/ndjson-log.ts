@@ -1,6 +1,11 @@
 // The export file format: NDJSON, one event per line in global order,
 //   {"stream":"project-1","version":1,"type":"project_create","data":{...},"meta":{...},"hash":"<hex>"}
 // with data and meta written exactly as the log stores them, so every line's hash verifies as it is.
+//
+// Reading a line back: a line in exactly the layout exportLine writes (every export) is cut at its known
+// keys, and data and meta are kept as the line's own text: each is parsed once (it must be one JSON
+// object), never written again. Any other layout of the same object (keys in another order, spaces) is
+// parsed whole and data and meta are written back with JSON.stringify, as the log wrote them.
 import type { ChainedEvent } from '../../ports/event-store.js';
 import type { ChainLink } from '../event-store/chain-verifier.js';
 
@@ -12,14 +17,59 @@ export function exportLine(event: ChainedEvent): string {
 /** A line that is not an exported event. */
 export class ExportLineError extends Error {}
 
+/** An event read from an export line: what its chain covers, data and meta as the line holds them. */
+export interface ExportedEvent extends ChainLink {
+  commandId: string;
+  /**
+   * Data and meta as JSON.stringify writes them, i.e. as the log stored them. The same text as `data`
+   * and `meta` for every line an export wrote; a tool that re-serialised the file (escapes, number
+   * forms) may have written them otherwise, and then only this text carries the original hash.
+   */
+  canonical(): { data: string; meta: string };
+}
+
+const KEYS = ['stream', 'version', 'type', 'data', 'meta', 'hash'];
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Reads one export line; throws ExportLineError saying what is wrong with it. */
+export function parseExportLine(line: string): ExportedEvent {
+  return exportLayoutEvent(line) ?? parsedLineEvent(line);
+}
+
+/** `{"stream":S,"version":V,"type":T,"data":` with S and T JSON strings and V a JSON integer. */
+const LAYOUT_HEAD = /^\{"stream":("(?:[^"\\]|\\.)*"),"version":(0|[1-9][0-9]*),"type":("(?:[^"\\]|\\.)*"),"data":/;
+const META_KEY = ',"meta":';
+const HASH_KEY = ',"hash":';
+
 /**
- * Reads one export line back into what the chain covers, data and meta as the log stores them
- * (JSON.stringify of the parsed values gives back the stored text: the log wrote them the same way).
+ * The line cut at its keys when it has exactly exportLine's layout, else null. The cut is proven, not
+ * assumed: the head's tokens, the data text, the meta text and the hash each parse as one JSON value on
+ * their own, so the line is the object {stream, version, type, data, meta, hash} and nothing else.
  */
-export function parseExportLine(line: string): ChainLink & { parsedMeta: Record<string, unknown> } {
+function exportLayoutEvent(line: string): ExportedEvent | null {
+  const head = LAYOUT_HEAD.exec(line);
+  const hashAt = line.lastIndexOf(HASH_KEY);
+  const metaAt = line.lastIndexOf(META_KEY, hashAt);
+  if (!head || hashAt < 0 || metaAt < head[0].length || !line.endsWith('}')) return null;
+  let stream: unknown, type: unknown, hash: unknown, data: unknown, meta: unknown;
+  try {
+    stream = JSON.parse(head[1]!);
+    type = JSON.parse(head[3]!);
+    hash = JSON.parse(line.slice(hashAt + HASH_KEY.length, -1));
+    data = JSON.parse(line.slice(head[0].length, metaAt));
+    meta = JSON.parse(line.slice(metaAt + META_KEY.length, hashAt));
+  } catch {
+    return null; // not this layout (or not JSON at all): the whole line is parsed and judged
+  }
+  const dataText = line.slice(head[0].length, metaAt);
+  const metaText = line.slice(metaAt + META_KEY.length, hashAt);
+  return checkedEvent({ stream, version: Number(head[2]), type, data, meta, hash }, dataText, metaText);
+}
+
+/** Any other layout: the whole line parsed, data and meta written back as the log wrote them. */
+function parsedLineEvent(line: string): ExportedEvent {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -27,6 +77,12 @@ export function parseExportLine(line: string): ChainLink & { parsedMeta: Record<
     throw new ExportLineError('not JSON');
   }
   if (!isObject(value)) throw new ExportLineError('not a JSON object');
+  const unknownKey = Object.keys(value).find((key) => !KEYS.includes(key));
+  if (unknownKey !== undefined) throw new ExportLineError(`unknown key "${unknownKey}"`);
+  return checkedEvent(value, null, null);
+}
+
+function checkedEvent(value: Record<string, unknown>, dataText: string | null, metaText: string | null): ExportedEvent {
   const { stream, version, type, data, meta, hash } = value;
   if (typeof stream !== 'string' || stream === '') throw new ExportLineError('"stream" must be a non-empty string');
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw new ExportLineError('"version" must be a positive integer');
@@ -34,7 +90,7 @@ export function parseExportLine(line: string): ChainLink & { parsedMeta: Record<
   if (!isObject(data)) throw new ExportLineError('"data" must be an object');
   if (!isObject(meta) || typeof meta['command_id'] !== 'string') throw new ExportLineError('"meta" must be an object with a command_id');
   if (typeof hash !== 'string') throw new ExportLineError('"hash" must be a string');
-  const unknownKey = Object.keys(value).find((key) => !['stream', 'version', 'type', 'data', 'meta', 'hash'].includes(key));
-  if (unknownKey !== undefined) throw new ExportLineError(`unknown key "${unknownKey}"`);
-  return { stream, version, type, data: JSON.stringify(data), meta: JSON.stringify(meta), hash, parsedMeta: meta };
+  const canonical = () => ({ data: JSON.stringify(data), meta: JSON.stringify(meta) });
+  const texts = dataText !== null && metaText !== null ? { data: dataText, meta: metaText } : canonical();
+  return { stream, version, type, ...texts, hash, commandId: meta['command_id'], canonical };
 }

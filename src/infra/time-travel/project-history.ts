@@ -4,15 +4,22 @@
 // else. So the folded documents are exactly what the live read models held at version N (same apply,
 // same replay guard, same batching): no second implementation of the projections.
 //
-// Folds are cached per (project, version), least recently used first out, bounded by entries; a fold
-// requested while it runs is shared. The instant -> version look-up is a binary search over the stream
-// (one one-event read per step: 17 reads for 100,000 events).
+// - Only what the request reads is folded: each projection of (project, N) is folded on the first read
+//   of one of its collections (a story GET folds the resources projection, never the activity, search,
+//   iteration or analytics indexes).
+// - A fold starts from the nearest cached fold of the same project and projection at a lower version:
+//   its documents and checkpoint are copied into a fresh store and only the events after it are applied
+//   (the runner resumes from the copied checkpoint, as it does after a restart).
+// - Folds are cached per (project, projection, version), least recently used first out, bounded by
+//   entries and by an estimate of their bytes; a fold requested while it runs is shared.
+// The instant -> version look-up is a binary search over the stream (one one-event read per step: 17
+// reads for 100,000 events).
 import { NEVER } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import { streams } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
 import type { AppendResult, ChainedEvent, EventStore, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
-import type { ReadStore } from '../../ports/read-store.js';
+import type { ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import type { CollectionReader, ProjectHistory } from '../../queries/time-travel.js';
 import { ProjectorRunner } from '../projector/projector-runner.js';
 
@@ -21,20 +28,40 @@ export interface ProjectHistoryOptions {
   projections: readonly Projection[];
   /** A fresh, empty read store for one fold. */
   newReadStore(): ReadStore;
-  /** Folds kept (least recently used dropped first); at least 1. */
+  /** Folds kept (one per project, projection and version; least recently used dropped first); at least 1. */
   cacheEntries: number;
+  /** Estimated bytes of the documents of the folds kept; the most recent fold is kept whatever its size. */
+  cacheBytes: number;
 }
 
+/** One projection of one project folded up to one version. */
 interface Fold {
-  reader: CollectionReader;
-  readStore: ReadStore;
+  readonly version: number;
+  /** Global position of the stream's event `version`: where a fold forward from this one resumes. */
+  readonly position: number;
+  readonly readStore: ReadStore;
+  readonly runner: ProjectorRunner;
+  readonly bytes: number;
 }
+
+/** Documents sampled per collection to estimate a fold's bytes. */
+const SIZE_SAMPLE = 64;
+/** Writes per batch when a fold's documents are copied into the store of a fold forward. */
+const COPY_BATCH = 1000;
 
 export class FoldingProjectHistory implements ProjectHistory {
+  /** `<project>:<projection>@<version>` -> its fold; insertion order is recency (least recent first). */
   private readonly folds = new Map<string, Promise<Fold>>();
+  /** Estimated bytes of the finished folds in `folds`. */
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
+  /** Logical collection name -> the projection that writes it. */
+  private readonly owners = new Map<string, Projection>();
 
   constructor(private readonly options: ProjectHistoryOptions) {
     if (!(Number.isSafeInteger(options.cacheEntries) && options.cacheEntries > 0)) throw new Error('cacheEntries must be a positive integer');
+    if (!(Number.isSafeInteger(options.cacheBytes) && options.cacheBytes > 0)) throw new Error('cacheBytes must be a positive integer');
+    for (const projection of options.projections) for (const { name } of projection.collections) this.owners.set(name, projection);
   }
 
   async versionAt(projectId: number, instant: number): Promise<number> {
@@ -50,66 +77,142 @@ export class FoldingProjectHistory implements ProjectHistory {
     return low;
   }
 
+  /** The project's collections at `version`; each projection is folded when one of its collections is first read. */
   async readerAt(projectId: number, version: number): Promise<CollectionReader> {
-    const key = `${projectId}@${version}`;
-    let fold = this.folds.get(key);
-    if (fold) {
-      this.folds.delete(key);
-      this.folds.set(key, fold);
-    } else {
-      fold = this.fold(streams.project(projectId), version);
-      this.folds.set(key, fold);
-      fold.catch(() => this.folds.delete(key));
-      this.evictBeyondBound();
-    }
-    return (await fold).reader;
+    return (name) => {
+      const projection = this.owners.get(name);
+      if (!projection) throw new Error(`no projection declares the collection ${name}`);
+      const collection = async (): Promise<ReadOnlyCollection> => (await this.foldOf(projectId, projection, version)).runner.collection(name);
+      return {
+        name,
+        find: async (filter, options) => (await collection()).find(filter, options),
+        findOne: async (filter) => (await collection()).findOne(filter),
+        count: async (filter) => (await collection()).count(filter),
+        all: async () => (await collection()).all(),
+      };
+    };
   }
 
   /** Drops every cached fold (closing their stores). */
   async close(): Promise<void> {
     const folds = [...this.folds.values()];
     this.folds.clear();
+    this.sizes.clear();
+    this.bytes = 0;
     for (const fold of await Promise.allSettled(folds)) if (fold.status === 'fulfilled') await fold.value.readStore.close();
   }
 
+  private foldOf(projectId: number, projection: Projection, version: number): Promise<Fold> {
+    const key = foldKey(projectId, projection, version);
+    let fold = this.folds.get(key);
+    if (fold) {
+      this.folds.delete(key);
+      this.folds.set(key, fold);
+      return fold;
+    }
+    const start = this.nearestBelow(projectId, projection, version);
+    fold = this.fold(streams.project(projectId), projection, version, start);
+    this.folds.set(key, fold);
+    fold.then(
+      (done) => {
+        if (this.folds.get(key) !== fold) return; // dropped while it ran
+        this.sizes.set(key, done.bytes);
+        this.bytes += done.bytes;
+        this.evictBeyondBounds();
+      },
+      () => this.forget(key),
+    );
+    this.evictBeyondBounds();
+    return fold;
+  }
+
+  /** The cached fold of the same project and projection at the highest version below `version`. */
+  private nearestBelow(projectId: number, projection: Projection, version: number): Promise<Fold> | null {
+    const prefix = foldKey(projectId, projection, 0).slice(0, -1);
+    let best: { version: number; fold: Promise<Fold> } | null = null;
+    for (const [key, fold] of this.folds) {
+      if (!key.startsWith(prefix)) continue;
+      const cached = Number(key.slice(prefix.length));
+      if (cached < version && (!best || cached > best.version)) best = { version: cached, fold };
+    }
+    return best?.fold ?? null;
+  }
+
+  private forget(key: string): void {
+    if (!this.folds.delete(key)) return;
+    this.bytes -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
+  }
+
   /**
-   * Forgets the least recently used folds beyond the bound. Their stores are not closed: a request may
-   * still be reading one; it is garbage once no request holds its reader.
+   * Forgets the least recently used folds beyond the bounds (the most recent one stays). Their stores are
+   * not closed: a request may still be reading one; it is garbage once no request holds it.
    */
-  private evictBeyondBound(): void {
-    while (this.folds.size > this.options.cacheEntries) {
-      const oldest = this.folds.keys().next().value as string;
-      this.folds.delete(oldest);
+  private evictBeyondBounds(): void {
+    while (this.folds.size > 1 && (this.folds.size > this.options.cacheEntries || this.bytes > this.options.cacheBytes)) {
+      this.forget(this.folds.keys().next().value as string);
     }
   }
 
-  private async fold(stream: string, version: number): Promise<Fold> {
+  /** Folds `projection` over the stream up to `version`, from an earlier fold's copy when there is one. */
+  private async fold(stream: string, projection: Projection, version: number, start: Promise<Fold> | null): Promise<Fold> {
     const readStore = this.options.newReadStore();
-    const runner = new ProjectorRunner({
-      eventStore: new StreamPrefix(this.options.eventStore, stream, version),
-      readStore,
-      projections: this.options.projections,
-    });
-    await runner.start();
+    const earlier = await start?.catch(() => null);
+    if (earlier) await copyDocuments(earlier.readStore, readStore);
+    const from = earlier ? { position: earlier.position, version: earlier.version } : { position: 0, version: 0 };
+    const runner = new ProjectorRunner({ eventStore: new StreamPrefix(this.options.eventStore, stream, version, from), readStore, projections: [projection] });
+    const { position } = await runner.start();
     await runner.stop();
-    return { readStore, reader: (name) => runner.collection(name) };
+    return { version, position, readStore, runner, bytes: await estimatedBytes(readStore) };
   }
+}
+
+function foldKey(projectId: number, projection: Projection, version: number): string {
+  return `${projectId}:${projection.name}@${version}`;
+}
+
+/** Every collection of `from` (documents and the runner's checkpoints) into the empty `to`. */
+async function copyDocuments(from: ReadStore, to: ReadStore): Promise<void> {
+  for (const name of await from.listCollections()) {
+    const docs = await from.collection(name).all();
+    const target = to.collection(name);
+    for (let offset = 0; offset < docs.length; offset += COPY_BATCH) {
+      await target.write(docs.slice(offset, offset + COPY_BATCH).map((doc): WriteOp => ({ op: 'insert', doc })));
+    }
+  }
+}
+
+/** The documents' JSON length, estimated per collection from a sample of them and their count. */
+async function estimatedBytes(store: ReadStore): Promise<number> {
+  let bytes = 0;
+  for (const name of await store.listCollections()) {
+    const collection = store.collection(name);
+    const sample = await collection.find({}, { limit: SIZE_SAMPLE });
+    if (sample.length === 0) continue;
+    const sampled = sample.reduce((sum, doc) => sum + JSON.stringify(doc).length, 0);
+    bytes += Math.ceil((sampled / sample.length) * (await collection.count({})));
+  }
+  return bytes;
 }
 
 /**
  * The events 1..`until` of one stream, seen as a whole (read-only) log in their global order: what the
  * projector runner reads when it folds one project's history. It reads forwards only, each read after
- * the last event of the previous one, which the cursor maps back to a stream version.
+ * the last event of the previous one (from `from`: where an earlier fold stopped), which the cursor
+ * maps back to a stream version.
  */
 class StreamPrefix implements EventStore {
   readonly appended$ = NEVER;
-  private cursor = { position: 0, version: 0 };
+  private cursor: { position: number; version: number };
 
   constructor(
     private readonly source: EventStore,
     private readonly stream: string,
     private readonly until: number,
-  ) {}
+    from: { position: number; version: number },
+  ) {
+    this.cursor = from;
+  }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? 0;

@@ -18,10 +18,24 @@ describe('export lines (NDJSON)', () => {
     const line = exportLine(stored);
     expect(line).to.not.contain('\n');
     expect(Object.keys(JSON.parse(line))).to.deep.equal(['stream', 'version', 'type', 'data', 'meta', 'hash']);
-    const { parsedMeta, ...link } = parseExportLine(line);
+    const { commandId, canonical, ...link } = parseExportLine(line);
     const { position: _position, ...expected } = stored;
     expect(link).to.deep.equal(expected);
-    expect(parsedMeta).to.include({ command_id: 'c-1' });
+    expect(commandId).to.equal('c-1');
+    expect(canonical()).to.deep.equal({ data: stored.data, meta: stored.meta });
+  });
+
+  it('keeps the text of data and meta of an export line as it is, and reads any other layout of the same object', () => {
+    const respaced = exportLine({ ...stored, data: '{"changes": [ ], "note":"1e2"}' });
+    const kept = parseExportLine(respaced);
+    expect(kept.data).to.equal('{"changes": [ ], "note":"1e2"}');
+    expect(kept.canonical().data).to.equal('{"changes":[],"note":"1e2"}');
+    const reordered = JSON.stringify({ hash: stored.hash, meta: JSON.parse(stored.meta), data: { b: 1, a: [2] }, type: stored.type, version: 2, stream: 'project-3' });
+    expect(parseExportLine(reordered)).to.include({ stream: 'project-3', version: 2, data: '{"b":1,"a":[2]}', meta: stored.meta, commandId: 'c-1' });
+    // keys named like the line's own inside data and meta do not confuse the cut
+    const nestedData = JSON.stringify({ meta: { hash: 1 }, x: ',"meta":' });
+    const nestedMeta = '{"command_id":"c-2","y":{"meta":2,"hash":"z"}}';
+    expect(parseExportLine(exportLine({ ...stored, data: nestedData, meta: nestedMeta }))).to.include({ data: nestedData, meta: nestedMeta });
   });
 
   it('refuses what is not an exported event, saying what is wrong', () => {
@@ -36,6 +50,10 @@ describe('export lines (NDJSON)', () => {
       [JSON.stringify({ ...valid, meta: { schema: 1 } }), /command_id/],
       [JSON.stringify({ ...valid, hash: null }), /"hash"/],
       [JSON.stringify({ ...valid, position: 7 }), /unknown key "position"/],
+      [exportLine({ ...stored, data: '{"a":1},"extra":{}' }), /unknown key "extra"/],
+      [exportLine({ ...stored, data: '{"a":}' }), /not JSON/],
+      [exportLine({ ...stored, data: '"text"' }), /"data"/],
+      [exportLine({ ...stored, version: 0 }), /"version"/],
     ];
     for (const [line, message] of cases) expect(() => parseExportLine(line), line).to.throw(ExportLineError, message);
   });
