@@ -72,15 +72,17 @@ export async function searchProject(read: SearchReader, request: SearchRequest):
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
-  const [matches, done, epics] = await Promise.all([
-    read('stories').find(filter, { sort: BY_PRIORITY }),
+  // The listed stories whole; for the totals, only the two fields they need of every match.
+  const [listed, matches, done, epics] = await Promise.all([
+    read('stories').find(filter, { sort: BY_PRIORITY, limit: MAX_SEARCH_STORIES }),
+    read('stories').find(filter, { fields: ['current_state', 'estimate'] }),
     doneFilter === null ? 0 : read('stories').count(doneFilter),
     epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY }),
   ]);
   return {
     query: request.text,
     stories: {
-      stories: matches.slice(0, MAX_SEARCH_STORIES),
+      stories: listed,
       total_hits: matches.length,
       total_hits_with_done: matches.length + done,
       total_points: pointsOf(matches),
