@@ -3,13 +3,13 @@
 // `story_words` is read from SQLite), with autocannon in this process. A project of 50,000 stories whose
 // names and descriptions are drawn from the search bench's Zipf vocabulary (seeded), created by the same
 // decider the API uses and appended in one batch; the server builds its read models (text index
-// included) on start. Seeding is slow: each create's placement scans the project's order, so deciding
-// 50,000 creates one after the other is quadratic (more than 10 minutes on a loaded 2-core machine).
+// included) on start. `SEARCH_HTTP_BENCH_DATA=DIR` keeps the seeded data directory there and serves it
+// again on the next run (seeding and the first start take a few minutes on the 2-core machine).
 //
 // 10 connections, 5 s each after a 1 s warm-up: GET /search for a label, a state plus an owner and a
 // free-text word (target p99 < 50 ms), and a stories page (limit 100) with `filter=` against the same
 // page without it (target: ratio of the p50s at most 1.5; both measured in this run).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,12 +49,19 @@ export function zipfWords(random: () => number, vocabulary: readonly string[]): 
 }
 
 export async function runOverHttp(vocabulary: readonly string[]): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'storyline-search-http-bench-'));
+  const kept = process.env.SEARCH_HTTP_BENCH_DATA;
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'storyline-search-http-bench-'));
   let child: ReturnType<typeof startChild> | null = null;
   try {
+    const seeded = kept === undefined ? null : readSeeded(dir);
     const seeding = performance.now();
-    const { token, projectId } = await seed(dir, vocabulary);
-    process.stdout.write(`  over HTTP: seeded ${STORIES.toLocaleString('en-US')} stories in the log in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
+    const { token, projectId } = seeded ?? (await seed(dir, vocabulary));
+    if (kept !== undefined) writeFileSync(join(dir, SEEDED_FILE), JSON.stringify({ token, projectId }));
+    process.stdout.write(
+      seeded
+        ? `  over HTTP: serving the ${STORIES.toLocaleString('en-US')} stories seeded before in ${dir}\n`
+        : `  over HTTP: seeded ${STORIES.toLocaleString('en-US')} stories in the log in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`,
+    );
     const port = await freePort();
     child = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
       STORYLINE_DATA: dir, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error',
@@ -84,8 +91,16 @@ export async function runOverHttp(vocabulary: readonly string[]): Promise<void> 
     }
   } finally {
     if (child) await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What a kept data directory was seeded with (SEARCH_HTTP_BENCH_DATA). */
+const SEEDED_FILE = 'search-bench-seed.json';
+
+function readSeeded(dir: string): { token: string; projectId: number } | null {
+  const file = join(dir, SEEDED_FILE);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { token: string; projectId: number }) : null;
 }
 
 /** A person (initials BR), a project with labels, and 50,000 story creates appended as one batch. */

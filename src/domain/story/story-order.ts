@@ -14,7 +14,7 @@
 // - any other change keeps the position.
 // An explicit before_id / after_id places the story directly above / below that story.
 import { DomainError, invalidField } from '../errors.js';
-import { compareKeys, keyBetween } from '../rank.js';
+import { compareKeys, keyAfter, keyBetween } from '../rank.js';
 import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
 import type { StoryDoc, StoryState } from '../project-state.js';
 import type { MaintainedIndex, ResourceDoc, StreamState } from '../resource-state.js';
@@ -125,6 +125,12 @@ export function neighbours(state: StreamState, storyId: number): Neighbours {
 export interface Slot {
   above: StoryDoc | null;
   below: StoryDoc | null;
+  /**
+   * The rules will place the next stories of this kind directly below this one (stories moving up below
+   * the last one in progress or accepted): its rank is taken just after `above`, keeping the gap below
+   * it for them (rank.ts keyAfter), so a long run of them keeps short ranks.
+   */
+  runContinuesBelow?: boolean;
 }
 
 /** Neighbours of a story the write does not move: equal before and after, so no change records them. */
@@ -188,7 +194,7 @@ export function rankInSlot(band: Band, slot: Slot, field = 'before_id'): string 
   }
   const above = aboveBand === band ? keyOf(slot.above!) : null;
   const below = belowBand === band ? keyOf(slot.below!) : null;
-  return band + keyBetween(above, below);
+  return band + (slot.runContinuesBelow && above !== null && below !== null ? keyAfter(above, below) : keyBetween(above, below));
 }
 
 function keyOf(story: StoryDoc): string {
@@ -217,7 +223,7 @@ function moveUpBelowLast(state: StreamState, moving: StoryDoc | null, states: re
   const anchor = endOf(index.statesWhere((storyState) => states.includes(storyState)), 'last', skipId);
   if (anchor) {
     if (moving && inOrder(moving, anchor) < 0) return null;
-    return { above: anchor, below: adjacent(state, 'below', anchor, skipId) };
+    return { above: anchor, below: adjacent(state, 'below', anchor, skipId), runContinuesBelow: true };
   }
   const first = endOf([index.all], 'first', skipId);
   if (moving && first && inOrder(first, moving) > 0) return null;
