@@ -139,6 +139,7 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(ids(await coll.find({}, { sort: { estimate: 1 } }))).to.deep.equal([4, 1, 3, 2, 5]);
         expect(ids(await coll.find({}, { sort: { project_id: -1, name: 1 } }))).to.deep.equal([4, 3, 5, 1, 2]);
         expect(ids(await coll.find({}, { sort: { id: -1 }, skip: 1, limit: 2 }))).to.deep.equal([4, 3]);
+        expect(ids(await coll.find({}, { sort: { id: -1, estimate: 1 } }))).to.deep.equal([5, 4, 3, 2, 1]);
         expect(ids(await coll.find({ project_id: 10 }, { skip: 1 }))).to.deep.equal([2, 5]);
         expect(ids(await coll.find({}, { limit: 2 }))).to.deep.equal([1, 2]);
       });

@@ -29,7 +29,7 @@
 import Database from 'better-sqlite3';
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
 import { copyFound, copyJson } from './json-copy.js';
-import { documentComparator } from './document-order.js';
+import { documentComparator, sortDocuments } from './document-order.js';
 import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
 import { compileFilter, equalityFields, matchesFilter, narrowingOf, rangeConditions, type Narrowing, type RangeBound } from './memory-filter.js';
 import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.js';
@@ -645,7 +645,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
         const end = options.limit && options.limit > 0 ? start + options.limit : ordered.length;
         return ordered.slice(start, end).map((id) => copyFound(stored.load(id)!, options.fields));
       }
-      const matched = matchAll(stored, filter).sort(documentComparator(options.sort));
+      const matched = sortDocuments(matchAll(stored, filter), options.sort);
       const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;
       return matched.slice(start, end).map((doc) => copyFound(doc, options.fields));
     },
