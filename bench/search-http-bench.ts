@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
-import { emptyState, evolve } from '../src/domain/resource-state.js';
+import { emptyState, evolve, type StreamState } from '../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { seededRandom } from '../test/support/seeded-random.js';
@@ -127,7 +127,11 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
 
     const stream = streams.project(projectId);
     const state = emptyState(stream);
-    for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
+    const before = emptyState(stream); // the same project without its stories: what a create costs there
+    for (const event of await storyline.eventStore.readStream(stream)) {
+      evolve(state, event);
+      evolve(before, event);
+    }
     const baseVersion = state.version;
     const storyIds: number[] = [];
     for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
@@ -154,6 +158,22 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
       evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
     }
     await storyline.eventStore.append(stream, baseVersion, events);
+    const [empty, full] = [before, state].map((project) => createDecisionMicros(project, person.id));
+    process.stdout.write(
+      `  deciding a story create (no position; unscheduled and started alternately): ${full.toFixed(1)} µs with ${STORIES.toLocaleString('en-US')} stories, ${empty.toFixed(1)} µs with none (ratio ${(full / empty).toFixed(2)})\n`,
+    );
     return { token: person.api_token, projectId };
   });
+}
+
+/** µs per story-create decision on `state` (decided, not folded: the state stays as it is), best of 5 rounds. */
+function createDecisionMicros(state: StreamState, actorId: number): number {
+  const inputs: CreateStoryInput[] = [{ name: 'Unscheduled' }, { name: 'Started', current_state: 'started', estimate: 1 }];
+  let best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const start = performance.now();
+    for (let i = 0; i < 1000; i++) decideCreateStory(inputs[i % 2]!, state, { now: Date.UTC(2026, 6, 1), actorId, nextId: () => 1 });
+    best = Math.min(best, ((performance.now() - start) / 1000) * 1000);
+  }
+  return best;
 }
