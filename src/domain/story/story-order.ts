@@ -13,6 +13,12 @@
 //   (accepted stories move up);
 // - any other change keeps the position.
 // An explicit before_id / after_id places the story directly above / below that story.
+//
+// The rules need only a few stories (a neighbour, the last story of some states, the first of the
+// Icebox): they ask the order index the project state keeps (all stories and each state's, in order,
+// updated by evolve() with every story change), so a placement costs O(log n), not a scan of the
+// project. A story moving up below the last one in progress takes a rank just after it (rank.ts
+// keyAfter), leaving the gap below for the next ones: a long run of them keeps ranks short.
 import { DomainError, invalidField } from '../errors.js';
 import { compareKeys, keyAfter, keyBetween } from '../rank.js';
 import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
@@ -41,7 +47,7 @@ function inOrder(a: StoryDoc, b: StoryDoc): number {
   return compareKeys(a.rank, b.rank) || a.id - b.id;
 }
 
-const ORDER_INDEX = 'story-order';
+const ORDER_INDEX = 'story-order-index';
 
 /** The project's stories in the one order, all of them and per state; evolve() keeps it current. */
 class StoryOrderIndex implements MaintainedIndex {
