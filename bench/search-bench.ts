@@ -29,7 +29,7 @@ const NOW = Date.UTC(2026, 10, 23, 12);
 const DAY = 86_400_000;
 
 // Most frequent first: a word's weight falls with its rank (Zipf), as in real backlogs.
-const VOCABULARY = (
+export const VOCABULARY = (
   'the to a and of in for on is user when with page not be should can it as an by from error add update ' +
   'fix new list story project button show data field api test view support allow display settings create ' +
   'delete edit search filter report export import account label epic owner velocity iteration backlog ' +

@@ -3,19 +3,21 @@
 // `story_words` is read from SQLite), with autocannon in this process. A project of 50,000 stories whose
 // names and descriptions are drawn from the search bench's Zipf vocabulary (seeded), created by the same
 // decider the API uses and appended in one batch; the server builds its read models (text index
-// included) on start. Seeding is slow: each create's placement scans the project's order, so deciding
-// 50,000 creates one after the other is quadratic (more than 10 minutes on a loaded 2-core machine).
+// included) on start. `SEARCH_HTTP_BENCH_DATA=DIR` keeps the seeded data directory there and serves it
+// again on the next run (seeding and the first start take a few minutes on the 2-core machine).
 //
 // 10 connections, 5 s each after a 1 s warm-up: GET /search for a label, a state plus an owner and a
 // free-text word (target p99 < 50 ms), and a stories page (limit 100) with `filter=` against the same
-// page without it (target: ratio of the p50s at most 1.5; both measured in this run).
-import { mkdtempSync, rmSync } from 'node:fs';
+// page without it (target: ratio of the p50s at most 1.5; both measured in this run): once with the byte
+// cache as configured (the plain page is then answered from it, filter= pages never are), once with the
+// cache off (both computed), each time on a freshly started server.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type AutocannonResult } from 'autocannon';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
-import { emptyState, evolve } from '../src/domain/resource-state.js';
+import { emptyState, evolve, type StreamState } from '../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { seededRandom } from '../test/support/seeded-random.js';
@@ -49,43 +51,71 @@ export function zipfWords(random: () => number, vocabulary: readonly string[]): 
 }
 
 export async function runOverHttp(vocabulary: readonly string[]): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'storyline-search-http-bench-'));
-  let child: ReturnType<typeof startChild> | null = null;
+  const kept = process.env.SEARCH_HTTP_BENCH_DATA;
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'storyline-search-http-bench-'));
+  const children: Array<ReturnType<typeof startChild>> = [];
   try {
+    const seeded = kept === undefined ? null : readSeeded(dir);
     const seeding = performance.now();
-    const { token, projectId } = await seed(dir, vocabulary);
-    process.stdout.write(`  over HTTP: seeded ${STORIES.toLocaleString('en-US')} stories in the log in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
-    const port = await freePort();
-    child = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
-      STORYLINE_DATA: dir, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error',
-    });
+    const { token, projectId } = seeded ?? (await seed(dir, vocabulary));
+    if (kept !== undefined) writeFileSync(join(dir, SEEDED_FILE), JSON.stringify({ token, projectId }));
+    process.stdout.write(
+      seeded
+        ? `  over HTTP: serving the ${STORIES.toLocaleString('en-US')} stories seeded before in ${dir}\n`
+        : `  over HTTP: seeded ${STORIES.toLocaleString('en-US')} stories in the log in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`,
+    );
     const headers = { 'X-TrackerToken': token };
-    const starting = performance.now();
-    await waitUntilServing(port, `${PREFIX}/projects/${projectId}/search?query=webhook`, headers, 900_000);
-    process.stdout.write(`  server built its read models (SQLite, text index included) and answered in ${((performance.now() - starting) / 1000).toFixed(1)} s\n`);
-    const measure = async (path: string) => {
-      const url = `http://127.0.0.1:${port}${PREFIX}/projects/${projectId}${path}`;
-      await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_S, headers });
-      return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+    const serve = async (extra: Record<string, string>) => {
+      const port = await freePort();
+      const child = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
+        STORYLINE_DATA: dir, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error', ...extra,
+      });
+      children.push(child);
+      const starting = performance.now();
+      await waitUntilServing(port, `${PREFIX}/projects/${projectId}/search?query=webhook`, headers, 900_000);
+      process.stdout.write(`  server up (read models built or caught up, text index included) and answering in ${((performance.now() - starting) / 1000).toFixed(1)} s\n`);
+      return async (path: string) => {
+        const url = `http://127.0.0.1:${port}${PREFIX}/projects/${projectId}${path}`;
+        await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_S, headers });
+        return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+      };
     };
-    process.stdout.write(`  ${CONNECTIONS} connections, ${DURATION_S} s each (target p99 < 50 ms for /search)\n`);
+    /** The plain stories page, then the same page with each filter, and the ratio of their p50s. */
+    const comparePages = async (measure: (path: string) => Promise<AutocannonResult>) => {
+      const plain = await measure('/stories?limit=100');
+      process.stdout.write(`  GET /stories?limit=100 (no filter)            ${line(plain)}\n`);
+      for (const filter of ['state:started label:ops', 'webhook']) {
+        const filtered = await measure(`/stories?limit=100&filter=${encodeURIComponent(filter)}`);
+        const ratio = filtered.latency.p50 / Math.max(1, plain.latency.p50);
+        process.stdout.write(
+          `  GET /stories?limit=100&filter=${JSON.stringify(filter).padEnd(26)} ${line(filtered)}; p50 ratio to the plain page ${ratio.toFixed(2)} (target <= 1.5) ${ratio <= 1.5 ? 'OK' : 'ABOVE TARGET'}\n`,
+        );
+      }
+    };
+
+    const measure = await serve({});
+    process.stdout.write(`  ${CONNECTIONS} connections, ${DURATION_S} s each (target p99 < 50 ms for /search), byte cache as configured by default\n`);
     for (const query of ['label:ops', 'state:started owner:BR', 'webhook']) {
       const result = await measure(`/search?query=${encodeURIComponent(query)}`);
       process.stdout.write(`  GET /search?query=${JSON.stringify(query).padEnd(24)} ${line(result)}${result.latency.p99 < 50 ? '' : '  ABOVE TARGET'}\n`);
     }
-    const plain = await measure('/stories?limit=100');
-    process.stdout.write(`  GET /stories?limit=100 (no filter)            ${line(plain)}\n`);
-    for (const filter of ['state:started label:ops', 'webhook']) {
-      const filtered = await measure(`/stories?limit=100&filter=${encodeURIComponent(filter)}`);
-      const ratio = filtered.latency.p50 / Math.max(1, plain.latency.p50);
-      process.stdout.write(
-        `  GET /stories?limit=100&filter=${JSON.stringify(filter).padEnd(26)} ${line(filtered)}; p50 ratio to the plain page ${ratio.toFixed(2)} (target <= 1.5) ${ratio <= 1.5 ? 'OK' : 'ABOVE TARGET'}\n`,
-      );
-    }
+    // The plain page is answered from the byte cache; filter= pages are computed (they depend on the searcher and on today).
+    await comparePages(measure);
+    await stopChild(children.pop()!);
+    process.stdout.write('  the same pages with the byte cache off (STORYLINE_RESPONSE_CACHE_ENTRIES=0): every answer computed\n');
+    await comparePages(await serve({ STORYLINE_RESPONSE_CACHE_ENTRIES: '0' }));
   } finally {
-    if (child) await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
+    for (const child of children) await stopChild(child);
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What a kept data directory was seeded with (SEARCH_HTTP_BENCH_DATA). */
+const SEEDED_FILE = 'search-bench-seed.json';
+
+function readSeeded(dir: string): { token: string; projectId: number } | null {
+  const file = join(dir, SEEDED_FILE);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { token: string; projectId: number }) : null;
 }
 
 /** A person (initials BR), a project with labels, and 50,000 story creates appended as one batch. */
@@ -97,7 +127,11 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
 
     const stream = streams.project(projectId);
     const state = emptyState(stream);
-    for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
+    const before = emptyState(stream); // the same project without its stories: what a create costs there
+    for (const event of await storyline.eventStore.readStream(stream)) {
+      evolve(state, event);
+      evolve(before, event);
+    }
     const baseVersion = state.version;
     const storyIds: number[] = [];
     for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
@@ -124,6 +158,22 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
       evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
     }
     await storyline.eventStore.append(stream, baseVersion, events);
+    const [empty, full] = [before, state].map((project) => createDecisionMicros(project, person.id));
+    process.stdout.write(
+      `  deciding a story create (no position; unscheduled and started alternately): ${full.toFixed(1)} µs with ${STORIES.toLocaleString('en-US')} stories, ${empty.toFixed(1)} µs with none (ratio ${(full / empty).toFixed(2)})\n`,
+    );
     return { token: person.api_token, projectId };
   });
+}
+
+/** µs per story-create decision on `state` (decided, not folded: the state stays as it is), best of 5 rounds. */
+function createDecisionMicros(state: StreamState, actorId: number): number {
+  const inputs: CreateStoryInput[] = [{ name: 'Unscheduled' }, { name: 'Started', current_state: 'started', estimate: 1 }];
+  let best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const start = performance.now();
+    for (let i = 0; i < 1000; i++) decideCreateStory(inputs[i % 2]!, state, { now: Date.UTC(2026, 6, 1), actorId, nextId: () => 1 });
+    best = Math.min(best, ((performance.now() - start) / 1000) * 1000);
+  }
+  return best;
 }

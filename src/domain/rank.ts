@@ -53,6 +53,52 @@ export function keyBetween(above: string | null, below: string | null): string {
   return integerAbove + midpoint(fractionAbove, null);
 }
 
+/** How many times keyAfter doubles the length it steps at before it settles for keyBetween. */
+const MAX_DOUBLINGS = 40;
+
+/**
+ * A key strictly between `above` and `below` chosen just after `above`, leaving the rest of the gap to
+ * the keys that will follow it: for a run of insertions each directly below the previous one, above a
+ * fixed item (stories moving up below the last one in progress), where keyBetween halves the gap each
+ * time and so grows by a character per six insertions. The fraction of `above` steps up by one unit of
+ * its own length, or of twice, four times... that length when that step reaches `below`: n insertions
+ * in a row make keys of O(log n) characters.
+ */
+export function keyAfter(above: string, below: string): string {
+  assertKey(above);
+  assertKey(below);
+  if (above >= below) throw new Error(`rank keys out of order: ${above} >= ${below}`);
+  const integer = integerPart(above);
+  if (integer !== integerPart(below)) {
+    const higher = incrementInteger(integer);
+    if (higher !== null && higher < below) return higher;
+  }
+  const fraction = above.slice(integer.length);
+  for (let length = Math.max(fraction.length, 1), doublings = 0; doublings <= MAX_DOUBLINGS; length *= 2, doublings++) {
+    const next = incrementedFraction(fraction, length);
+    if (next !== null && integer + next < below) return integer + next;
+  }
+  return keyBetween(above, below);
+}
+
+/**
+ * The next fraction of `length` digits after `fraction` that does not end in ZERO (the fraction plus one
+ * unit of its `length`-th digit, plus one more when a carry left a ZERO there); null when none is left.
+ */
+function incrementedFraction(fraction: string, length: number): string | null {
+  const digits = fraction.padEnd(length, ZERO).split('');
+  for (let i = length - 1; i >= 0; i--) {
+    const next = DIGITS.indexOf(digits[i]!) + 1;
+    if (next < DIGITS.length) {
+      digits[i] = DIGITS[next]!;
+      if (digits[length - 1] === ZERO) digits[length - 1] = DIGITS[1]!;
+      return digits.join('');
+    }
+    digits[i] = ZERO;
+  }
+  return null;
+}
+
 /** Whether a string is a well-formed key. */
 export function isKey(key: string): boolean {
   try {

@@ -13,6 +13,18 @@ export interface StreamState {
   readonly docs: Map<ResourceKind, Map<number, ResourceDoc>>;
   /** Values derived from the docs, each tagged with the version it was computed at (project-state.ts). */
   readonly derived: Map<string, { version: number; value: unknown }>;
+  /** Indexes over documents that evolve() keeps current, by name; each is built by its owner on first use. */
+  readonly indexes: Map<string, MaintainedIndex>;
+}
+
+/**
+ * An index over the documents of one kind that evolve() updates with every change of that kind (where a
+ * value of `derived` is recomputed whole once per version): the story order (story/story-order.ts).
+ */
+export interface MaintainedIndex {
+  readonly kind: ResourceKind;
+  /** A document changed: `before` is its previous version (undefined: created), `after` its new one (null: deleted). */
+  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void;
 }
 
 /** Keys that a change carries for the activity feed but that are derived, so never stored. */
@@ -44,7 +56,7 @@ export function storedValues(kind: ResourceKind, values: Values | undefined): { 
 }
 
 export function emptyState(stream: string): StreamState {
-  return { stream, version: 0, updatedAt: 0, docs: new Map(), derived: new Map() };
+  return { stream, version: 0, updatedAt: 0, docs: new Map(), derived: new Map(), indexes: new Map() };
 }
 
 export function docsOf(state: StreamState, kind: ResourceKind): Map<number, ResourceDoc> {
@@ -77,9 +89,11 @@ export function applyChange(doc: ResourceDoc | undefined, change: ResourceChange
 export function evolve(state: StreamState, event: RecordedEvent): StreamState {
   for (const change of event.data.changes) {
     const docs = docsOf(state, change.kind);
-    const next = applyChange(docs.get(change.id), change);
+    const before = docs.get(change.id);
+    const next = applyChange(before, change);
     if (next) docs.set(change.id, next);
     else docs.delete(change.id);
+    for (const index of state.indexes.values()) if (index.kind === change.kind) index.replace(before, next);
   }
   state.version = event.version;
   state.updatedAt = event.meta.occurred_at;

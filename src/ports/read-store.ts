@@ -11,6 +11,12 @@ export interface FindOptions {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
+  /**
+   * Only `id` and these top-level fields of each document found (a field the document lacks is left out),
+   * as a MongoDB inclusion projection; `[]` returns ids alone. Sorting, skip and limit see whole documents.
+   * For totals over many matches: the store copies what is asked, not every document.
+   */
+  fields?: readonly string[];
 }
 
 /**

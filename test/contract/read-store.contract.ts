@@ -78,6 +78,47 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(ids(await coll.find({ current_state: { $exists: false } }))).to.deep.equal([3]);
       });
 
+      it('narrows $or branches and $elemMatch ranges of indexed fields without losing a match', async () => {
+        await coll.ensureIndexes([{ field: 'words' }]);
+        await coll.write([
+          { op: 'insert', doc: { id: 6, project_id: 10, words: ['dash', 'dashboard', 'date'] } },
+          { op: 'insert', doc: { id: 7, project_id: 10, words: ['data', '\u{1F600}smile', '\uFF21wide'] } },
+          // objects at an indexed field: never keyed, always candidates, decided by the filter
+          { op: 'insert', doc: { id: 8, project_id: { nested: 10 }, words: [{ text: 'dash' }], label_ids: [{ id: 5 }] } },
+        ]);
+        const prefix = (low: string, high: string) => ({ words: { $elemMatch: { $gte: low, $lt: high } } });
+        expect(ids(await coll.find(prefix('dash', 'dasi')))).to.deep.equal([6]);
+        expect(ids(await coll.find(prefix('da', 'db')))).to.deep.equal([6, 7]);
+        expect(ids(await coll.find({ words: { $elemMatch: { $gt: 'date' } } }))).to.deep.equal([7]);
+        expect(ids(await coll.find({ $or: [{ words: 'date' }, { label_ids: 7 }] }))).to.deep.equal([4, 6]);
+        expect(ids(await coll.find({ project_id: 10, $or: [{ words: 'data' }, { label_ids: { $in: [5] } }] }))).to.deep.equal([1, 7]);
+        expect(ids(await coll.find({ $or: [{ $and: [{ words: 'dash' }, { words: 'date' }] }, { id: { $in: [2] } }] }))).to.deep.equal([2, 6]);
+        expect(ids(await coll.find({ $or: [{ words: 'dash' }, prefix('\u{1F600}', '\u{1F601}')] }))).to.deep.equal([6, 7]);
+        expect(ids(await coll.find({ $or: [{ 'label_ids.id': 5 }, { words: { text: 'dash' } }] }))).to.deep.equal([8]);
+        expect(ids(await coll.find({ $or: [{ project_id: { nested: 10 } }, { words: 'nothing' }] }))).to.deep.equal([8]);
+      });
+
+      it('answers an $in of more ids than SQL takes parameters', async () => {
+        const many = Array.from({ length: 40_000 }, (_, i) => i + 1);
+        expect(ids(await coll.find({ id: { $in: many } }))).to.deep.equal([1, 2, 3, 4, 5]);
+        expect(ids(await coll.find({ project_id: 20, $or: [{ id: { $in: many } }, { label_ids: 99 }] }))).to.deep.equal([3, 4]);
+        expect(await coll.count({ id: { $in: many }, project_id: 10 })).to.equal(3);
+      });
+
+      it('returns only id and the fields asked for, after sorting, skipping and limiting whole documents', async () => {
+        expect(await coll.find({ project_id: 10 }, { sort: { estimate: -1 }, fields: ['estimate', 'current_state'] })).to.deep.equal([
+          { id: 2, estimate: 3, current_state: 'unstarted' },
+          { id: 5, estimate: 3, current_state: 'accepted' },
+          { id: 1, estimate: 1, current_state: 'started' },
+        ]);
+        expect(await coll.find({ project_id: 20 }, { fields: ['estimate', 'nowhere'] })).to.deep.equal([{ id: 3, estimate: 2 }, { id: 4 }]);
+        expect(await coll.find({}, { sort: { name: 1 }, skip: 1, limit: 2, fields: [] })).to.deep.equal([{ id: 4 }, { id: 1 }]);
+        const [listed] = await coll.find({ id: 1 }, { fields: ['label_ids'] });
+        expect(listed).to.deep.equal({ id: 1, label_ids: [5, 6] });
+        (listed!.label_ids as number[]).push(99);
+        expect(await coll.findOne({ id: 1 })).to.deep.equal(stories[0]);
+      });
+
       it('matches $regex on strings only, with and without the i option', async () => {
         expect(ids(await coll.find({ name: { $regex: '^t', $options: 'i' } }))).to.deep.equal([2, 3]);
         expect(ids(await coll.find({ name: { $regex: 'O' } }))).to.deep.equal([]);
@@ -98,6 +139,7 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(ids(await coll.find({}, { sort: { estimate: 1 } }))).to.deep.equal([4, 1, 3, 2, 5]);
         expect(ids(await coll.find({}, { sort: { project_id: -1, name: 1 } }))).to.deep.equal([4, 3, 5, 1, 2]);
         expect(ids(await coll.find({}, { sort: { id: -1 }, skip: 1, limit: 2 }))).to.deep.equal([4, 3]);
+        expect(ids(await coll.find({}, { sort: { id: -1, estimate: 1 } }))).to.deep.equal([5, 4, 3, 2, 1]);
         expect(ids(await coll.find({ project_id: 10 }, { skip: 1 }))).to.deep.equal([2, 5]);
         expect(ids(await coll.find({}, { limit: 2 }))).to.deep.equal([1, 2]);
       });

@@ -270,6 +270,45 @@ describe('SQLite read store on disk', () => {
       });
     }
 
+    it('narrows $or and $elemMatch ranges in SQL without losing what the memory store finds', async () => {
+      const { memory, sqlite } = await bothStores(seededDocs(300, () => true));
+      try {
+        for (const filter of [
+          { $or: [{ project_id: 7 }, { project_id: 'seven' }] },
+          { $or: [{ project_id: null }, { id: { $in: [5, 6] } }] },
+          { $or: [{ project_id: { $in: [1, 8] } }, { $and: [{ project_id: 9 }, { project_id: 7 }] }] },
+          { project_id: { $elemMatch: { $gte: 7, $lt: 9 } } },
+          { project_id: { $elemMatch: { $gt: 'r' } } },
+          { $or: [{ project_id: { $elemMatch: { $lte: 0 } } }, { project_id: true }] },
+          { $or: [{ project_id: 7 }, { rank: 'a' }] },
+        ]) {
+          for (const options of [{}, { sort: { rank: 1 }, limit: 7 }] as FindOptions[]) {
+            const expected = await memory.collection('stories').find(filter, options);
+            expect(await sqlite.collection('stories').find(filter, options), `${JSON.stringify(filter)} ${JSON.stringify(options)}`).to.deep.equal(expected);
+          }
+          expect(await sqlite.collection('stories').count(filter), JSON.stringify(filter)).to.equal(await memory.collection('stories').count(filter));
+        }
+      } finally {
+        await memory.close();
+        await sqlite.close();
+      }
+    });
+
+    it('reads only the candidates of an $or of indexed branches', async () => {
+      const { memory, sqlite } = await bothStores(seededDocs(300, (value) => typeof value === 'number' && value > 1));
+      try {
+        const filter = { $or: [{ project_id: 7 }, { id: { $in: [1, 2, 3] } }] };
+        const candidates = new Set([...(await sqlite.collection('stories').find({ project_id: 7 })).map((doc) => doc.id), 1, 2, 3]);
+        sqlite.cache.clear();
+        expect(await sqlite.collection('stories').count(filter)).to.equal(candidates.size);
+        expect(candidates.size).to.be.lessThan(200);
+        expect(sqlite.cache.size).to.equal(candidates.size);
+      } finally {
+        await memory.close();
+        await sqlite.close();
+      }
+    });
+
     it('parses only the documents of the page it returns', async () => {
       const { memory, sqlite } = await bothStores(seededDocs(300, (value) => typeof value === 'number' && value > 1));
       try {

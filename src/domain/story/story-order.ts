@@ -13,11 +13,18 @@
 //   (accepted stories move up);
 // - any other change keeps the position.
 // An explicit before_id / after_id places the story directly above / below that story.
+//
+// The rules need only a few stories (a neighbour, the last story of some states, the first of the
+// Icebox): they ask the order index the project state keeps (all stories and each state's, in order,
+// updated by evolve() with every story change), so a placement costs O(log n), not a scan of the
+// project. A story moving up below the last one in progress takes a rank just after it (rank.ts
+// keyAfter), leaving the gap below for the next ones: a long run of them keeps ranks short.
 import { DomainError, invalidField } from '../errors.js';
-import { compareKeys, keyBetween } from '../rank.js';
+import { compareKeys, keyAfter, keyBetween } from '../rank.js';
 import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
 import type { StoryDoc, StoryState } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
+import type { MaintainedIndex, ResourceDoc, StreamState } from '../resource-state.js';
+import { SortedBlocks } from '../sorted-blocks.js';
 import { IN_PROGRESS_STATES } from './story-rules.js';
 
 export type Band = 'S' | 'U';
@@ -27,12 +34,12 @@ export function bandOf(state: StoryState): Band {
 }
 
 /**
- * The stories of the project from the top of the order to the bottom (memoized per version). For
- * reads; deciders find the few stories they need with linear scans (`closest`), so a write never
- * sorts the project.
+ * The stories of the project from the top of the order to the bottom (memoized per version), read off
+ * the order index. For reads; deciders ask the index for the few stories they need (`adjacent`,
+ * `endOf`), so a write neither sorts nor scans the project.
  */
 export function orderedStories(state: StreamState): readonly StoryDoc[] {
-  return memoByVersion(state, 'story-order', () => [...docsOfKind<StoryDoc>(state, 'story')].sort(inOrder));
+  return memoByVersion(state, 'story-order', () => [...orderIndex(state).all]);
 }
 
 /** The one order: by rank, ties (never produced by rankInSlot) broken by id. */
@@ -40,28 +47,67 @@ function inOrder(a: StoryDoc, b: StoryDoc): number {
   return compareKeys(a.rank, b.rank) || a.id - b.id;
 }
 
-/**
- * The nearest story above (`direction` 'above') or below `pivot` that satisfies `accepts`, skipping
- * `skipId`; one pass over the project's stories. Without a pivot, 'above' finds the last such story
- * of the whole order and 'below' the first.
- */
-function closest(
-  state: StreamState,
-  direction: 'above' | 'below',
-  pivot: StoryDoc | null,
-  skipId: number | null,
-  accepts: (story: StoryDoc) => boolean = () => true,
-): StoryDoc | null {
-  let best: StoryDoc | null = null;
-  for (const story of docsOfKind<StoryDoc>(state, 'story')) {
-    if (story.id === skipId || story === pivot || !accepts(story)) continue;
-    if (direction === 'above') {
-      if (pivot && inOrder(story, pivot) >= 0) continue;
-      if (!best || inOrder(story, best) > 0) best = story;
-    } else {
-      if (pivot && inOrder(story, pivot) <= 0) continue;
-      if (!best || inOrder(story, best) < 0) best = story;
+const ORDER_INDEX = 'story-order-index';
+
+/** The project's stories in the one order, all of them and per state; evolve() keeps it current. */
+class StoryOrderIndex implements MaintainedIndex {
+  readonly kind = 'story';
+  readonly all = new SortedBlocks<StoryDoc>(inOrder);
+  private readonly byState = new Map<string, SortedBlocks<StoryDoc>>();
+
+  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+    if (before) {
+      const story = before as StoryDoc;
+      this.all.delete(story);
+      this.byState.get(story.current_state)?.delete(story);
     }
+    if (after) {
+      const story = after as StoryDoc;
+      this.all.insert(story);
+      let inState = this.byState.get(story.current_state);
+      if (!inState) this.byState.set(story.current_state, (inState = new SortedBlocks<StoryDoc>(inOrder)));
+      inState.insert(story);
+    }
+  }
+
+  /** The stories of each state `accepts`, one ordered list per state. */
+  statesWhere(accepts: (state: StoryState) => boolean): SortedBlocks<StoryDoc>[] {
+    const lists: SortedBlocks<StoryDoc>[] = [];
+    for (const [state, list] of this.byState) if (accepts(state as StoryState)) lists.push(list);
+    return lists;
+  }
+}
+
+/**
+ * The order index of the project: built from its stories on first use (one sort), then kept current by
+ * evolve() with every story change (resource-state.ts MaintainedIndex).
+ */
+function orderIndex(state: StreamState): StoryOrderIndex {
+  const known = state.indexes.get(ORDER_INDEX);
+  if (known) return known as StoryOrderIndex;
+  const index = new StoryOrderIndex();
+  for (const story of [...docsOfKind<StoryDoc>(state, 'story')].sort(inOrder)) index.replace(undefined, story);
+  state.indexes.set(ORDER_INDEX, index);
+  return index;
+}
+
+/** The story directly above (`direction` 'above') or below `pivot` in the order, passing over `skipId`. */
+function adjacent(state: StreamState, direction: 'above' | 'below', pivot: StoryDoc, skipId: number | null): StoryDoc | null {
+  const { all } = orderIndex(state);
+  const step = (story: StoryDoc) => (direction === 'above' ? all.before(story) : all.after(story));
+  let found = step(pivot);
+  if (found && found.id === skipId) found = step(found);
+  return found ?? null;
+}
+
+/** The first or the last story across `lists` (ordered lists of stories), passing over `skipId`. */
+function endOf(lists: readonly SortedBlocks<StoryDoc>[], end: 'first' | 'last', skipId: number | null): StoryDoc | null {
+  let best: StoryDoc | null = null;
+  for (const list of lists) {
+    let candidate = end === 'first' ? list.first() : list.last();
+    if (candidate && candidate.id === skipId) candidate = end === 'first' ? list.after(candidate) : list.before(candidate);
+    if (!candidate) continue;
+    if (!best || (end === 'first' ? inOrder(candidate, best) < 0 : inOrder(candidate, best) > 0)) best = candidate;
   }
   return best;
 }
@@ -76,8 +122,8 @@ export function neighbours(state: StreamState, storyId: number): Neighbours {
   const story = findStory(state, storyId);
   if (!story) return { before_id: null, after_id: null };
   return {
-    after_id: closest(state, 'above', story, null)?.id ?? null,
-    before_id: closest(state, 'below', story, null)?.id ?? null,
+    after_id: adjacent(state, 'above', story, null)?.id ?? null,
+    before_id: adjacent(state, 'below', story, null)?.id ?? null,
   };
 }
 
@@ -85,6 +131,12 @@ export function neighbours(state: StreamState, storyId: number): Neighbours {
 export interface Slot {
   above: StoryDoc | null;
   below: StoryDoc | null;
+  /**
+   * The rules will place the next stories of this kind directly below this one (stories moving up below
+   * the last one in progress or accepted): its rank is taken just after `above`, keeping the gap below
+   * it for them (rank.ts keyAfter), so a long run of them keeps short ranks.
+   */
+  runContinuesBelow?: boolean;
 }
 
 /** Neighbours of a story the write does not move: equal before and after, so no change records them. */
@@ -115,8 +167,8 @@ export function requestedSlot(state: StreamState, movingId: number | null, reque
   const target = findStory(state, targetId);
   if (!target) throw invalidField(field, `Story ${targetId} does not exist in this project.`);
   if (targetId === movingId) throw invalidField(field, 'A story cannot be placed next to itself.');
-  if (field === 'before_id') return { above: closest(state, 'above', target, movingId), below: target };
-  return { above: target, below: closest(state, 'below', target, movingId) };
+  if (field === 'before_id') return { above: adjacent(state, 'above', target, movingId), below: target };
+  return { above: target, below: adjacent(state, 'below', target, movingId) };
 }
 
 /** The slot the placement rules above choose, or null to keep the current position. */
@@ -148,7 +200,7 @@ export function rankInSlot(band: Band, slot: Slot, field = 'before_id'): string 
   }
   const above = aboveBand === band ? keyOf(slot.above!) : null;
   const below = belowBand === band ? keyOf(slot.below!) : null;
-  return band + keyBetween(above, below);
+  return band + (slot.runContinuesBelow && above !== null && below !== null ? keyAfter(above, below) : keyBetween(above, below));
 }
 
 function keyOf(story: StoryDoc): string {
@@ -160,9 +212,10 @@ function keyOf(story: StoryDoc): string {
 
 /** The gap between the last scheduled story and the first unscheduled one, ignoring `skipId`. */
 function iceboxBoundary(state: StreamState, skipId: number | null): Slot {
+  const index = orderIndex(state);
   return {
-    above: closest(state, 'above', null, skipId, (story) => bandOf(story.current_state) === 'S'),
-    below: closest(state, 'below', null, skipId, (story) => bandOf(story.current_state) === 'U'),
+    above: endOf(index.statesWhere((storyState) => bandOf(storyState) === 'S'), 'last', skipId),
+    below: endOf(index.statesWhere((storyState) => bandOf(storyState) === 'U'), 'first', skipId),
   };
 }
 
@@ -172,12 +225,13 @@ function iceboxBoundary(state: StreamState, skipId: number | null): Slot {
  */
 function moveUpBelowLast(state: StreamState, moving: StoryDoc | null, states: readonly StoryState[]): Slot | null {
   const skipId = moving?.id ?? null;
-  const anchor = closest(state, 'above', null, skipId, (story) => states.includes(story.current_state));
+  const index = orderIndex(state);
+  const anchor = endOf(index.statesWhere((storyState) => states.includes(storyState)), 'last', skipId);
   if (anchor) {
     if (moving && inOrder(moving, anchor) < 0) return null;
-    return { above: anchor, below: closest(state, 'below', anchor, skipId) };
+    return { above: anchor, below: adjacent(state, 'below', anchor, skipId), runContinuesBelow: true };
   }
-  const first = closest(state, 'below', null, skipId);
+  const first = endOf([index.all], 'first', skipId);
   if (moving && first && inOrder(first, moving) > 0) return null;
   return { above: null, below: first };
 }

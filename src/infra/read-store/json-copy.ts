@@ -22,6 +22,17 @@ export function copyJson<T>(value: T): T {
   return out as T;
 }
 
+/** A copy of `doc` for a find: whole, or only `id` and the top-level `fields` it holds (FindOptions.fields). */
+export function copyFound<T extends { id: number }>(doc: T, fields: readonly string[] | undefined): T {
+  if (fields === undefined) return copyJson(doc);
+  const out: Record<string, unknown> = { id: doc.id };
+  for (const field of fields) {
+    const value = (doc as Record<string, unknown>)[field];
+    if (value !== undefined) out[field] = copyJson(value);
+  }
+  return out as T;
+}
+
 /** The value at a dotted path; undefined when a step is missing or not an object. */
 export function valueAtPath(doc: Record<string, unknown>, path: string): unknown {
   if (!path.includes('.')) return doc[path];

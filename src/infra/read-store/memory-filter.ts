@@ -233,32 +233,6 @@ export function matchesFilter(doc: Doc, filter: Filter): boolean {
   return outcome === UNDECIDED ? new Query(filter).test(doc) : outcome;
 }
 
-/** A top-level condition that an index can answer: the field equals one of `values`. */
-export interface KeyCondition {
-  field: string;
-  values: Scalar[];
-}
-
-/** The filter's conditions an index can narrow by: top-level (or top-level `$and`) equality and `$in`. */
-export function keyConditions(filter: Filter, into: KeyCondition[] = []): KeyCondition[] {
-  for (const field in filter) {
-    const condition = filter[field];
-    if (field === '$and' && Array.isArray(condition)) {
-      for (const part of condition) if (isPlainObject(part)) keyConditions(part, into);
-      continue;
-    }
-    if (field.startsWith('$')) continue;
-    if (isScalar(condition)) into.push({ field, values: [condition] });
-    else if (isPlainObject(condition)) {
-      if ('$eq' in condition && isScalar(condition.$eq)) into.push({ field, values: [condition.$eq] });
-      if ('$in' in condition && Array.isArray(condition.$in) && condition.$in.every(isScalar)) {
-        into.push({ field, values: condition.$in });
-      }
-    }
-  }
-  return into;
-}
-
 /** The fields an upsert seeds its new document with: the filter's top-level (and `$and`) equalities. */
 export function equalityFields(filter: Filter, into: Record<string, unknown> = {}): Record<string, unknown> {
   for (const field in filter) {

@@ -5,8 +5,8 @@
 // its candidates from the indexes instead of scanning (memory-candidates.ts).
 // Documents go in and come out as copies: nobody outside holds a reference to a stored document.
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
-import { copyJson } from './json-copy.js';
-import { documentComparator } from './document-order.js';
+import { copyFound, copyJson } from './json-copy.js';
+import { sortDocuments } from './document-order.js';
 import { candidatePlan } from './memory-candidates.js';
 import { compileFilter, equalityFields, matchesFilter, narrowingOf, type DocPredicate } from './memory-filter.js';
 import { HashIndex } from './memory-index.js';
@@ -150,10 +150,10 @@ class MemoryCollection implements ReadCollection {
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
     const data = this.resolve(false);
     if (!data) return [];
-    const matched = data.match(filter).sort(documentComparator(options.sort));
+    const matched = sortDocuments(data.match(filter), options.sort);
     const start = Math.max(0, options.skip ?? 0);
     const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;
-    return matched.slice(start, end).map(copyJson);
+    return matched.slice(start, end).map((doc) => copyFound(doc, options.fields));
   }
 
   async findOne(filter: Filter): Promise<Doc | null> {

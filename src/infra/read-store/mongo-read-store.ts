@@ -66,7 +66,8 @@ class MongoReadCollection implements ReadCollection {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
-    const cursor = this.collection.find(filter, { ...WITHOUT_MONGO_ID, sort: withIdTieBreaker(options.sort) });
+    const projection = options.fields ? { _id: 0, id: 1, ...Object.fromEntries(options.fields.map((field) => [field, 1])) } : WITHOUT_MONGO_ID.projection;
+    const cursor = this.collection.find(filter, { projection, sort: withIdTieBreaker(options.sort) });
     if (options.skip && options.skip > 0) cursor.skip(options.skip);
     if (options.limit && options.limit > 0) cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as Doc[];

@@ -10,7 +10,8 @@
 //   the memory index's (memory-index.ts: arrays indexed per element, a missing field under null, an
 //   object value "unkeyed" and always a candidate).
 // - Queries: equality, `$in` and numeric ranges on `id` or on indexed fields select the candidate ids in
-//   SQL; every candidate is then tested with the memory evaluator, so SQL only has to narrow, never to
+//   SQL, through `$and`, `$or` (a UNION of its branches, when each narrows) and `$elemMatch` ranges (a
+//   range of index keys: a word's beginning in the text index); every candidate is then tested with the memory evaluator, so SQL only has to narrow, never to
 //   agree with Mongo exactly. Sorting, skip and limit run on the matches with the memory comparator.
 //   When SQL decides the filter exactly (equalities on `id` / indexed fields, see decidedBySql), a count
 //   counts candidate ids and a page is ordered by the sort fields SQLite reads from the JSON, so only
@@ -27,10 +28,10 @@
 //   batch from its checkpoint, and what is lost is replayed from the log.
 import Database from 'better-sqlite3';
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
-import { copyJson } from './json-copy.js';
-import { documentComparator } from './document-order.js';
+import { copyFound, copyJson } from './json-copy.js';
+import { documentComparator, sortDocuments } from './document-order.js';
 import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
-import { compileFilter, equalityFields, keyConditions, matchesFilter, rangeConditions } from './memory-filter.js';
+import { compileFilter, equalityFields, matchesFilter, narrowingOf, rangeConditions, type Narrowing, type RangeBound } from './memory-filter.js';
 import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.js';
 import { InvalidDocumentError } from './memory-read-store.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
@@ -245,18 +246,13 @@ class StoredCollection {
   private narrowing(filter: Filter): { where: string; params: unknown[] } {
     const clauses: string[] = [];
     const params: unknown[] = [];
-    for (const { field, values } of keyConditions(filter)) {
-      if (field === 'id') {
-        const ids = values.filter((value): value is number => typeof value === 'number');
-        clauses.push(ids.length === 0 ? '0' : `id IN (${ids.map(() => '?').join(',')})`);
-        params.push(...ids);
-        continue;
-      }
-      const number = this.indexes.findIndex((index) => index.field === field);
-      if (number < 0) continue;
-      const keys = [UNKEYED, ...values.map(sqlKey)];
-      clauses.push(`id IN (SELECT id FROM ${this.keysTable} WHERE field = ? AND key IN (${keys.map(() => '?').join(',')}))`);
-      params.push(number, ...keys);
+    const tree = narrowingOf(filter);
+    // The parts of the top-level conjunction are clauses of their own: SQLite picks the one to drive with.
+    for (const part of tree === null ? [] : tree.kind === 'all' ? tree.parts : [tree]) {
+      const admitted = this.idsAdmitted(part);
+      if (!admitted) continue;
+      clauses.push(`id IN (${admitted.sql})`);
+      params.push(...admitted.params);
     }
     for (const { field, lower, upper } of rangeConditions(filter)) {
       const bounds: string[] = [];
@@ -283,6 +279,49 @@ class StoredCollection {
       params.push(number, UNKEYED, number, ...values);
     }
     return { where: clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '', params };
+  }
+
+  /**
+   * A SELECT of the ids a narrowing admits (a superset of its matches: documents holding an object at
+   * the field are always admitted), or null when SQL cannot narrow by it. `$or` branches are a UNION,
+   * conjunctions inside them an INTERSECT, an `$elemMatch` range a range of index keys.
+   */
+  private idsAdmitted(narrowing: Narrowing): SqlSelect | null {
+    switch (narrowing.kind) {
+      case 'keys': {
+        if (narrowing.field === 'id') {
+          // One JSON parameter, whatever the number of ids (SQLite caps the parameters of a statement).
+          return { sql: 'SELECT value AS id FROM json_each(?)', params: [JSON.stringify(narrowing.values.filter((value) => typeof value === 'number'))] };
+        }
+        const number = this.indexes.findIndex((index) => index.field === narrowing.field);
+        if (number < 0 || narrowing.values.length > MAX_SQL_KEYS) return null;
+        const keys = [UNKEYED, ...narrowing.values.map(sqlKey)];
+        return { sql: `SELECT id FROM ${this.keysTable} WHERE field = ? AND key IN (${keys.map(() => '?').join(',')})`, params: [number, ...keys] };
+      }
+      case 'range': {
+        const number = this.indexes.findIndex((index) => index.field === narrowing.field);
+        const { low, high } = narrowing;
+        const bounds = [low, high].filter((bound): bound is RangeBound => bound !== null);
+        if (number < 0 || bounds.length === 0 || !bounds.every(ordersAlikeInSqlite)) return null;
+        const conditions = [
+          ...(low ? [`key ${low.inclusive ? '>=' : '>'} ?`] : []),
+          ...(high ? [`key ${high.inclusive ? '<=' : '<'} ?`] : []),
+          typeof bounds[0]!.value === 'number' ? "typeof(key) IN ('integer', 'real')" : "typeof(key) = 'text'",
+        ];
+        return {
+          sql: `SELECT id FROM ${this.keysTable} WHERE field = ? AND key = ? UNION SELECT id FROM ${this.keysTable} WHERE field = ? AND ${conditions.join(' AND ')}`,
+          params: [number, UNKEYED, number, ...bounds.map((bound) => bound.value)],
+        };
+      }
+      case 'all': {
+        const parts = narrowing.parts.map((part) => this.idsAdmitted(part)).filter((part): part is SqlSelect => part !== null);
+        return parts.length === 0 ? null : compoundSelect(parts, 'INTERSECT');
+      }
+      case 'any': {
+        const branches = narrowing.parts.map((part) => this.idsAdmitted(part));
+        return branches.every((branch): branch is SqlSelect => branch !== null) ? compoundSelect(branches, 'UNION') : null;
+      }
+    }
   }
 
   private prepared(sql: string): Database.Statement {
@@ -353,6 +392,29 @@ class StoredCollection {
     });
     return sortable.sort(documentComparator(sort)).map((doc) => doc.id);
   }
+}
+
+/** A SELECT of ids and its parameters. */
+interface SqlSelect {
+  sql: string;
+  params: unknown[];
+}
+
+/** The values of one `$in` an index lookup takes as parameters; longer lists are left to the evaluator. */
+const MAX_SQL_KEYS = 1000;
+
+function compoundSelect(parts: readonly SqlSelect[], operator: 'UNION' | 'INTERSECT'): SqlSelect {
+  if (parts.length === 1) return parts[0]!;
+  return { sql: parts.map((part) => `SELECT id FROM (${part.sql})`).join(` ${operator} `), params: parts.flatMap((part) => part.params) };
+}
+
+/**
+ * Whether SQLite orders index keys around this bound as JavaScript does: numbers always; strings when
+ * they hold no character from U+D800 up (SQLite compares UTF-8 bytes, JavaScript UTF-16 code units,
+ * and the two orders differ only there).
+ */
+function ordersAlikeInSqlite(bound: RangeBound): boolean {
+  return typeof bound.value === 'number' || !/[\uD800-\uFFFF]/.test(bound.value);
 }
 
 /** Sort fields SQLite can read with a simple JSON path. */
@@ -581,11 +643,11 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
       if (ordered) {
         // Only the page's documents are loaded: the order came from SQL.
         const end = options.limit && options.limit > 0 ? start + options.limit : ordered.length;
-        return ordered.slice(start, end).map((id) => copyJson(stored.load(id)!));
+        return ordered.slice(start, end).map((id) => copyFound(stored.load(id)!, options.fields));
       }
-      const matched = matchAll(stored, filter).sort(documentComparator(options.sort));
+      const matched = sortDocuments(matchAll(stored, filter), options.sort);
       const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;
-      return matched.slice(start, end).map(copyJson);
+      return matched.slice(start, end).map((doc) => copyFound(doc, options.fields));
     },
     async findOne(filter: Filter) {
       const stored = existing(name);

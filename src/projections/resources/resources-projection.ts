@@ -57,7 +57,8 @@ const byProject: IndexSpec = { field: 'project_id' };
 const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   project: [{ field: 'account_id' }], // GET /projects?account_ids=
   project_membership: [byProject, { field: 'person_id' }], // a person's projects (/me, auth)
-  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }], // search and filter= by label / epic, owner / mywork
+  // search and filter= by label / epic, owner / mywork, state (and the done stories a search leaves out)
+  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }, { field: 'current_state' }],
   label: [byProject],
   task: [byProject, { field: 'story_id' }], // /stories/{id}/tasks
   comment: [byProject, { field: 'story_id' }, { field: 'epic_id' }], // story and epic comments

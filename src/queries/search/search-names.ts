@@ -2,8 +2,9 @@
 // stays pure: at most one query per kind (labels, epics, members and their people, blocked stories,
 // attachments), all at once, and only the kinds the query needs.
 //
-// Text terms (free text, name:, description:) are looked up in the text index (story_words) in one
-// read for all of them: the stories holding each term's words, so the compiled filter names them by id.
+// Text terms (free text, name:, description:) are looked up in the text index (story_words), one indexed
+// read of ids per distinct term and field: the stories holding the term's words, so the compiled filter
+// names them by id.
 //
 // A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
@@ -70,13 +71,14 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
   const needs = needsOf(query);
   const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
   const none = Promise.resolve([] as Doc[]);
-  const [labels, epics, people, blocking, commented, worded] = await Promise.all([
+  const texts = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
+  const [labels, epics, people, blocking, commented, ...worded] = await Promise.all([
     needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } })) : none,
     needs.epics ? read('epics').find(inProject()) : none,
     needs.people.size > 0 ? membersOf(projectId, read) : none,
     needs.blocked ? read('stories').find(inProject(nonEmpty('blocked_story_ids'))) : none,
     needs.attachments ? read('comments').find(inProject(nonEmpty('file_attachment_ids'))) : none,
-    needs.texts.length > 0 ? read(STORY_WORDS).find(inProject({ $or: textIndexConditions(needs.texts) })) : none,
+    ...texts.map((need) => read(STORY_WORDS).find(inProject(textIndexCondition(need)), { fields: [] })),
   ]);
   const epicLabelIds = new Map<string, number>();
   for (const epic of epics) if (typeof epic.label_id === 'number') epicLabelIds.set(String(epic.name).toLowerCase(), epic.label_id);
@@ -87,36 +89,20 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
     people: new Map([...needs.people].map((ref) => [ref, peopleNamed(ref, people)])),
     blockedStoryIds: [...new Set(blocking.flatMap((story) => story.blocked_story_ids as number[]))],
     storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
-    storyIdsByText: new Map(needs.texts.map((need) => [textKey(need.field, need.word), storiesHolding(need, worded)])),
+    storyIdsByText: new Map(texts.map((need, i) => [textKey(need.field, need.word), worded[i]!.map((doc) => doc.id)])),
   };
 }
 
 /**
- * Index conditions naming the stories that hold every word (and the prefix) of some text term: one
- * conjunction of indexed lookups per term, so that a phrase of common words reads only the stories
- * holding them all.
+ * The index condition naming the stories whose field holds every word (and the prefix) of a text term:
+ * a conjunction of indexed lookups, so that a phrase of common words reads only the stories holding
+ * them all.
  */
-function textIndexConditions(texts: readonly TextNeed[]): Filter[] {
-  const conditions = new Map<string, Filter>();
-  for (const { field, lookup } of texts) {
-    const list = INDEXED_TEXT_FIELDS[field];
-    const parts: Filter[] = lookup.words.map((word) => ({ [list]: word }));
-    if (lookup.prefix !== null) parts.push({ [list]: { $elemMatch: { $gte: lookup.prefix, $lt: prefixRangeEnd(lookup.prefix) } } });
-    const condition = parts.length === 1 ? parts[0]! : { $and: parts };
-    conditions.set(JSON.stringify(condition), condition);
-  }
-  return [...conditions.values()];
-}
-
-/** The stories, among the index documents read, whose field holds every word (and the prefix) of the term. */
-function storiesHolding({ field, lookup }: TextNeed, worded: readonly Doc[]): number[] {
+function textIndexCondition({ field, lookup }: TextNeed): Filter {
   const list = INDEXED_TEXT_FIELDS[field];
-  const holds = (doc: Doc): boolean => {
-    const words = doc[list] as string[];
-    if (!lookup.words.every((word) => words.includes(word))) return false;
-    return lookup.prefix === null || words.some((word) => word.startsWith(lookup.prefix!));
-  };
-  return worded.filter(holds).map((doc) => doc.id);
+  const parts: Filter[] = lookup.words.map((word) => ({ [list]: word }));
+  if (lookup.prefix !== null) parts.push({ [list]: { $elemMatch: { $gte: lookup.prefix, $lt: prefixRangeEnd(lookup.prefix) } } });
+  return parts.length === 1 ? parts[0]! : { $and: parts };
 }
 
 async function membersOf(projectId: number, read: SearchReader): Promise<Doc[]> {

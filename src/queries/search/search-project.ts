@@ -72,15 +72,18 @@ export async function searchProject(read: SearchReader, request: SearchRequest):
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
+  // Every match in priority order but only the fields the totals need; then the listed ones whole.
   const [matches, done, epics] = await Promise.all([
-    read('stories').find(filter, { sort: BY_PRIORITY }),
+    read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'] }),
     doneFilter === null ? 0 : read('stories').count(doneFilter),
     epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY }),
   ]);
+  const listedIds = matches.slice(0, MAX_SEARCH_STORIES).map((story) => story.id);
+  const listed = listedIds.length === 0 ? [] : await read('stories').find({ $and: [filter, { id: { $in: listedIds } }] }, { sort: BY_PRIORITY });
   return {
     query: request.text,
     stories: {
-      stories: matches.slice(0, MAX_SEARCH_STORIES),
+      stories: listed,
       total_hits: matches.length,
       total_hits_with_done: matches.length + done,
       total_points: pointsOf(matches),

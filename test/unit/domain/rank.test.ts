@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { FIRST_KEY, compareKeys, isKey, keyBetween } from '../../../src/domain/rank.js';
+import { FIRST_KEY, compareKeys, isKey, keyAfter, keyBetween } from '../../../src/domain/rank.js';
 
 describe('rank keys (fractional indexing)', () => {
   it('hands out a first key and keys on either side of it', () => {
@@ -59,5 +59,41 @@ describe('rank keys (fractional indexing)', () => {
     expect(isKey('a00')).to.equal(false);
     expect(isKey('!')).to.equal(false);
     expect(isKey('b0')).to.equal(false);
+  });
+
+  describe('keyAfter', () => {
+    it('finds a valid key strictly between two keys, whatever they are', () => {
+      fc.assert(
+        fc.property(fc.array(fc.nat(), { minLength: 2, maxLength: 120 }), fc.nat(), (positions, pick) => {
+          const keys: string[] = [];
+          for (const position of positions) {
+            const at = position % (keys.length + 1);
+            keys.splice(at, 0, keyBetween(keys[at - 1] ?? null, keys[at] ?? null));
+          }
+          const at = pick % (keys.length - 1);
+          const key = keyAfter(keys[at]!, keys[at + 1]!);
+          expect(isKey(key), key).to.equal(true);
+          expect(keys[at]! < key && key < keys[at + 1]!).to.equal(true);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('keeps keys short over a long run of insertions each directly below the previous one', () => {
+      for (const [start, end] of [[FIRST_KEY, keyBetween(FIRST_KEY, null)], ['a0', 'a01'], ['a0zzz', 'a1'], ['Zz', 'a0']] as const) {
+        let above: string = start;
+        for (let i = 0; i < 50_000; i++) {
+          const key = keyAfter(above, end);
+          expect(above < key && key < end, `${above} < ${key} < ${end}`).to.equal(true);
+          above = key;
+        }
+        expect(above.length, `from ${start} to ${end}`).to.be.at.most(start.length + 10);
+      }
+    });
+
+    it('refuses keys given out of order', () => {
+      expect(() => keyAfter('a1', 'a0')).to.throw(/out of order/);
+      expect(() => keyAfter('a0', 'a0')).to.throw(/out of order/);
+    });
   });
 });
