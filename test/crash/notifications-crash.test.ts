@@ -2,7 +2,6 @@
 // batches while it works through a log of story, owner, state and comment events, and started again,
 // leaves exactly the notifications and audiences that one uninterrupted run leaves: no notification lost,
 // none doubled, the same ids (they derive from the log).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { EVENT_SCHEMA, type EventType, type NewEvent, type ResourceChange } from
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { runPositionReportingChild } from './position-reporting-child.js';
 import type { NotificationsChildOptions } from './notifications-child.js';
 
 const childScript = fileURLToPath(new URL('./notifications-child.js', import.meta.url));
@@ -52,28 +52,7 @@ function history(seed: number): Array<{ stream: string; event: NewEvent }> {
 
 /** Runs the child; kills it with SIGKILL once it reported `killAfter` batches, or lets it finish. */
 function runChild(options: NotificationsChildOptions, killAfter: number | null): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childScript, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const batches: number[] = [];
-    let partial = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      batches.push(...lines.map(Number));
-      if (killAfter !== null && !killed && batches.length >= killAfter) {
-        killed = true;
-        child.kill('SIGKILL');
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (killAfter !== null ? signal === 'SIGKILL' && killed : code === 0) resolve(batches);
-      else reject(new Error(`notifications child ended with code ${code}, signal ${signal}: ${stderr}`));
-    });
-  });
+  return runPositionReportingChild(childScript, options, killAfter);
 }
 
 /** The reaction's own collections as stored, for comparison. */

@@ -2,7 +2,6 @@
 // the log; a second run resumes from the stored checkpoint (it does not start over), redelivers at most
 // the batch that was in hand (the checkpoint is saved once per batch), and leaves exactly one effect per
 // event (effects are keyed by event id).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,36 +11,16 @@ import { expect } from 'chai';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { appendOf } from '../contract/event-store.fixtures.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { runPositionReportingChild } from './position-reporting-child.js';
 import type { ReactionChildOptions } from './reaction-child.js';
 
 const childScript = fileURLToPath(new URL('./reaction-child.js', import.meta.url));
 const EVENTS = 300;
 const BATCH = 16;
 
-/** Runs the child; kills it with SIGKILL after `killAfter` handled events, or lets it finish. */
+/** Runs the child; kills it with SIGKILL once it reported `killAfter` handled events, or lets it finish. */
 function runChild(options: ReactionChildOptions, killAfter: number | null): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childScript, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const handled: number[] = [];
-    let partial = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      handled.push(...lines.map(Number));
-      if (killAfter !== null && !killed && handled.length >= killAfter) {
-        killed = true;
-        child.kill('SIGKILL');
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (killAfter !== null ? signal === 'SIGKILL' && killed : code === 0) resolve(handled);
-      else reject(new Error(`reaction child ended with code ${code}, signal ${signal}: ${stderr}`));
-    });
-  });
+  return runPositionReportingChild(childScript, options, killAfter);
 }
 
 describe('reactions survive SIGKILL', function () {
