@@ -42,7 +42,7 @@ export const READ_STORE_FORMAT = 1;
 export interface SqliteReadStoreOptions {
   /** File path, or ':memory:' (tests). */
   path: string;
-  /** Budget of the parsed-document cache, in estimated heap bytes (default 64 MiB). */
+  /** Budget of the parsed-document cache, in estimated heap bytes (default 32 MiB). */
   cacheBytes?: number;
   /** How long a write waits for another process's write lock (default 10 s). */
   busyTimeoutMs?: number;
@@ -59,7 +59,7 @@ export interface SqliteReadStore extends ReadStore {
 // Markers of the index entries: primary-key columns of a WITHOUT ROWID table cannot hold NULL.
 const UNKEYED = Buffer.from([0]);
 const NULL_KEY = Buffer.from([1]);
-const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
 const MAX_PREPARED_QUERIES = 64;
 /** How long reads trust that no other process has committed to the file. */
