@@ -60,11 +60,15 @@ export class DocumentCache {
     const key = keyOf(serial, id);
     const previous = this.entries.get(key);
     if (previous) {
-      this.bytes -= previous.bytes;
-      this.entries.delete(key);
+      // Replaced in place and counted as used: no Map churn for the documents every write rewrites.
+      this.bytes += bytes - previous.bytes;
+      previous.doc = doc;
+      previous.bytes = bytes;
+      previous.used = true;
+    } else {
+      this.entries.set(key, { doc, bytes, used: false });
+      this.bytes += bytes;
     }
-    this.entries.set(key, { doc, bytes, used: false });
-    this.bytes += bytes;
     this.evict();
   }
 
