@@ -10,13 +10,10 @@
 // No source records the blocker's key set; it is rendered with every attribute the service stores.
 import { MAX_BLOCKER_DESCRIPTION, decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '../../domain/blocker/blocker-decisions.js';
 import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
-import { streams } from '../../domain/events.js';
-import { commandMeta } from '../command-meta.js';
 import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
-import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
-import { storyChildPath } from './story-child-path.js';
+import { storyChildRoutes } from './story-child-routes.js';
 
 export const blockerType: ResourceType = {
   name: 'blocker',
@@ -35,67 +32,21 @@ const checkCreate = requestSchema<NewBlocker>(NEW_BLOCKER);
 const checkUpdate = requestSchema<Partial<NewBlocker>>({ type: 'object', properties: BLOCKER_PROPERTIES, additionalProperties: false });
 
 export function blockerResources(deps: ResourceDeps): ResourceModule {
-  const blockers = deps.read('blockers');
-  const stories = deps.read('stories');
-  const { writer } = deps;
-
-  const path = storyChildPath(stories, blockers);
-  const pathStoryId = path.storyId;
-  const pathBlocker = (req: ApiRequest) => path.child(req, 'blocker_id');
-
-
-  const base = '/projects/:project_id/stories/:story_id/blockers';
-  const routes: RouteDefinition[] = [
+  const routes = storyChildRoutes(
     {
-      method: 'GET',
-      path: base,
-      access: 'project:read',
-      cacheable: true,
-      async handle(req) {
-        const storyId = await pathStoryId(req);
-        const value = await blockers.find({ story_id: storyId, project_id: req.project!.id }, { sort: { created_at: 1, id: 1 } });
-        return { kind: 'resource', type: 'blocker', value };
-      },
+      type: 'blocker',
+      segment: 'blockers',
+      idParam: 'blocker_id',
+      stories: deps.read('stories'),
+      children: deps.read('blockers'),
+      order: { created_at: 1, id: 1 },
+      checkCreate,
+      checkUpdate,
+      decideCreate: decideCreateBlocker,
+      decideUpdate: decideUpdateBlocker,
+      decideDelete: decideDeleteBlocker,
     },
-    {
-      method: 'POST',
-      path: base,
-      access: 'project:write',
-      async handle(req) {
-        const storyId = await pathStoryId(req);
-        const { doc, version } = await writer.onProject(req.project!.id, decideCreateBlocker, { ...checkCreate(req.body), story_id: storyId }, commandMeta(req));
-        return { kind: 'resource', type: 'blocker', value: doc, created: true, projectVersion: version };
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/:blocker_id`,
-      access: 'project:read',
-      cacheable: true,
-      handle: async (req) => ({ kind: 'resource', type: 'blocker', value: await pathBlocker(req) }),
-    },
-    {
-      method: 'PUT',
-      path: `${base}/:blocker_id`,
-      access: 'project:write',
-      async handle(req) {
-        const current = await pathBlocker(req);
-        const command = { ...checkUpdate(req.body), story_id: Number(current['story_id']), blocker_id: current.id };
-        const { doc, version } = await writer.onProject(req.project!.id, decideUpdateBlocker, command, commandMeta(req));
-        return { kind: 'resource', type: 'blocker', value: doc, projectVersion: version };
-      },
-    },
-    {
-      method: 'DELETE',
-      path: `${base}/:blocker_id`,
-      access: 'project:write',
-      async handle(req) {
-        const current = await pathBlocker(req);
-        const command = { story_id: Number(current['story_id']), blocker_id: current.id };
-        const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteBlocker, command, commandMeta(req));
-        return { kind: 'empty', projectVersion: outcome.version };
-      },
-    },
-  ];
+    deps.writer,
+  );
   return { routes, types: [blockerType] };
 }
