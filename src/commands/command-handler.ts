@@ -198,21 +198,16 @@ export class CommandHandler {
   }
 
   private async caughtUp(stream: string): Promise<StreamState> {
-    let state = this.cache.get(stream);
-    if (state) {
-      this.cache.delete(stream); // re-insert below: the Map's order is the LRU order
-    } else {
-      state = emptyState(stream);
-    }
+    const state = this.cached(stream) ?? emptyState(stream);
     for (;;) {
       const events = await this.options.eventStore.readStream(stream, { from: state.version + 1, limit: 1000 });
       for (const event of events) evolve(state, event);
       if (events.length < 1000) break;
     }
-    this.cache.set(stream, state);
-    if (this.cache.size > this.cacheSize) {
+    if (!this.cache.has(stream)) {
+      this.cache.set(stream, state);
       const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined && oldest !== stream) this.cache.delete(oldest);
+      if (this.cache.size > this.cacheSize && oldest !== undefined) this.cache.delete(oldest);
     }
     return state;
   }
