@@ -44,6 +44,8 @@ if (mode === 'express') {
   server = createServer(answer);
 }
 server.keepAliveTimeout = 5_000;
+// Exit normally on SIGTERM, so that a `--cpu-prof` run writes its profile.
+process.once('SIGTERM', () => process.exit(0));
 server.listen(port, '127.0.0.1', () => {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
 });

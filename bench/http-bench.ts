@@ -322,9 +322,12 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
   await storyline.eventStore.append(stream, baseVersion, events);
 }
 
-/** `HTTP_BENCH_CPU_PROFILE=<dir>` writes a V8 CPU profile of the Storyline child there. */
+/**
+ * `HTTP_BENCH_CPU_PROFILE=<dir>` writes a V8 CPU profile of each Storyline child and of the bare express
+ * baseline there (the baseline's, to compare what node and express cost in both).
+ */
 export function startChild(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  const profileDir = args[0] === 'serve' ? process.env['HTTP_BENCH_CPU_PROFILE'] : undefined;
+  const profileDir = args[0] === 'serve' || args[0] === 'express' ? process.env['HTTP_BENCH_CPU_PROFILE'] : undefined;
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...flags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${args[0]}] ${chunk}`));

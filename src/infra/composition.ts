@@ -189,8 +189,8 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const app = createApp({
     routes,
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
-    auth: credentialAuthenticator({ people: read('people'), secrets }),
-    projects: projectAccessResolver(deps),
+    auth: credentialAuthenticator({ people: read('people'), secrets, changes: runner }),
+    projects: projectAccessResolver(deps, runner),
     projectVersion: projectVersionReader(deps),
     config: {
       createdStatus: config.createdStatus,

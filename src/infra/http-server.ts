@@ -49,6 +49,8 @@ export async function listen(
     else socket.once('finish', () => socket.destroy()).end();
   });
   server.on('request', (request) => {
+    // A request without a body (most GETs) is complete with its headers: nothing to watch.
+    if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return;
     request.once('close', () => {
       if (request.complete || timedOut.has(request.socket)) return;
       options.log.info('client closed the connection before its request was complete', { method: request.method, path: request.url?.split('?')[0] });

@@ -107,6 +107,25 @@ describe('sqlite credential store on disk', () => {
 });
 
 describe('person secrets', () => {
+  it('does not remember a token a rotation revoked while its lookup was reading the store', async () => {
+    const store = new MemoryCredentialStore();
+    const secrets = new PersonSecrets(store, CHEAP);
+    const token = await secrets.enrol(5, null);
+    // The lookup has read the old credentials when the rotation lands; it answers as of its read, but
+    // must not remember the revoked token for later requests.
+    const read = store.findByTokenDigest.bind(store);
+    let rotation: Promise<string> | null = null;
+    store.findByTokenDigest = async (digest) => {
+      const found = await read(digest);
+      rotation ??= secrets.rotateToken(5);
+      await rotation;
+      return found;
+    };
+    expect(await secrets.personIdForToken(token)).to.equal(5);
+    store.findByTokenDigest = read;
+    expect(await secrets.personIdForToken(token)).to.equal(null);
+  });
+
   it('enrols a person, checks the password, finds the person by token and revokes on rotation', async () => {
     const secrets = new PersonSecrets(new MemoryCredentialStore(), CHEAP);
     const token = await secrets.enrol(3, 'pw-one');

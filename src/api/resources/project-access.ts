@@ -1,13 +1,17 @@
 // Who may see a project, answered from the read models: the project document and the caller's
 // membership in it. Memberships marked inactive count as none. Owners and admins of the project's
 // account act as owners of every project in it (read, write, settings, memberships), member or not.
-import type { ProjectAccessResolver } from '../app-dependencies.js';
+// Every request asks this first: answers are remembered per (project, caller) until the read models
+// next change (queries/read-model-memo.ts), so a hot read costs a Map lookup, not three store lookups.
+import type { ReadModelChanges } from '../../ports/read-model-changes.js';
+import { ReadModelMemo } from '../../queries/read-model-memo.js';
+import type { ProjectAccessResolver, ResolvedProject } from '../app-dependencies.js';
 import type { ProjectRole } from '../route-table.js';
 import type { ResourceDeps } from './resource-module.js';
 
 const ROLES: ReadonlySet<unknown> = new Set<ProjectRole>(['owner', 'member', 'viewer']);
 
-export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>): ProjectAccessResolver {
+export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>, changes: ReadModelChanges): ProjectAccessResolver {
   const projects = deps.read('projects');
   const memberships = deps.read('project_memberships');
   const accountMemberships = deps.read('account_memberships');
@@ -18,14 +22,20 @@ export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>): Project
     return membership?.['owner'] === true || membership?.['admin'] === true;
   }
 
+  async function resolve(projectId: number, personId: number | null): Promise<ResolvedProject | null> {
+    const project = await projects.findOne({ id: projectId });
+    if (!project) return null;
+    const membership = personId !== null ? await memberships.findOne({ project_id: projectId, person_id: personId }) : null;
+    let role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
+    if (personId !== null && role !== 'owner' && (await managesAccount(project['account_id'], personId))) role = 'owner';
+    return { project, role, public: project['public'] === true };
+  }
+
+  const remembered = new ReadModelMemo<string, ResolvedProject | null>(changes);
   return {
-    async resolve(projectId, actor) {
-      const project = await projects.findOne({ id: projectId });
-      if (!project) return null;
-      const membership = actor ? await memberships.findOne({ project_id: projectId, person_id: actor.id }) : null;
-      let role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
-      if (actor && role !== 'owner' && (await managesAccount(project['account_id'], actor.id))) role = 'owner';
-      return { project, role, public: project['public'] === true };
+    resolve(projectId, actor) {
+      const personId = actor ? actor.id : null;
+      return remembered.get(`${projectId}:${personId}`, () => resolve(projectId, personId));
     },
   };
 }

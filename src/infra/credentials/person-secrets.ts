@@ -5,19 +5,23 @@ import { deriveApiToken, newTokenSalt, tokenDigest } from './api-token.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
 import type { CredentialStore, PersonCredentials, PersonSecretsPort } from '../../ports/credentials.js';
 
-/** Token digests remembered per process (every API request looks its token up). */
+/** Tokens remembered per process (every API request looks its token up). */
 const REMEMBERED_TOKENS = 50_000;
 
 export class PersonSecrets implements PersonSecretsPort {
   private secret: Promise<Buffer> | undefined;
   /**
-   * Digest -> person for tokens seen valid. rotateToken forgets the person's entry; a reset by another
-   * process (the CLI) changes the store's revision, which empties the map before the next lookup.
+   * Token -> person for tokens seen valid, keyed by the token itself so that a known token costs no
+   * digest (the process can derive every token from the secret anyway, so remembering some adds no
+   * exposure). rotateToken forgets the old token; a reset by another process (the CLI) changes the
+   * store's revision, which empties the map before the next lookup.
    */
   private readonly knownTokens = new Map<string, number>();
   /** A hash of a random password at `scryptCost`, verified when there is no real hash to verify. */
   private dummy: Promise<string> | undefined;
   private knownRevision: number | null = null;
+  /** Rotations in this process: a lookup remembers what it read only if none happened meanwhile. */
+  private tokensForgotten = 0;
 
   constructor(
     private readonly store: CredentialStore,
@@ -67,25 +71,29 @@ export class PersonSecrets implements PersonSecretsPort {
     const generation = credentials.tokenGeneration + 1;
     const tokenSalt = newTokenSalt();
     const token = await this.tokenFor(personId, generation, tokenSalt);
-    this.knownTokens.delete(credentials.tokenDigest);
+    const revoked = await this.tokenFor(personId, credentials.tokenGeneration, credentials.tokenSalt);
     await this.store.put({ ...credentials, tokenGeneration: generation, tokenDigest: tokenDigest(token), tokenSalt });
+    // Forgotten once the store no longer knows it, and a lookup that read the store before cannot
+    // remember it again.
+    this.knownTokens.delete(revoked);
+    this.tokensForgotten++;
     return token;
   }
 
   /** The person a token belongs to, or null for an unknown or revoked token. */
   async personIdForToken(token: string): Promise<number | null> {
-    const digest = tokenDigest(token);
     const revision = await this.store.revision();
     if (revision !== this.knownRevision) {
       this.knownTokens.clear();
       this.knownRevision = revision;
     }
-    const known = this.knownTokens.get(digest);
+    const known = this.knownTokens.get(token);
     if (known !== undefined) return known;
-    const credentials = await this.store.findByTokenDigest(digest);
-    if (!credentials) return null;
+    const forgottenBefore = this.tokensForgotten;
+    const credentials = await this.store.findByTokenDigest(tokenDigest(token));
+    if (!credentials || this.tokensForgotten !== forgottenBefore) return credentials?.personId ?? null;
     if (this.knownTokens.size >= REMEMBERED_TOKENS) this.knownTokens.delete(this.knownTokens.keys().next().value!);
-    this.knownTokens.set(digest, credentials.personId);
+    this.knownTokens.set(token, credentials.personId);
     return credentials.personId;
   }
 

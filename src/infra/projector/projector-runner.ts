@@ -15,6 +15,7 @@
 // - Following: after catching up, every `appended$` notification drains the log in batches (one read of
 //   `batchSize` events, one write per collection). `waitFor(position)` resolves once every projection has
 //   applied that position (read-your-writes for the command handler).
+import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
@@ -122,7 +123,7 @@ function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
 }
 
-export class ProjectorRunner {
+export class ProjectorRunner implements ReadModelChanges {
   private readonly eventStore: EventStore;
   private readonly readStore: ReadStore;
   private readonly projections: readonly Projection[];
@@ -133,6 +134,8 @@ export class ProjectorRunner {
   private readonly owners = new Map<string, string>();
   /** Projection name -> its live generation. */
   private readonly live = new Map<string, Target>();
+  /** Batches applied and switch-overs made (ReadModelChanges). */
+  private changes = 0;
   private readonly rebuilds = new Map<string, Promise<RebuildReport>>();
   private startupRebuilds: Promise<RebuildReport[]> = Promise.resolve([]);
   private waiters: Waiter[] = [];
@@ -166,6 +169,11 @@ export class ProjectorRunner {
         this.owners.set(name, projection.name);
       }
     }
+  }
+
+  /** ReadModelChanges: moves after every applied batch and every switch-over. */
+  stamp(): number {
+    return this.changes;
   }
 
   /** The lowest position every live projection has applied (0 before start). */
@@ -355,6 +363,7 @@ export class ProjectorRunner {
           { collection: CHECKPOINTS, ops: targets.map((target) => checkpointWrite(target, target.position)) },
         ]);
         for (const target of targets) this.live.set(target.projection.name, target);
+        this.changes++;
         for (const old of retired) await this.dropGeneration(old);
       });
     } catch (error) {
@@ -507,6 +516,7 @@ export class ProjectorRunner {
     }
     await this.readStore.writeAtomically(writes);
     for (const target of advanced) target.position = last;
+    this.changes++;
   }
 
   private settleWaiters(): void {

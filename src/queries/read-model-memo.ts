@@ -1,0 +1,46 @@
+// Answers derived from the live read models, remembered until the read models next change
+// (ports/read-model-changes.ts). A hot read (the authentication and the access check of every request)
+// then costs one Map lookup instead of store lookups and document copies, and a write anywhere forgets
+// everything: an answer is never older than the read models it was computed from.
+//
+// - An answer computed while a change became visible is not remembered (the stamp moved during it).
+// - Remembered values are deep-frozen: every request shares them, and a caller that tried to change one
+//   would throw instead of changing what the next request sees.
+// - At most `maxEntries` answers; when full, everything is forgotten (callers are per person and project,
+//   so a full memo is rare and refilling it is what an empty one costs).
+import type { ReadModelChanges } from '../ports/read-model-changes.js';
+
+export class ReadModelMemo<K, V> {
+  private readonly entries = new Map<K, V>();
+  private stampSeen: number;
+
+  constructor(
+    private readonly changes: ReadModelChanges,
+    private readonly maxEntries = 10_000,
+  ) {
+    this.stampSeen = changes.stamp();
+  }
+
+  /** The remembered answer for `key`, else `compute()`'s, remembered when nothing changed meanwhile. */
+  async get(key: K, compute: () => Promise<V>): Promise<V> {
+    const stamp = this.changes.stamp();
+    if (stamp !== this.stampSeen) {
+      this.entries.clear();
+      this.stampSeen = stamp;
+    } else if (this.entries.has(key)) {
+      return this.entries.get(key)!;
+    }
+    const value = await compute();
+    if (this.changes.stamp() === stamp) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, deepFreeze(value));
+    }
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}
