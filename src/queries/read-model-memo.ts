@@ -4,8 +4,9 @@
 // everything: an answer is never older than the read models it was computed from.
 //
 // - An answer computed while a change became visible is not remembered (the stamp moved during it).
-// - Remembered values are deep-frozen: every request shares them, and a caller that tried to change one
-//   would throw instead of changing what the next request sees.
+// - Remembered values are deep-frozen when first served again: every request shares them, and a caller
+//   that tried to change one would throw instead of changing what the next request sees. (Freezing at the
+//   first hit, not when remembered: under writes most answers are forgotten before anyone asks again.)
 // - At most `maxEntries` answers; when full, everything is forgotten (callers are per person and project,
 //   so a full memo is rare and refilling it is what an empty one costs).
 import type { ReadModelChanges } from '../ports/read-model-changes.js';
@@ -28,12 +29,12 @@ export class ReadModelMemo<K, V> {
       this.entries.clear();
       this.stampSeen = stamp;
     } else if (this.entries.has(key)) {
-      return this.entries.get(key)!;
+      return deepFreeze(this.entries.get(key)!);
     }
     const value = await compute();
     if (this.changes.stamp() === stamp) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, deepFreeze(value));
+      this.entries.set(key, value);
     }
     return value;
   }

@@ -46,9 +46,10 @@ describe('ReadModelMemo', () => {
     expect(await memo.get('a', async () => 'current')).to.equal('current');
   });
 
-  it('freezes what it remembers, nested members included', async () => {
+  it('freezes what it serves again, nested members included', async () => {
     const memo = new ReadModelMemo<string, { project: { labels: string[] } }>(changesAt());
-    const value = await memo.get('a', async () => ({ project: { labels: ['x'] } }));
+    await memo.get('a', async () => ({ project: { labels: ['x'] } }));
+    const value = await memo.get('a', async () => ({ project: { labels: ['other'] } }));
     expect(() => value.project.labels.push('y')).to.throw(TypeError);
     expect(() => {
       (value.project as { labels: string[] }).labels = [];
