@@ -105,7 +105,8 @@ async function historyLog(events: number): Promise<HistoryLog> {
   }
   const started = performance.now();
   const { token, personId, projectId } = JSON.parse(readFileSync(setupFile, 'utf8')) as { token: string; personId: number; projectId: number };
-  const eventStore = await openSqliteEventStore({ path: join(dir, 'events.sqlite') });
+  // Bench data, not a client's: unsynced commits (bulkLoad) make the generation several times faster.
+  const eventStore = await openSqliteEventStore({ path: join(dir, 'events.sqlite'), bulkLoad: true });
   const ids = new IdAllocator(eventStore, { blockSize: 5000 });
   const commands = new CommandHandler({ eventStore, ids, projections: { waitFor: async () => undefined } });
   const random = seededRandom(1616);

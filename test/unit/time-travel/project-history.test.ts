@@ -6,7 +6,7 @@ import { FoldingProjectHistory } from '../../../src/infra/time-travel/project-hi
 import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read-store.js';
 import { projections } from '../../../src/projections/registry.js';
 import { storylineApp, type StorylineApp } from '../../api/support/storyline-app.js';
-import { seededRandom } from '../../support/seeded-random.js';
+import { writeSeededProjectHistory } from './seeded-project-history.js';
 
 const collections = projections.flatMap((projection) => projection.collections.map(({ name }) => name));
 
@@ -18,28 +18,7 @@ describe('time travel: project history folds', function () {
 
   before(async () => {
     app = await storylineApp();
-    const owner = await app.person('Olga Owner');
-    const created = await app.api('POST', '/projects', { as: owner, body: { name: 'Folds', new_account_name: 'Folds Inc' } });
-    project = created.json.id;
-    const random = seededRandom(1616);
-    const stories: number[] = [];
-    for (let step = 0; step < 30; step++) {
-      app.clock.now += 3_600_000;
-      const story = stories[Math.floor(random() * stories.length)];
-      const roll = random();
-      const res =
-        story === undefined || roll < 0.3
-          ? await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: `story ${step}`, labels: [`label ${step % 4}`], estimate: 1 } })
-          : roll < 0.6
-            ? await app.api('PUT', `/projects/${project}/stories/${story}`, { as: owner, body: { current_state: ['started', 'finished', 'delivered', 'accepted'][step % 4], description: `at ${step}` } })
-            : roll < 0.85
-              ? await app.api('POST', `/projects/${project}/stories/${story}/tasks`, { as: owner, body: { description: `task ${step}` } })
-              : await app.api('DELETE', `/projects/${project}/stories/${story}`, { as: owner });
-      expect(res.status, res.text).to.be.oneOf([200, 204]);
-      if (res.json?.kind === 'story') stories.push(res.json.id);
-      if (story !== undefined && res.status === 204) stories.splice(stories.indexOf(story), 1);
-    }
-    version = Number((await app.api('GET', `/projects/${project}`, { as: owner })).headers['x-tracker-project-version']);
+    ({ project, version } = await writeSeededProjectHistory(app, 30));
   });
   after(() => app.close());
 
