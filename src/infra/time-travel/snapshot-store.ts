@@ -104,6 +104,7 @@ interface Statements {
   dropVersionsBut: Database.Statement<[string, number]>;
   recordProgress: Database.Statement<[number, string, number]>;
   resetProgress: Database.Statement<[string, number]>;
+  rewindProgress: Database.Statement<[number, string, number]>;
   bytes: Database.Statement<[], number | null>;
 }
 
@@ -127,6 +128,7 @@ function openDatabase(path: string): { db: Database.Database; statements: Statem
       // the projection at 0 again, so a progress recorded meanwhile cannot claim the snapshots lost with it.
       recordProgress: db.prepare('UPDATE snapshot_progress SET position = max(position, ?) WHERE projection = ? AND projection_version = ?'),
       resetProgress: db.prepare('INSERT OR REPLACE INTO snapshot_progress (projection, projection_version, position) VALUES (?, ?, 0)'),
+      rewindProgress: db.prepare('UPDATE snapshot_progress SET position = min(position, ?) WHERE projection = ? AND projection_version = ?'),
       bytes: db.prepare<[], number | null>('SELECT sum(length(body)) FROM snapshots').pluck(),
     };
     return { db, statements };
@@ -175,10 +177,13 @@ export function openSqliteSnapshotStore(path: string, log: Log = silentLog): Sna
       try {
         return { version: row.version, position: row.position, collections: await decodeSnapshotBody(row.body) };
       } catch (error) {
-        log.warn('a snapshot does not decode: dropped, folding without it', { projectId, projection: projection.name, version: row.version, error: String(error) });
-        const version = row.version;
+        log.warn('a snapshot does not decode: dropped (taken again at the next start), folding without it', { projectId, projection: projection.name, version: row.version, error: String(error) });
+        const { version, position } = row;
         try {
-          run((statements) => statements.drop.run(projectId, projection.name, projection.version, version));
+          run((statements) => {
+            statements.drop.run(projectId, projection.name, projection.version, version);
+            statements.rewindProgress.run(position - 1, projection.name, projection.version);
+          });
         } catch {
           // the file is recreated or unwritable: nothing more to drop
         }

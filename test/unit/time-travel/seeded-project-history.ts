@@ -1,11 +1,18 @@
 // A seeded history of one project written through the API (story creates, updates, tasks, deletes),
 // shared by the time-travel fold and snapshot tests.
 import { expect } from 'chai';
-import type { StorylineApp } from '../../api/support/storyline-app.js';
+import type { PersonHandle, StorylineApp } from '../../api/support/storyline-app.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
-/** Writes `steps` seeded writes into a new project; returns the project id and its final version. */
-export async function writeSeededProjectHistory(app: StorylineApp, steps: number): Promise<{ project: number; version: number }> {
+/**
+ * Writes `steps` seeded writes into a new project; returns the project id, its final version and its owner.
+ * `afterWrite` hears the project, the version each write made and the owner (tests recording live answers).
+ */
+export async function writeSeededProjectHistory(
+  app: StorylineApp,
+  steps: number,
+  afterWrite?: (written: { project: number; version: number; owner: PersonHandle }) => Promise<void>,
+): Promise<{ project: number; version: number; owner: PersonHandle }> {
   const owner = await app.person('Olga Owner');
   const created = await app.api('POST', '/projects', { as: owner, body: { name: 'Folds', new_account_name: 'Folds Inc' } });
   const project = created.json.id as number;
@@ -26,7 +33,8 @@ export async function writeSeededProjectHistory(app: StorylineApp, steps: number
     expect(res.status, res.text).to.be.oneOf([200, 204]);
     if (res.json?.kind === 'story') stories.push(res.json.id);
     if (story !== undefined && res.status === 204) stories.splice(stories.indexOf(story), 1);
+    await afterWrite?.({ project, version: Number(res.headers['x-tracker-project-version']), owner });
   }
   const version = Number((await app.api('GET', `/projects/${project}`, { as: owner })).headers['x-tracker-project-version']);
-  return { project, version };
+  return { project, version, owner };
 }
