@@ -89,7 +89,7 @@ export async function run(): Promise<void> {
   const random = seededRandom(2016);
   const lastSnapshot = log.version - (log.version % every);
   const worst = lastSnapshot - 1; // every - 1 events after the snapshot below it
-  const versions = [log.version, lastSnapshot, worst, ...Array.from({ length: COLD_RANDOM }, () => 1 + Math.floor(random() * log.version))];
+  const versions = [...new Set([log.version, lastSnapshot, worst, ...Array.from({ length: COLD_RANDOM }, () => 1 + Math.floor(random() * log.version))])];
   const colds: number[] = [];
   for (const version of versions) {
     storyline = await open();

@@ -101,7 +101,28 @@ export class FoldingProjectHistory implements ProjectHistory {
   /** The documents of `projection` folded over the project's stream up to `version`, as a snapshot holds them. */
   async snapshotAt(projectId: number, projection: Projection, version: number): Promise<ProjectSnapshot> {
     const fold = await this.foldOf(projectId, projection, version);
-    return { version: fold.version, position: fold.position, collections: await collectionsOf(fold.readStore) };
+    const event = await this.chainEventAt(fold.position);
+    if (!event || event.stream !== streams.project(projectId) || event.version !== version) throw new Error(`the log holds no event ${version} of project ${projectId} at position ${fold.position}`);
+    return { version, position: fold.position, hash: event.hash, collections: await collectionsOf(fold.readStore) };
+  }
+
+  private async chainEventAt(position: number): Promise<ChainedEvent | undefined> {
+    const [event] = await this.options.eventStore.readChain({ after: position - 1, limit: 1 });
+    return event?.position === position ? event : undefined;
+  }
+
+  /**
+   * The persisted snapshot at or below `version` when the log still holds the event it was taken at
+   * (same stream, version and chain hash); one that the log does not hold is discarded.
+   */
+  private async snapshotBelow(projectId: number, projection: Projection, version: number): Promise<ProjectSnapshot | null> {
+    const snapshots = this.options.snapshots;
+    const snapshot = (await snapshots?.nearest(projectId, projection, version)) ?? null;
+    if (!snapshots || !snapshot) return null;
+    const event = await this.chainEventAt(snapshot.position);
+    if (event && event.stream === streams.project(projectId) && event.version === snapshot.version && event.hash === snapshot.hash) return snapshot;
+    await snapshots.discard(projectId, projection, snapshot);
+    return null;
   }
 
   /** Drops every cached fold (closing their stores). */
@@ -172,7 +193,7 @@ export class FoldingProjectHistory implements ProjectHistory {
   private async fold(projectId: number, projection: Projection, version: number, start: Promise<Fold> | null): Promise<Fold> {
     const readStore = this.options.newReadStore();
     const earlier = await start?.catch(() => null);
-    const snapshot = (await this.options.snapshots?.nearest(projectId, projection, version)) ?? null;
+    const snapshot = await this.snapshotBelow(projectId, projection, version);
     let from = { position: 0, version: 0 };
     if (snapshot && snapshot.version > (earlier?.version ?? 0)) {
       await loadCollections(snapshot.collections, readStore);

@@ -45,7 +45,7 @@ export class ProjectSnapshotter implements ProjectSnapshots {
     const progress = await this.loadProgress();
     const { history, store } = this.options;
     for (const projection of this.options.projections) {
-      if (progress.get(projection.name)! >= position || (await store.has(projectId, projection, version))) continue;
+      if (progress.get(projection.name)! >= position) continue;
       await store.put(projectId, projection, await history.snapshotAt(projectId, projection, version));
     }
   }

@@ -9,7 +9,11 @@
 //   Where the file cannot be opened at all (a read-only volume) the snapshots live in memory instead.
 // - Keyed by (project, projection name, projection version, project version): a projection whose
 //   version changes never reads the snapshots of its earlier version, and they are deleted when the
-//   reaction starts over for the new one (`progress`).
+//   reaction starts over for the new one (`progress`). Each carries the hash of the stream's event at its
+//   version, which chains every event before it: a fold uses a snapshot only when the log still holds
+//   that event (a log restored from another backup never serves the snapshots of the one it replaced).
+// - A snapshot that cannot serve (its body does not decode, its event is not in the log) is discarded
+//   and the reaction's progress moved back before it, so the next start takes it again.
 // - A body is the fold's collections (physical names, the runner's checkpoint included) as JSON,
 //   deflated (raw deflate, level 1: measured a fifth of the JSON's size at a tenth of its encode time).
 //   Compression runs on libuv's thread pool, off the event loop.
@@ -32,6 +36,8 @@ export interface ProjectionKey {
 export interface ProjectSnapshot {
   readonly version: number;
   readonly position: number;
+  /** The hash of that event in the log's hash chain. */
+  readonly hash: string;
   /** Every collection of the fold's read store by physical name, the runner's checkpoints included. */
   readonly collections: Readonly<Record<string, readonly Doc[]>>;
 }
@@ -39,10 +45,10 @@ export interface ProjectSnapshot {
 export interface SnapshotStore {
   /** The snapshot of the project's projection at the highest version at or below `atOrBelow`; null when none is readable. */
   nearest(projectId: number, projection: ProjectionKey, atOrBelow: number): Promise<ProjectSnapshot | null>;
-  /** Whether the snapshot at exactly `version` is stored. */
-  has(projectId: number, projection: ProjectionKey, version: number): Promise<boolean>;
   /** Stores (or replaces) one snapshot. */
   put(projectId: number, projection: ProjectionKey, snapshot: ProjectSnapshot): Promise<void>;
+  /** Deletes a snapshot that cannot serve and moves the projection's progress back before it (taken again at the next start). */
+  discard(projectId: number, projection: ProjectionKey, snapshot: Pick<ProjectSnapshot, 'version' | 'position'>): Promise<void>;
   /**
    * The log position up to which every snapshot of this projection version is taken (0 when none is:
    * a new file, a new projection version, whose earlier versions' snapshots are deleted here).
@@ -58,6 +64,9 @@ export interface SnapshotStore {
   close(): Promise<void>;
 }
 
+/** `PRAGMA user_version` of the current layout; a file of another layout is emptied (derived data). */
+const SCHEMA_VERSION = 1;
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS snapshots (
     project_id         INTEGER NOT NULL,
@@ -65,6 +74,7 @@ const SCHEMA = `
     projection_version INTEGER NOT NULL,
     version            INTEGER NOT NULL,
     position           INTEGER NOT NULL,
+    hash               TEXT    NOT NULL,
     body               BLOB    NOT NULL,
     PRIMARY KEY (project_id, projection, projection_version, version)
   ) WITHOUT ROWID;
@@ -95,10 +105,16 @@ function isCorruption(error: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT_'));
 }
 
+interface StoredRow {
+  version: number;
+  position: number;
+  hash: string;
+  body: Buffer;
+}
+
 interface Statements {
-  nearest: Database.Statement<[number, string, number, number], { version: number; position: number; body: Buffer }>;
-  has: Database.Statement<[number, string, number, number], number>;
-  put: Database.Statement<[number, string, number, number, number, Buffer]>;
+  nearest: Database.Statement<[number, string, number, number], StoredRow>;
+  put: Database.Statement<[number, string, number, number, number, string, Buffer]>;
   drop: Database.Statement<[number, string, number, number]>;
   progress: Database.Statement<[string], { projection_version: number; position: number }>;
   dropVersionsBut: Database.Statement<[string, number]>;
@@ -114,13 +130,15 @@ function openDatabase(path: string): { db: Database.Database; statements: Statem
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 250');
+    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
+      db.exec('DROP TABLE IF EXISTS snapshots; DROP TABLE IF EXISTS snapshot_progress;');
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
     db.exec(SCHEMA);
     const statements: Statements = {
-      nearest: db.prepare(`SELECT version, position, body FROM snapshots
+      nearest: db.prepare(`SELECT version, position, hash, body FROM snapshots
         WHERE project_id = ? AND projection = ? AND projection_version = ? AND version <= ? ORDER BY version DESC LIMIT 1`),
-      has: db.prepare<[number, string, number, number], number>(`SELECT 1 FROM snapshots
-        WHERE project_id = ? AND projection = ? AND projection_version = ? AND version = ?`).pluck(),
-      put: db.prepare(`INSERT OR REPLACE INTO snapshots (project_id, projection, projection_version, version, position, body) VALUES (?, ?, ?, ?, ?, ?)`),
+      put: db.prepare(`INSERT OR REPLACE INTO snapshots (project_id, projection, projection_version, version, position, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       drop: db.prepare('DELETE FROM snapshots WHERE project_id = ? AND projection = ? AND projection_version = ? AND version = ?'),
       progress: db.prepare('SELECT projection_version, position FROM snapshot_progress WHERE projection = ?'),
       dropVersionsBut: db.prepare('DELETE FROM snapshots WHERE projection = ? AND projection_version <> ?'),
@@ -164,9 +182,16 @@ export function openSqliteSnapshotStore(path: string, log: Log = silentLog): Sna
     }
   }
 
+  function discard(projectId: number, projection: ProjectionKey, { version, position }: Pick<ProjectSnapshot, 'version' | 'position'>): void {
+    run((statements) => {
+      statements.drop.run(projectId, projection.name, projection.version, version);
+      statements.rewindProgress.run(position - 1, projection.name, projection.version);
+    });
+  }
+
   return {
     async nearest(projectId, projection, atOrBelow) {
-      let row: { version: number; position: number; body: Buffer } | undefined;
+      let row: StoredRow | undefined;
       try {
         row = run((statements) => statements.nearest.get(projectId, projection.name, projection.version, atOrBelow));
       } catch (error) {
@@ -175,27 +200,23 @@ export function openSqliteSnapshotStore(path: string, log: Log = silentLog): Sna
       }
       if (!row) return null;
       try {
-        return { version: row.version, position: row.position, collections: await decodeSnapshotBody(row.body) };
+        return { version: row.version, position: row.position, hash: row.hash, collections: await decodeSnapshotBody(row.body) };
       } catch (error) {
-        log.warn('a snapshot does not decode: dropped (taken again at the next start), folding without it', { projectId, projection: projection.name, version: row.version, error: String(error) });
-        const { version, position } = row;
+        log.warn('a snapshot does not decode: discarded, folding without it', { projectId, projection: projection.name, version: row.version, error: String(error) });
         try {
-          run((statements) => {
-            statements.drop.run(projectId, projection.name, projection.version, version);
-            statements.rewindProgress.run(position - 1, projection.name, projection.version);
-          });
+          discard(projectId, projection, row);
         } catch {
-          // the file is recreated or unwritable: nothing more to drop
+          // the file was recreated or is unwritable: nothing left to discard
         }
         return null;
       }
     },
-    async has(projectId, projection, version) {
-      return run((statements) => statements.has.get(projectId, projection.name, projection.version, version)) === 1;
-    },
     async put(projectId, projection, snapshot) {
       const body = await encodeSnapshotBody(snapshot.collections);
-      run((statements) => statements.put.run(projectId, projection.name, projection.version, snapshot.version, snapshot.position, body));
+      run((statements) => statements.put.run(projectId, projection.name, projection.version, snapshot.version, snapshot.position, snapshot.hash, body));
+    },
+    async discard(projectId, projection, snapshot) {
+      discard(projectId, projection, snapshot);
     },
     async progress(projection) {
       return run((statements) => {

@@ -84,6 +84,28 @@ describe('time travel: persisted snapshots', function () {
     await store.close();
   });
 
+  it('never starts from a snapshot whose event the log does not hold (another log), and discards it', async () => {
+    const store = openSqliteSnapshotStore(':memory:');
+    const resources = projections.filter((projection) => projection.name === 'resources');
+    await takeSnapshots(app.storyline.eventStore, store, resources);
+    const other = await storylineApp();
+    try {
+      const replayed = await writeSeededProjectHistory(other, 30);
+      expect(replayed).to.include({ project, version });
+      const at = version - (version % EVERY);
+      expect((await store.nearest(project, resources[0]!, at))?.version).to.equal(at);
+      const counted = countingReads(other.storyline.eventStore);
+      const fromOtherLog = cold(counted.eventStore, resources, store);
+      expect(await (await fromOtherLog.readerAt(project, at))('stories').all()).to.deep.equal(await (await cold(other.storyline.eventStore, resources).readerAt(project, at))('stories').all());
+      expect(counted.read.events, 'folded from the first event').to.equal(at + 1);
+      expect((await store.nearest(project, resources[0]!, at))?.version, 'the snapshot at it is discarded').to.be.lessThan(at);
+      await fromOtherLog.close();
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   it('never starts a projection from a snapshot of its earlier version, and takes them again for the new one', async () => {
     const tally = (version: number): Projection => ({
       name: 'tally',
