@@ -55,6 +55,18 @@ describe('API: time travel from persisted snapshots', function () {
     return app;
   }
 
+  function removeSnapshotFile(): void {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+
+  /** The recorded answers after a restart, then the reaction caught up has stored snapshots again. */
+  async function expectRecordedAnswersThenSnapshotsTakenAgain(): Promise<void> {
+    const app = await expectRecordedAnswersAfterRestart();
+    await snapshotsCaughtUp(app);
+    await app.close();
+    expect(storedSnapshots()).to.be.greaterThan(5);
+  }
+
   before(async () => {
     const app = await open();
     ({ owner } = await writeSeededProjectHistory(app, 30, async ({ project, version, owner: writer }) => {
@@ -74,13 +86,9 @@ describe('API: time travel from persisted snapshots', function () {
   });
 
   it('changes no answer when snapshots.sqlite is not a database, and takes the snapshots again', async () => {
+    removeSnapshotFile();
     writeFileSync(file, 'not a database '.repeat(1000));
-    rmSync(`${file}-wal`, { force: true });
-    rmSync(`${file}-shm`, { force: true });
-    const app = await expectRecordedAnswersAfterRestart();
-    await snapshotsCaughtUp(app);
-    await app.close();
-    expect(storedSnapshots()).to.be.greaterThan(5);
+    await expectRecordedAnswersThenSnapshotsTakenAgain();
   });
 
   it('changes no answer when a stored snapshot does not decode, and takes it again at the next start', async () => {
@@ -99,12 +107,7 @@ describe('API: time travel from persisted snapshots', function () {
   });
 
   it('changes no answer when snapshots.sqlite is deleted, and takes the snapshots again', async () => {
-    rmSync(file);
-    rmSync(`${file}-wal`, { force: true });
-    rmSync(`${file}-shm`, { force: true });
-    const app = await expectRecordedAnswersAfterRestart();
-    await snapshotsCaughtUp(app);
-    await app.close();
-    expect(storedSnapshots()).to.be.greaterThan(5);
+    removeSnapshotFile();
+    await expectRecordedAnswersThenSnapshotsTakenAgain();
   });
 });

@@ -12,8 +12,8 @@ import type { Projection } from '../../../src/projections/projection.js';
 import { projections } from '../../../src/projections/registry.js';
 import type { EventStore, ReadStreamOptions } from '../../../src/ports/event-store.js';
 import { projectSnapshotsReaction, type ProjectSnapshots } from '../../../src/reactions/project-snapshots.js';
-import { storylineApp, type StorylineApp } from '../../api/support/storyline-app.js';
-import { writeSeededProjectHistory } from './seeded-project-history.js';
+import { storylineApp } from '../../api/support/storyline-app.js';
+import { seededProjectHistorySuite, writeSeededProjectHistory } from './seeded-project-history.js';
 
 const EVERY = 4;
 
@@ -50,20 +50,13 @@ async function takeSnapshots(eventStore: EventStore, store: SnapshotStore, over:
 
 describe('time travel: persisted snapshots', function () {
   this.timeout(60_000);
-  let app: StorylineApp;
-  let project: number;
-  let version: number;
-
-  before(async () => {
-    app = await storylineApp();
-    ({ project, version } = await writeSeededProjectHistory(app, 30));
-  });
-  after(() => app.close());
+  const seeded = seededProjectHistorySuite(30);
 
   const cold = (eventStore: EventStore, over: readonly Projection[], snapshots?: SnapshotStore) =>
     new FoldingProjectHistory({ eventStore, projections: over, newReadStore: createMemoryReadStore, cacheEntries: 1, cacheBytes: 1 << 30, ...(snapshots ? { snapshots } : {}) });
 
   it('folds from the snapshot at or below N to the documents of a fold from the first event, reading fewer than K events', async () => {
+    const { app, project, version } = seeded;
     const store = openSqliteSnapshotStore(':memory:');
     const snapshotted = snapshottedProjections(projections);
     await takeSnapshots(app.storyline.eventStore, store, snapshotted);
@@ -85,6 +78,7 @@ describe('time travel: persisted snapshots', function () {
   });
 
   it('never starts from a snapshot whose event the log does not hold (another log), and discards it', async () => {
+    const { app, project, version } = seeded;
     const store = openSqliteSnapshotStore(':memory:');
     const resources = projections.filter((projection) => projection.name === 'resources');
     await takeSnapshots(app.storyline.eventStore, store, resources);
@@ -107,6 +101,7 @@ describe('time travel: persisted snapshots', function () {
   });
 
   it('never starts a projection from a snapshot of its earlier version, and takes them again for the new one', async () => {
+    const { app, project, version } = seeded;
     const tally = (version: number): Projection => ({
       name: 'tally',
       version,

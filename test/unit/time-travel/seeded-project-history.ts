@@ -1,7 +1,7 @@
 // A seeded history of one project written through the API (story creates, updates, tasks, deletes),
 // shared by the time-travel fold and snapshot tests.
 import { expect } from 'chai';
-import type { PersonHandle, StorylineApp } from '../../api/support/storyline-app.js';
+import { storylineApp, type PersonHandle, type StorylineApp } from '../../api/support/storyline-app.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
 /**
@@ -37,4 +37,15 @@ export async function writeSeededProjectHistory(
   }
   const version = Number((await app.api('GET', `/projects/${project}`, { as: owner })).headers['x-tracker-project-version']);
   return { project, version, owner };
+}
+
+/** An in-memory Storyline holding a seeded history of `steps` writes, made before the suite's tests and closed after them. */
+export function seededProjectHistorySuite(steps: number): { app: StorylineApp; project: number; version: number } {
+  const suite = { app: null as unknown as StorylineApp, project: 0, version: 0 };
+  before(async () => {
+    suite.app = await storylineApp();
+    Object.assign(suite, await writeSeededProjectHistory(suite.app, steps));
+  });
+  after(() => suite.app.close());
+  return suite;
 }
