@@ -31,6 +31,9 @@ import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkp
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory } from './time-travel/project-history.js';
+import { ProjectSnapshotter, snapshottedProjections } from './time-travel/project-snapshotter.js';
+import { openSqliteSnapshotStore } from './time-travel/snapshot-store.js';
+import { projectSnapshotsReaction } from '../reactions/project-snapshots.js';
 import { blobFileUploads } from './blob-store/file-uploads.js';
 import { openBlobStore } from './blob-store/open-blob-store.js';
 import { createMemoryProjectViewStore } from './project-views/memory-project-view-store.js';
@@ -39,7 +42,7 @@ import { ThrottledViewRecorder } from './project-views/throttled-view-recorder.j
 
 /** What a multipart body may carry beyond its file (boundaries, part headers, a long file name). */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-import { openDataDirectory } from './data-directory.js';
+import { openDataDirectory, SNAPSHOTS_FILE } from './data-directory.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
 import type { CredentialStore } from '../ports/credentials.js';
@@ -121,13 +124,27 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
   const asOfScope = new AsOfReadScope();
   const read = asOfScope.reads((name) => runner.collection(name));
+  // Persisted snapshots (derived, deletable) that cold folds start from; the project-snapshots reaction
+  // takes them with a history of its own, so it never evicts the folds requests use.
+  const snapshots = openSqliteSnapshotStore(dataFile(SNAPSHOTS_FILE), log);
   const history = new FoldingProjectHistory({
     eventStore,
     projections,
     newReadStore: createMemoryReadStore,
     cacheEntries: config.timeTravelCacheEntries,
     cacheBytes: config.timeTravelCacheBytes,
+    snapshots,
   });
+  const snapshotted = snapshottedProjections(projections);
+  const snapshotHistory = new FoldingProjectHistory({
+    eventStore,
+    projections: snapshotted,
+    newReadStore: createMemoryReadStore,
+    cacheEntries: snapshotted.length,
+    cacheBytes: config.timeTravelCacheBytes,
+    snapshots,
+  });
+  const snapshotter = new ProjectSnapshotter({ history: snapshotHistory, store: snapshots, projections: snapshotted });
   const writer = new ResourceWriter({ commands, read });
   const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
   const accounts = new AccountCommands({
@@ -212,7 +229,11 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const reactions = new ReactionRunner({
     eventStore,
     checkpoints,
-    reactions: [...reactionFactories.map((factory) => factory({ read, own: readStore })), ...(options.reactions ?? [])],
+    reactions: [
+      ...reactionFactories.map((factory) => factory({ read, own: readStore })),
+      projectSnapshotsReaction(snapshotter, config.timeTravelSnapshotEvery),
+      ...(options.reactions ?? []),
+    ],
     log,
   });
 
@@ -239,6 +260,8 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await reactions.stop();
         await runner.stop();
         await history.close();
+        await snapshotHistory.close();
+        await snapshots.close();
         await checkpoints.close();
         await eventStore.close();
         await readStore.close();

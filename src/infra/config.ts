@@ -39,12 +39,16 @@ export interface StorylineConfig {
   timeTravelCacheEntries: number;
   /** Estimated bytes of the documents those folds may hold together. */
   timeTravelCacheBytes: number;
+  /** A project's read models are snapshotted (snapshots.sqlite) every this many versions, for cold time travel. */
+  timeTravelSnapshotEvery: number;
 }
 
 /** Folds kept for time travel when not configured (one per project, projection and version). */
 export const DEFAULT_TIME_TRAVEL_CACHE_ENTRIES = 32;
 /** Their documents' estimated bytes when not configured. */
 export const DEFAULT_TIME_TRAVEL_CACHE_BYTES = 256 * 1024 * 1024;
+/** Versions between two snapshots of a project when not configured (chosen from measurements: docs/decisions.md). */
+export const DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY = 5000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -79,6 +83,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     headersTimeoutMs: integer(env, 'STORYLINE_HEADERS_TIMEOUT_MS', 20_000, 1_000, 3_600_000),
     timeTravelCacheEntries: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_ENTRIES', DEFAULT_TIME_TRAVEL_CACHE_ENTRIES, 1, 10_000),
     timeTravelCacheBytes: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_BYTES', DEFAULT_TIME_TRAVEL_CACHE_BYTES, 1, Number.MAX_SAFE_INTEGER),
+    timeTravelSnapshotEvery: integer(env, 'STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY', DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY, 1, 1_000_000),
   };
 }
 

@@ -13,6 +13,9 @@ export function storeFiles(dataDir: string): StoreFiles {
   return { events: join(dataDir, 'events.sqlite'), credentials: join(dataDir, 'credentials.sqlite') };
 }
 
+/** Snapshots of project folds for time travel: derived data, deletable (src/infra/time-travel/snapshot-store.ts). */
+export const SNAPSHOTS_FILE = 'snapshots.sqlite';
+
 /** Creates the directory (0700) and the credentials file (0600) if missing, and tightens both if looser. */
 export function prepareDataDirectory(dataDir: string): void {
   try {

@@ -32,6 +32,12 @@ describe('operator configuration', () => {
     expect(() => configFromEnv({ STORYLINE_TIME_TRAVEL_CACHE_BYTES: '0' })).to.throw(ConfigError, /STORYLINE_TIME_TRAVEL_CACHE_BYTES/);
   });
 
+  it('snapshots a project for time travel every 5,000 versions unless told otherwise', () => {
+    expect(configFromEnv({}).timeTravelSnapshotEvery).to.equal(5000);
+    expect(configFromEnv({ STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY: '3' }).timeTravelSnapshotEvery).to.equal(3);
+    for (const value of ['0', '-5', 'often']) expect(() => configFromEnv({ STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY: value })).to.throw(ConfigError, /STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY/);
+  });
+
   it('keeps the read models on disk unless told to keep them in memory, with a cache budget in bytes', () => {
     expect(configFromEnv({})).to.include({ readStore: 'sqlite', readCacheBytes: 32 * 1024 * 1024 });
     expect(configFromEnv({ STORYLINE_READ_STORE: 'memory', STORYLINE_READ_CACHE_BYTES: '1048576' })).to.include({ readStore: 'memory', readCacheBytes: 1048576 });

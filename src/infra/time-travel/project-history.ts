@@ -7,9 +7,11 @@
 // - Only what the request reads is folded: each projection of (project, N) is folded on the first read
 //   of one of its collections (a story GET folds the resources projection, never the activity, search,
 //   iteration or analytics indexes).
-// - A fold starts from the nearest cached fold of the same project and projection at a lower version:
-//   its documents and checkpoint are copied into a fresh store and only the events after it are applied
-//   (the runner resumes from the copied checkpoint, as it does after a restart).
+// - A fold starts from the nearest of: the cached fold of the same project and projection at a lower
+//   version, and the persisted snapshot at or below the version (snapshot-store.ts; taken by the
+//   project-snapshots reaction every K versions). Its documents and checkpoint are copied into a fresh
+//   store and only the events after it are applied (the runner resumes from the copied checkpoint, as it
+//   does after a restart). Without either it starts from the first event.
 // - Folds are cached per (project, projection, version), least recently used first out, bounded by
 //   entries and by an estimate of their bytes; a fold requested while it runs is shared.
 // The instant -> version look-up is a binary search over the stream (one one-event read per step: 17
@@ -19,9 +21,10 @@ import type { RecordedEvent } from '../../domain/events.js';
 import { streams } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
 import type { AppendResult, ChainedEvent, EventStore, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
-import type { ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
+import type { Doc, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import type { CollectionReader, ProjectHistory } from '../../queries/time-travel.js';
 import { ProjectorRunner } from '../projector/projector-runner.js';
+import type { ProjectSnapshot, SnapshotStore } from './snapshot-store.js';
 
 export interface ProjectHistoryOptions {
   eventStore: EventStore;
@@ -32,6 +35,8 @@ export interface ProjectHistoryOptions {
   cacheEntries: number;
   /** Estimated bytes of the documents of the folds kept; the most recent fold is kept whatever its size. */
   cacheBytes: number;
+  /** Persisted snapshots a fold may start from (none: every cold fold starts from the first event). */
+  snapshots?: SnapshotStore;
 }
 
 /** One projection of one project folded up to one version. */
@@ -93,6 +98,33 @@ export class FoldingProjectHistory implements ProjectHistory {
     };
   }
 
+  /** The documents of `projection` folded over the project's stream up to `version`, as a snapshot holds them. */
+  async snapshotAt(projectId: number, projection: Projection, version: number): Promise<ProjectSnapshot> {
+    const fold = await this.foldOf(projectId, projection, version);
+    const event = await this.chainEventAt(fold.position);
+    if (!event || event.stream !== streams.project(projectId) || event.version !== version) throw new Error(`the log holds no event ${version} of project ${projectId} at position ${fold.position}`);
+    return { version, position: fold.position, hash: event.hash, collections: await collectionsOf(fold.readStore) };
+  }
+
+  private async chainEventAt(position: number): Promise<ChainedEvent | undefined> {
+    const [event] = await this.options.eventStore.readChain({ after: position - 1, limit: 1 });
+    return event?.position === position ? event : undefined;
+  }
+
+  /**
+   * The persisted snapshot at or below `version` when the log still holds the event it was taken at
+   * (same stream, version and chain hash); one that the log does not hold is discarded.
+   */
+  private async snapshotBelow(projectId: number, projection: Projection, version: number): Promise<ProjectSnapshot | null> {
+    const snapshots = this.options.snapshots;
+    const snapshot = (await snapshots?.nearest(projectId, projection, version)) ?? null;
+    if (!snapshots || !snapshot) return null;
+    const event = await this.chainEventAt(snapshot.position);
+    if (event && event.stream === streams.project(projectId) && event.version === snapshot.version && event.hash === snapshot.hash) return snapshot;
+    await snapshots.discard(projectId, projection, snapshot);
+    return null;
+  }
+
   /** Drops every cached fold (closing their stores). */
   async close(): Promise<void> {
     const folds = [...this.folds.values()];
@@ -111,7 +143,7 @@ export class FoldingProjectHistory implements ProjectHistory {
       return fold;
     }
     const start = this.nearestBelow(projectId, projection, version);
-    fold = this.fold(streams.project(projectId), projection, version, start);
+    fold = this.fold(projectId, projection, version, start);
     this.folds.set(key, fold);
     fold.then(
       (done) => {
@@ -154,12 +186,23 @@ export class FoldingProjectHistory implements ProjectHistory {
     }
   }
 
-  /** Folds `projection` over the stream up to `version`, from an earlier fold's copy when there is one. */
-  private async fold(stream: string, projection: Projection, version: number, start: Promise<Fold> | null): Promise<Fold> {
+  /**
+   * Folds `projection` over the project's stream up to `version`, from a copy of the nearer of an
+   * earlier cached fold and the persisted snapshot at or below `version` when there is one.
+   */
+  private async fold(projectId: number, projection: Projection, version: number, start: Promise<Fold> | null): Promise<Fold> {
     const readStore = this.options.newReadStore();
     const earlier = await start?.catch(() => null);
-    if (earlier) await copyDocuments(earlier.readStore, readStore);
-    const from = earlier ? { position: earlier.position, version: earlier.version } : { position: 0, version: 0 };
+    const snapshot = await this.snapshotBelow(projectId, projection, version);
+    let from = { position: 0, version: 0 };
+    if (snapshot && snapshot.version > (earlier?.version ?? 0)) {
+      await loadCollections(snapshot.collections, readStore);
+      from = { position: snapshot.position, version: snapshot.version };
+    } else if (earlier) {
+      await loadCollections(await collectionsOf(earlier.readStore), readStore);
+      from = { position: earlier.position, version: earlier.version };
+    }
+    const stream = streams.project(projectId);
     const runner = new ProjectorRunner({ eventStore: new StreamPrefix(this.options.eventStore, stream, version, from), readStore, projections: [projection] });
     const { position } = await runner.start();
     await runner.stop();
@@ -171,10 +214,16 @@ function foldKey(projectId: number, projection: Projection, version: number): st
   return `${projectId}:${projection.name}@${version}`;
 }
 
-/** Every collection of `from` (documents and the runner's checkpoints) into the empty `to`. */
-async function copyDocuments(from: ReadStore, to: ReadStore): Promise<void> {
-  for (const name of await from.listCollections()) {
-    const docs = await from.collection(name).all();
+/** Every collection of a fold's store (documents and the runner's checkpoints) by physical name. */
+async function collectionsOf(store: ReadStore): Promise<Record<string, Doc[]>> {
+  const collections: Record<string, Doc[]> = {};
+  for (const name of await store.listCollections()) collections[name] = await store.collection(name).all();
+  return collections;
+}
+
+/** `collections` (as collectionsOf gives them) into the empty store `to`. */
+async function loadCollections(collections: Readonly<Record<string, readonly Doc[]>>, to: ReadStore): Promise<void> {
+  for (const [name, docs] of Object.entries(collections)) {
     const target = to.collection(name);
     for (let offset = 0; offset < docs.length; offset += COPY_BATCH) {
       await target.write(docs.slice(offset, offset + COPY_BATCH).map((doc): WriteOp => ({ op: 'insert', doc })));
