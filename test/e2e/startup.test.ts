@@ -207,7 +207,7 @@ describe('storyline start-up refusals', function () {
       }
     });
     expect(await exited).to.equal(0);
-    expect(messages).to.include("stopped while catching up the read models; the next start goes on from there");
+    expect(messages, messages.join(' | ')).to.include("stopped while catching up the read models; the next start goes on from there");
     expect(messages).not.to.include('listening');
 
     const again = await serve({ STORYLINE_DATA: dataDir });
