@@ -294,6 +294,29 @@ describe('SQLite read store on disk', () => {
       }
     });
 
+    it('reads only the first documents of a range of an indexed field sorted by it and limited', async () => {
+      const { memory, sqlite } = await bothStores([]);
+      try {
+        for (const store of [memory, sqlite]) {
+          const weeks = store.collection('weeks');
+          await weeks.ensureIndexes([{ field: 'key' }]);
+          await weeks.write(Array.from({ length: 500 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, key: `w${String(1000 + ((i * 7) % 500))}` } })));
+        }
+        const options: FindOptions = { sort: { key: 1 }, limit: 2 };
+        const range = { key: { $gte: 'w1100', $lt: 'w1400' } };
+        const examined = memory.collection('weeks').documentsExamined;
+        const page = await memory.collection('weeks').find(range, options);
+        expect(page.map((doc) => doc['key'])).to.deep.equal(['w1100', 'w1101']);
+        expect(memory.collection('weeks').documentsExamined - examined).to.equal(2);
+        sqlite.cache.clear();
+        expect(await sqlite.collection('weeks').find(range, options)).to.deep.equal(page);
+        expect(sqlite.cache.size).to.equal(2);
+      } finally {
+        await memory.close();
+        await sqlite.close();
+      }
+    });
+
     it('reads only the candidates of an $or of indexed branches', async () => {
       const { memory, sqlite } = await bothStores(seededDocs(300, (value) => typeof value === 'number' && value > 1));
       try {
