@@ -15,8 +15,8 @@ import { totalPoints, type PlanStory } from '../../domain/iteration/iteration-pl
 import { velocityAfter, type DoneIterationPoints, type VelocitySettings } from '../../domain/iteration/velocity.js';
 import { projectStartTime } from '../../domain/project/project-calendar.js';
 import { EARLIEST_STORY_TIME } from '../../domain/story/story-rules.js';
-import type { Doc, Filter, ReadCollection } from '../../ports/read-store.js';
-import { acceptedPlanKey, acceptedPlanKeys, utcWeekOf, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
+import type { Doc, ReadCollection } from '../../ports/read-store.js';
+import { acceptanceKey, acceptedPlanKeys, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
 
 /** The read side a query needs of a collection. */
 export type QueryCollection = Pick<ReadCollection, 'find' | 'findOne'>;
@@ -71,27 +71,14 @@ function numberSetting(project: Doc, key: string, fallback: number): number {
 }
 
 /**
- * The earliest accepted_at before `before` (accepted_at is never earlier than EARLIEST_STORY_TIME), read
- * from indexes in order, never from every accepted story: the first `plan_key` among the project's
- * accepted weeks up to `before`'s (the store walks that key range in order and stops at the first
- * entry), then the earliest acceptance before `before` within that week (its stories alone).
+ * The earliest accepted_at before `before` (accepted_at is never earlier than EARLIEST_STORY_TIME): the
+ * first `acceptance_key` of the project's range below `before`, which the store reads from the index in
+ * key order, stopping at the first entry; never every accepted story.
  */
 async function earliestAcceptanceBefore(reads: IterationReads, projectId: number, before: number): Promise<number | undefined> {
   if (before <= EARLIEST_STORY_TIME) return undefined;
-  const [low, high] = [acceptedPlanKey(projectId, utcWeekOf(EARLIEST_STORY_TIME)), acceptedPlanKey(projectId, utcWeekOf(before))];
-  // Week numbers of one digit count sort as strings in their numeric order (weeks 1826 to 9999: 2005 to 2161).
-  if (low.length === high.length) {
-    const [first] = await reads.iterationStories.find({ plan_key: { $gte: low, $lte: high } }, { sort: { plan_key: 1 }, limit: 1, fields: ['plan_key'] });
-    if (first === undefined) return undefined;
-    const earliest = await earliestAcceptance(reads, { plan_key: first['plan_key'], accepted_at: { $lt: before } });
-    // None there: a week of five digits (an acceptance after 2161) sorted among them; the plain range decides.
-    if (earliest !== undefined || first['plan_key'] === high) return earliest;
-  }
-  return earliestAcceptance(reads, { project_id: projectId, accepted_at: { $lt: before } });
-}
-
-async function earliestAcceptance(reads: IterationReads, filter: Filter): Promise<number | undefined> {
-  const [first] = await reads.iterationStories.find(filter, { sort: { accepted_at: 1 }, limit: 1, fields: ['accepted_at'] });
+  const range = { $gte: acceptanceKey(projectId, EARLIEST_STORY_TIME), $lt: acceptanceKey(projectId, before) };
+  const [first] = await reads.iterationStories.find({ acceptance_key: range }, { sort: { acceptance_key: 1 }, limit: 1, fields: ['accepted_at'] });
   return typeof first?.['accepted_at'] === 'number' ? first['accepted_at'] : undefined;
 }
 
