@@ -6,6 +6,7 @@
 //   -N hours                     -> the local clock hour N hours before the current one
 // So a query's dates depend on the clock only through the local day (and, with an hour term, the local
 // hour): `clockDependence` names what they read, for caching answers.
+import { localDayNumber, utcOffsetMs } from '../project/time-zone.js';
 import type { DateSpan, DateUnit, DateValue, SearchNode, SearchQuery } from './search-ast.js';
 
 const HOUR = 3_600_000;
@@ -103,8 +104,7 @@ export function intervalOf(value: DateValue, clock: SearchClock): Interval {
  * local hour when the query holds an hour term (`-5h`).
  */
 export function clockDependence(query: SearchQuery, clock: SearchClock): string {
-  const { year, month, day } = localDate(clock.now, clock.timeZone);
-  const date = `${year}-${month}-${day} ${clock.timeZone}`;
+  const date = `${localDayNumber(clock.timeZone, clock.now)} ${clock.timeZone}`;
   return query !== null && holdsHourTerm(query) ? `${date} ${startOfLocalHour(clock.now, clock.timeZone)}` : date;
 }
 
@@ -128,7 +128,7 @@ function holdsHourTerm(node: SearchNode): boolean {
 
 /** The instant the local clock hour holding `at` began (zones ahead by 30 or 45 minutes included). */
 function startOfLocalHour(at: number, timeZone: string): number {
-  const local = at + offsetAt(at, timeZone);
+  const local = at + utcOffsetMs(timeZone, at);
   return at - (((local % HOUR) + HOUR) % HOUR);
 }
 
