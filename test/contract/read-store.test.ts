@@ -294,6 +294,29 @@ describe('SQLite read store on disk', () => {
       }
     });
 
+    it('pages and counts an equality to 1 in SQL while no document holds a boolean there, and tells true from 1 once one does', async () => {
+      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      try {
+        const stories = sqlite.collection('stories');
+        await stories.ensureIndexes([{ field: 'project_id' }]);
+        await stories.write(Array.from({ length: 300 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${2000 - i}` } })));
+        sqlite.cache.clear();
+        const page = await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 10 });
+        expect(page.map((doc) => doc.id)).to.deep.equal([298, 295, 292, 289, 286, 283, 280, 277, 274, 271]);
+        expect(await stories.count({ project_id: 1 })).to.equal(100);
+        expect(sqlite.cache.size, 'only the page parsed').to.equal(10);
+        await stories.write([{ op: 'insert', doc: { id: 301, project_id: true, rank: 'a' } }, { op: 'insert', doc: { id: 302, project_id: [false, 7], rank: 'b' } }]);
+        expect(await stories.count({ project_id: 1 })).to.equal(100);
+        expect(await stories.count({ project_id: 0 })).to.equal(0);
+        expect((await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 1 })).map((doc) => doc.id)).to.deep.equal([298]);
+        expect((await stories.find({ project_id: true })).map((doc) => doc.id)).to.deep.equal([301]);
+        const reopened = sqlite.collection('stories');
+        expect(await reopened.count({ project_id: 7 })).to.equal(1);
+      } finally {
+        await sqlite.close();
+      }
+    });
+
     it('reads only the first documents of a range of an indexed field sorted by it and limited', async () => {
       const { memory, sqlite } = await bothStores([]);
       try {

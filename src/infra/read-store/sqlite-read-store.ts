@@ -127,6 +127,11 @@ class StoredCollection {
    * Found once by SQL, then kept true by the writes that make it so (a removal never clears it).
    */
   private readonly multikey = new Map<number, boolean>();
+  /**
+   * By index number: whether some document holds `true` or `false` there (keyed as 1 and 0, so SQL
+   * cannot tell them from those numbers). Found once by SQL, then kept true by the writes that make it so.
+   */
+  private readonly booleans = new Map<number, boolean>();
 
   constructor(
     readonly serial: number,
@@ -235,6 +240,7 @@ class StoredCollection {
   insertEntries(field: number, { keys, unkeyed }: IndexKeys, id: number): void {
     const { unique, field: path } = this.indexes[field]!;
     if (keys.length > 1 || unkeyed) this.multikey.set(field, true);
+    if (keys.some((key) => typeof key === 'boolean')) this.booleans.set(field, true);
     for (const key of keys) {
       const stored = sqlKey(key);
       if (unique && key !== null && this.sql.keyHolder.get(field, stored, id)) throw new DuplicateKeyError(this.name, path, key);
@@ -252,6 +258,18 @@ class StoredCollection {
         `OR EXISTS (SELECT id FROM ${this.keysTable} WHERE field = ? GROUP BY id HAVING count(*) > 1)`;
       known = this.db.prepare(sql).pluck().get(field, UNKEYED, field) === 1;
       this.multikey.set(field, known);
+    }
+    return known;
+  }
+
+  /** Whether index `field` may hold a boolean key (see `booleans`). */
+  holdsBooleans(field: number): boolean {
+    let known = this.booleans.get(field);
+    if (known === undefined) {
+      const path = this.indexes[field]!.field;
+      const sql = `SELECT EXISTS (SELECT 1 FROM ${this.docsTable} AS d, json_each(d.doc, ?) AS e WHERE e.type IN ('true', 'false'))`;
+      known = !PLAIN_FIELD.test(path) || this.db.prepare(sql).pluck().get(`$.${path}`) === 1;
+      this.booleans.set(field, known);
     }
     return known;
   }
@@ -383,8 +401,9 @@ class StoredCollection {
   /**
    * Whether the candidates SQL selects for `filter` are exactly its matches, so that counting or paging
    * them needs no document parsed: every condition is `id` or a top-level indexed field equal to a
-   * string, null or a number other than 0 and 1 (booleans share those keys), and no document holds an
-   * object there (unkeyed entries are candidates the evaluator must decide).
+   * string, null or a number (0 and 1 only while no document holds a boolean there: booleans share
+   * those keys), and no document holds an object there (unkeyed entries are candidates the evaluator
+   * must decide).
    */
   decidedBySql(filter: Filter): boolean {
     for (const field in filter) {
@@ -395,7 +414,8 @@ class StoredCollection {
       }
       const number = this.indexes.findIndex((index) => index.field === field);
       if (number < 0 || field.includes('.')) return false;
-      const exactKey = typeof value === 'string' || value === null || (Number.isFinite(value) && value !== 0 && value !== 1);
+      const exactKey =
+        typeof value === 'string' || value === null || (Number.isFinite(value) && ((value !== 0 && value !== 1) || !this.holdsBooleans(number)));
       if (!exactKey || this.sql.anyUnkeyed.get(number, UNKEYED)) return false;
     }
     return true;
