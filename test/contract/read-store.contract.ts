@@ -144,6 +144,26 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         expect(ids(await coll.find({}, { limit: 2 }))).to.deep.equal([1, 2]);
       });
 
+      it('pages a range of an indexed field sorted by it as a sort of every match would, arrays and other types included', async () => {
+        const weeks = store.collection('weeks');
+        await weeks.ensureIndexes([{ field: 'key' }]);
+        const keyed = [
+          { id: 1, key: '1:a:2801' }, { id: 2, key: '1:a:2799' }, { id: 3, key: '1:a:2799' }, { id: 4, key: '1:o' },
+          { id: 5, key: '10:a:2700' }, { id: 6, key: 7 }, { id: 7 }, { id: 8, key: '1:a:2900' },
+        ];
+        await weeks.write(keyed.map((doc) => ({ op: 'insert' as const, doc })));
+        const range = { key: { $gte: '1:a:1826', $lte: '1:a:2850' } };
+        expect(ids(await weeks.find(range, { sort: { key: 1 }, limit: 1 }))).to.deep.equal([2]);
+        expect(ids(await weeks.find(range, { sort: { key: 1 }, skip: 1, limit: 2 }))).to.deep.equal([3, 1]);
+        expect(ids(await weeks.find(range, { sort: { key: -1 }, limit: 2 }))).to.deep.equal([1, 2]);
+        expect(await weeks.find(range, { sort: { key: 1 }, limit: 1, fields: ['key'] })).to.deep.equal([{ id: 2, key: '1:a:2799' }]);
+        expect(ids(await weeks.find({ key: { $gt: 5 } }, { sort: { key: 1 }, limit: 5 }))).to.deep.equal([6]);
+        // An array sorts by its smallest element ascending, its largest descending, whatever the range.
+        await weeks.write([{ op: 'insert', doc: { id: 9, key: ['0', '1:a:2800'] } }]);
+        expect(ids(await weeks.find(range, { sort: { key: 1 }, limit: 2 }))).to.deep.equal([9, 2]);
+        expect(ids(await weeks.find(range, { sort: { key: -1 }, limit: 1 }))).to.deep.equal([1]);
+      });
+
       it('findOne returns the lowest id among matches', async () => {
         expect((await coll.findOne({ project_id: 20 }))?.id).to.equal(3);
       });

@@ -294,6 +294,52 @@ describe('SQLite read store on disk', () => {
       }
     });
 
+    it('pages and counts an equality to 1 in SQL while no document holds a boolean there, and tells true from 1 once one does', async () => {
+      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      try {
+        const stories = sqlite.collection('stories');
+        await stories.ensureIndexes([{ field: 'project_id' }]);
+        await stories.write(Array.from({ length: 300 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${2000 - i}` } })));
+        sqlite.cache.clear();
+        const page = await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 10 });
+        expect(page.map((doc) => doc.id)).to.deep.equal([298, 295, 292, 289, 286, 283, 280, 277, 274, 271]);
+        expect(await stories.count({ project_id: 1 })).to.equal(100);
+        expect(sqlite.cache.size, 'only the page parsed').to.equal(10);
+        await stories.write([{ op: 'insert', doc: { id: 301, project_id: true, rank: 'a' } }, { op: 'insert', doc: { id: 302, project_id: [false, 7], rank: 'b' } }]);
+        expect(await stories.count({ project_id: 1 })).to.equal(100);
+        expect(await stories.count({ project_id: 0 })).to.equal(0);
+        expect((await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 1 })).map((doc) => doc.id)).to.deep.equal([298]);
+        expect((await stories.find({ project_id: true })).map((doc) => doc.id)).to.deep.equal([301]);
+        const reopened = sqlite.collection('stories');
+        expect(await reopened.count({ project_id: 7 })).to.equal(1);
+      } finally {
+        await sqlite.close();
+      }
+    });
+
+    it('reads only the first documents of a range of an indexed field sorted by it and limited', async () => {
+      const { memory, sqlite } = await bothStores([]);
+      try {
+        for (const store of [memory, sqlite]) {
+          const weeks = store.collection('weeks');
+          await weeks.ensureIndexes([{ field: 'key' }]);
+          await weeks.write(Array.from({ length: 500 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, key: `w${String(1000 + ((i * 7) % 500))}` } })));
+        }
+        const options: FindOptions = { sort: { key: 1 }, limit: 2 };
+        const range = { key: { $gte: 'w1100', $lt: 'w1400' } };
+        const examined = memory.collection('weeks').documentsExamined;
+        const page = await memory.collection('weeks').find(range, options);
+        expect(page.map((doc) => doc['key'])).to.deep.equal(['w1100', 'w1101']);
+        expect(memory.collection('weeks').documentsExamined - examined).to.equal(2);
+        sqlite.cache.clear();
+        expect(await sqlite.collection('weeks').find(range, options)).to.deep.equal(page);
+        expect(sqlite.cache.size).to.equal(2);
+      } finally {
+        await memory.close();
+        await sqlite.close();
+      }
+    });
+
     it('reads only the candidates of an $or of indexed branches', async () => {
       const { memory, sqlite } = await bothStores(seededDocs(300, (value) => typeof value === 'number' && value > 1));
       try {

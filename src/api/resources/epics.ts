@@ -16,7 +16,7 @@ import type { CreateEpicCommand, UpdateEpicCommand } from '../../domain/epic/epi
 import { streams } from '../../domain/events.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
-import { epicSearchFilter } from '../../queries/search/search-project.js';
+import { epicSearchFilter, type SearchRequest } from '../../queries/search/search-project.js';
 import { commandMeta } from '../command-meta.js';
 import { isXhr, missingCredentials } from '../authentication.js';
 import { apiError } from '../error-catalogue.js';
@@ -28,6 +28,7 @@ import type { ApiRequest, ApiResult, RouteDefinition, RouteRequest } from '../ro
 import { NEW_COMMENT, newCommentsOf } from './comment-request.js';
 import { commentsAssociation } from './comment-type.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { searchCacheVariant } from './searcher-of-request.js';
 import { assertFilterAlone } from './story-list-query.js';
 import { epicUrl } from './web-addresses.js';
 
@@ -132,18 +133,25 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
     const search = req.query['filter'];
     if (search === undefined) return { kind: 'resource', type: 'epic', value: await orderedEpicDocs(epics, { project_id: projectId }) };
     assertFilterAlone(req.query);
+    const filter = await epicSearchFilter(deps.read, epicSearchRequest(req, search));
+    return { kind: 'resource', type: 'epic', value: await orderedEpicDocs(epics, filter) };
+  }
+
+  function epicSearchRequest(req: ApiRequest, text: string): SearchRequest {
     const zone = req.project!.project['time_zone'] as { olson_name?: string } | undefined;
-    const filter = await epicSearchFilter(deps.read, {
-      projectId,
-      text: search,
+    return {
+      projectId: req.project!.id,
+      text,
       parameter: 'filter',
       searcherId: req.actor?.id ?? null,
       now: req.now,
       timeZone: zone?.olson_name ?? 'Etc/UTC',
       doneBefore: null,
-    });
-    return { kind: 'resource', type: 'epic', value: await orderedEpicDocs(epics, filter) };
+    };
   }
+
+  /** A `filter` depends on today (relative dates): its answer is cached under the day (and hour) it read. */
+  const listCacheVariant = (req: ApiRequest) => searchCacheVariant(req, 'filter', (text) => epicSearchRequest(req, text));
 
   /** The project of `/epics/:epic_id`; anonymous callers get 401 for ids of private projects and unknown ids alike. */
   const epicProject = {
@@ -157,7 +165,7 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
 
   const base = '/projects/:project_id/epics';
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: base, access: 'project:read', cacheable: true, handle: list },
+    { method: 'GET', path: base, access: 'project:read', cacheable: true, cacheVariant: listCacheVariant, handle: list },
     {
       method: 'POST',
       path: base,

@@ -1,8 +1,9 @@
 // Search and saved searches (spec "Search and saved searches"; facts §5).
 //
 //   GET    /projects/:project_id/search?query=         readers; the search result (no kind): stories (done ones
-//                                                      left out unless includedone:true) and epics; not cached
-//                                                      (it depends on the searcher and on today)
+//                                                      left out unless includedone:true) and epics; byte-cached
+//                                                      under a key holding the searcher, their local day (and
+//                                                      hour), the current iteration's start
 //   GET    /projects/:project_id/my/searches           readers; the caller's own saved searches, by id
 //   POST   /projects/:project_id/my/searches           readers (a saved search is the caller's own, viewers too);
 //                                                      body `name`, `query` (must parse); the saved_search
@@ -24,7 +25,7 @@ import { requestSchema } from '../request-schema.js';
 import type { Association, ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
-import { searcherOf } from './searcher-of-request.js';
+import { searcherCacheVariant, searcherOf } from './searcher-of-request.js';
 
 /** A bucket of a search result nested as it is (it is not a stored resource). */
 function nested(name: string, type: string, many: boolean): Association {
@@ -89,6 +90,8 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/search',
       access: 'project:read',
+      cacheable: true,
+      cacheVariant: (req) => searcherCacheVariant(iterations, req, 'query'),
       handle: async (req) => ({ kind: 'resource', type: 'search_result_container', value: await search(req) }),
     },
     {

@@ -42,7 +42,7 @@ import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteR
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
-import { searcherOf } from './searcher-of-request.js';
+import { searcherCacheVariant, searcherOf } from './searcher-of-request.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
 import { analyticsReads } from '../../queries/analytics/analytics-query.js';
@@ -67,6 +67,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const iterationReads = analyticsReads(deps.read);
   /** Planning fields move with the current iteration, which the project version does not count. */
   const cacheVariant = (req: ApiRequest) => (PLANNING_FIELDS.test(req.query['fields'] ?? '') ? currentIterationVariant(iterationReads, req) : Promise.resolve(''));
+  /** A `filter` search depends on the caller (time zone, is:following) and on today (relative dates, done stories). */
+  const listCacheVariant = async (req: ApiRequest) => `${await cacheVariant(req)}|${await searcherCacheVariant(iterationReads, req, 'filter')}`;
   const listReads = { stories, labels, search: deps.read, iterations: iterationReads };
   const storyType = storyResourceType({
     stories,
@@ -148,13 +150,12 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   const routes: RouteDefinition[] = [
-    // A `filter` depends on the caller (time zone, is:following) and on today (relative dates, done stories).
     {
       method: 'GET',
       path: '/projects/:project_id/stories',
       access: 'project:read',
-      cacheable: (req) => req.query['filter'] === undefined,
-      cacheVariant,
+      cacheable: true,
+      cacheVariant: listCacheVariant,
       countsAsView: true,
       handle: list,
     },

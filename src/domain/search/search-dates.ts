@@ -3,8 +3,11 @@
 // interval [start, end) in ms, computed in the searcher's time zone:
 //   a day, today, yesterday      -> that local calendar day
 //   -N days / weeks / months / years -> the local calendar day that long before today
-//   -N hours                     -> the hour starting N hours before now
-import type { DateSpan, DateUnit, DateValue } from './search-ast.js';
+//   -N hours                     -> the local clock hour N hours before the current one
+// So a query's dates depend on the clock only through the local day (and, with an hour term, the local
+// hour): `clockDependence` names what they read, for caching answers.
+import { localDayNumber, utcOffsetMs } from '../project/time-zone.js';
+import type { DateSpan, DateUnit, DateValue, SearchNode, SearchQuery } from './search-ast.js';
 
 const HOUR = 3_600_000;
 
@@ -87,12 +90,46 @@ export interface Interval {
 /** The half-open interval of one date value. */
 export function intervalOf(value: DateValue, clock: SearchClock): Interval {
   if (value.kind === 'ago' && value.unit === 'hour') {
-    const start = clock.now - value.amount * HOUR;
+    const start = startOfLocalHour(clock.now, clock.timeZone) - value.amount * HOUR;
     return { start, end: start + HOUR };
   }
   const today = localDate(clock.now, clock.timeZone);
   const day = value.kind === 'day' ? parseIsoDay(value.date) : shiftDay(today, value);
   return { start: startOfLocalDay(day, clock.timeZone), end: startOfLocalDay(nextDay(day), clock.timeZone) };
+}
+
+/**
+ * What the date terms of `query` read from the clock, as a string: two clocks giving the same string
+ * give every date term of the query the same interval. The searcher's local day, and the start of the
+ * local hour when the query holds an hour term (`-5h`).
+ */
+export function clockDependence(query: SearchQuery, clock: SearchClock): string {
+  const date = `${localDayNumber(clock.timeZone, clock.now)} ${clock.timeZone}`;
+  return query !== null && holdsHourTerm(query) ? `${date} ${startOfLocalHour(clock.now, clock.timeZone)}` : date;
+}
+
+/** Whether a date term of the query counts hours back (depth bounded by the parser's limits). */
+function holdsHourTerm(node: SearchNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return holdsHourTerm(node.left) || holdsHourTerm(node.right);
+    case 'not':
+      return holdsHourTerm(node.operand);
+    case 'date': {
+      const { span } = node;
+      const values = span.kind === 'single' ? [span.at] : [span.from, span.to];
+      return values.some((value) => value?.kind === 'ago' && value.unit === 'hour');
+    }
+    default:
+      return false;
+  }
+}
+
+/** The instant the local clock hour holding `at` began (zones ahead by 30 or 45 minutes included). */
+function startOfLocalHour(at: number, timeZone: string): number {
+  const local = at + utcOffsetMs(timeZone, at);
+  return at - (((local % HOUR) + HOUR) % HOUR);
 }
 
 /** The interval a span covers: [start of its first day, end of its last day); open sides unbounded. */

@@ -101,3 +101,10 @@ export function sortDocuments(docs: Doc[], sort: SortSpec | undefined): Doc[] {
 export function withIdTieBreaker(sort: SortSpec | undefined): SortSpec {
   return sort && 'id' in sort ? sort : { ...sort, id: 1 };
 }
+
+/** The one field a sort orders by before its `id` tie-breaker (ascending), or null for any other sort. */
+export function singleSortField(sort: SortSpec | undefined): { field: string; direction: 1 | -1 } | null {
+  const entries = Object.entries(withIdTieBreaker(sort));
+  if (entries.length !== 2 || entries[1]![0] !== 'id' || entries[1]![1] !== 1 || entries[0]![0] === 'id') return null;
+  return { field: entries[0]![0], direction: entries[0]![1] };
+}

@@ -322,6 +322,19 @@ function fieldNarrowings(field: string, condition: unknown): Narrowing[] {
   return found;
 }
 
+/**
+ * The range of a filter that is nothing but comparisons of one type on `field` (`{plan_key: {$gte: a,
+ * $lt: b}}`), or null. Such a filter's matches, sorted by `field`, are the index keys within the range in
+ * order, when no document holds several keys there (an array) or an object.
+ */
+export function soleRangeOn(filter: Filter, field: string): Extract<Narrowing, { kind: 'range' }> | null {
+  const keys = Object.keys(filter);
+  const condition = filter[field];
+  if (keys.length !== 1 || keys[0] !== field || !isPlainObject(condition)) return null;
+  const range = rangeOf(field, condition);
+  return range?.kind === 'range' ? range : null;
+}
+
 /** The range of an `$elemMatch` of comparisons of one type (strings or numbers), or null. */
 function rangeOf(field: string, comparisons: Record<string, unknown>): Narrowing | null {
   let low: RangeBound | null = null;

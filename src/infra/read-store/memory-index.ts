@@ -36,6 +36,8 @@ export class HashIndex {
   private readonly unkeyed = new Set<number>();
   /** The string and the number keys, each sorted; null after a key came or went. */
   private sortedKeys: { string: string[]; number: number[] } | null = null;
+  /** Documents held under several keys (an array) or unkeyed: while there are any, key order is no sort order. */
+  private multikeyDocuments = 0;
 
   constructor(
     readonly collection: string,
@@ -68,6 +70,7 @@ export class HashIndex {
       holders.add(doc.id);
     }
     if (unkeyed) this.unkeyed.add(doc.id);
+    if (keys.length > 1 || unkeyed) this.multikeyDocuments++;
   }
 
   remove(doc: Doc): void {
@@ -82,6 +85,7 @@ export class HashIndex {
       }
     }
     if (unkeyed) this.unkeyed.delete(doc.id);
+    if (keys.length > 1 || unkeyed) this.multikeyDocuments--;
   }
 
   /** Ids of the documents that may equal one of `values` (a superset: the filter still decides). */
@@ -108,6 +112,18 @@ export class HashIndex {
     const start = low === null ? 0 : firstIndex(keys, (key) => above(key, low));
     const end = high === null ? keys.length : firstIndex(keys, (key) => !below(key, high));
     return keys.slice(start, Math.max(start, end));
+  }
+
+  /** Whether some document is held under several keys or unkeyed. */
+  get multikey(): boolean {
+    return this.multikeyDocuments > 0;
+  }
+
+  /** The ids keyed between the bounds, in key order (ties by id ascending), lazily. */
+  *idsInKeyOrder(low: RangeBound | null, high: RangeBound | null, direction: 1 | -1): Generator<number> {
+    const keys = this.keysWithin(low, high);
+    if (direction === -1) keys.reverse();
+    for (const key of keys) yield* [...(this.buckets.get(key) ?? [])].sort((a, b) => a - b);
   }
 
   /** How many candidates `candidates(values)` would return, without building the set. */

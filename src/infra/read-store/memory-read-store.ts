@@ -6,9 +6,9 @@
 // Documents go in and come out as copies: nobody outside holds a reference to a stored document.
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
 import { copyFound, copyJson } from './json-copy.js';
-import { sortDocuments } from './document-order.js';
+import { singleSortField, sortDocuments } from './document-order.js';
 import { candidatePlan } from './memory-candidates.js';
-import { compileFilter, equalityFields, matchesFilter, narrowingOf, type DocPredicate } from './memory-filter.js';
+import { compileFilter, equalityFields, matchesFilter, narrowingOf, soleRangeOn, type DocPredicate } from './memory-filter.js';
 import { HashIndex } from './memory-index.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
 
@@ -77,6 +77,28 @@ class CollectionData {
       if (predicate(doc)) return doc;
     }
     return undefined;
+  }
+
+  /**
+   * The page of a filter that is one range on an indexed field, sorted by that field, walked in index
+   * order (only the documents up to the page's end are tested); null when that does not apply.
+   */
+  pageInKeyOrder(filter: Filter, options: FindOptions): Doc[] | null {
+    const order = options.limit && options.limit > 0 ? singleSortField(options.sort) : null;
+    const range = order && soleRangeOn(filter, order.field);
+    const index = range ? this.indexes.get(range.field) : undefined;
+    if (!order || !range || !index || index.multikey) return null;
+    const predicate = compileFilter(filter);
+    const end = Math.max(0, options.skip ?? 0) + options.limit!;
+    const page: Doc[] = [];
+    for (const id of index.idsInKeyOrder(range.low, range.high, order.direction)) {
+      const doc = this.docs.get(id);
+      if (!doc) continue;
+      this.documentsExamined++;
+      if (predicate(doc)) page.push(doc);
+      if (page.length >= end) break;
+    }
+    return page.slice(Math.max(0, options.skip ?? 0));
   }
 
   /** The first match by id order. */
@@ -150,6 +172,8 @@ class MemoryCollection implements ReadCollection {
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
     const data = this.resolve(false);
     if (!data) return [];
+    const walked = data.pageInKeyOrder(filter, options);
+    if (walked) return walked.map((doc) => copyFound(doc, options.fields));
     const matched = sortDocuments(data.match(filter), options.sort);
     const start = Math.max(0, options.skip ?? 0);
     const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;

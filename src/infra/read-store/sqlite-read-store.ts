@@ -29,9 +29,9 @@
 import Database from 'better-sqlite3';
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
 import { copyFound, copyJson } from './json-copy.js';
-import { documentComparator, sortDocuments } from './document-order.js';
+import { documentComparator, singleSortField, sortDocuments } from './document-order.js';
 import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
-import { compileFilter, equalityFields, matchesFilter, narrowingOf, rangeConditions, type Narrowing, type RangeBound } from './memory-filter.js';
+import { compileFilter, equalityFields, matchesFilter, narrowingOf, rangeConditions, soleRangeOn, type Narrowing, type RangeBound } from './memory-filter.js';
 import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.js';
 import { InvalidDocumentError } from './memory-read-store.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
@@ -122,6 +122,16 @@ class StoredCollection {
    */
   private readonly candidateResults = new Map<string, number[]>();
   readonly pending = new Map<number, PendingDocument>();
+  /**
+   * By index number: whether some document holds several keys (an array) or an object at that field.
+   * Found once by SQL, then kept true by the writes that make it so (a removal never clears it).
+   */
+  private readonly multikey = new Map<number, boolean>();
+  /**
+   * By index number: whether some document holds `true` or `false` there (keyed as 1 and 0, so SQL
+   * cannot tell them from those numbers). Found once by SQL, then kept true by the writes that make it so.
+   */
+  private readonly booleans = new Map<number, boolean>();
 
   constructor(
     readonly serial: number,
@@ -229,12 +239,54 @@ class StoredCollection {
 
   insertEntries(field: number, { keys, unkeyed }: IndexKeys, id: number): void {
     const { unique, field: path } = this.indexes[field]!;
+    if (keys.length > 1 || unkeyed) this.multikey.set(field, true);
+    if (keys.some((key) => typeof key === 'boolean')) this.booleans.set(field, true);
     for (const key of keys) {
       const stored = sqlKey(key);
       if (unique && key !== null && this.sql.keyHolder.get(field, stored, id)) throw new DuplicateKeyError(this.name, path, key);
       this.sql.insertKey.run(field, stored, id);
     }
     if (unkeyed) this.sql.insertKey.run(field, UNKEYED, id);
+  }
+
+  /** Whether index `field` may hold a document under several keys or unkeyed (see `multikey`). */
+  isMultikey(field: number): boolean {
+    let known = this.multikey.get(field);
+    if (known === undefined) {
+      const sql =
+        `SELECT EXISTS (SELECT 1 FROM ${this.keysTable} WHERE field = ? AND key = ?) ` +
+        `OR EXISTS (SELECT id FROM ${this.keysTable} WHERE field = ? GROUP BY id HAVING count(*) > 1)`;
+      known = this.db.prepare(sql).pluck().get(field, UNKEYED, field) === 1;
+      this.multikey.set(field, known);
+    }
+    return known;
+  }
+
+  /** Whether index `field` may hold a boolean key (see `booleans`). */
+  holdsBooleans(field: number): boolean {
+    let known = this.booleans.get(field);
+    if (known === undefined) {
+      const path = this.indexes[field]!.field;
+      const sql = `SELECT EXISTS (SELECT 1 FROM ${this.docsTable} AS d, json_each(d.doc, ?) AS e WHERE e.type IN ('true', 'false'))`;
+      known = !PLAIN_FIELD.test(path) || this.db.prepare(sql).pluck().get(`$.${path}`) === 1;
+      this.booleans.set(field, known);
+    }
+    return known;
+  }
+
+  /**
+   * The ids keyed within `range` at index `field`, in key order (ties by id ascending), read lazily from
+   * the SQLite index: a caller that stops after a few reads only those.
+   */
+  *idsInKeyOrder(field: number, { low, high }: { low: RangeBound | null; high: RangeBound | null }, direction: 1 | -1): Generator<number> {
+    const bounds = [low, high].filter((bound): bound is RangeBound => bound !== null);
+    const conditions = [
+      ...(low ? [`key ${low.inclusive ? '>=' : '>'} ?`] : []),
+      ...(high ? [`key ${high.inclusive ? '<=' : '<'} ?`] : []),
+      typeof bounds[0]!.value === 'number' ? "typeof(key) IN ('integer', 'real')" : "typeof(key) = 'text'",
+    ];
+    const sql = `SELECT id FROM ${this.keysTable} WHERE field = ? AND ${conditions.join(' AND ')} ORDER BY key ${direction === 1 ? 'ASC' : 'DESC'}, id ASC`;
+    yield* this.prepared(sql).pluck().iterate(field, ...bounds.map((bound) => bound.value)) as Iterable<number>;
   }
 
   private deleteEntries(field: number, { keys, unkeyed }: IndexKeys, id: number): void {
@@ -349,8 +401,9 @@ class StoredCollection {
   /**
    * Whether the candidates SQL selects for `filter` are exactly its matches, so that counting or paging
    * them needs no document parsed: every condition is `id` or a top-level indexed field equal to a
-   * string, null or a number other than 0 and 1 (booleans share those keys), and no document holds an
-   * object there (unkeyed entries are candidates the evaluator must decide).
+   * string, null or a number (0 and 1 only while no document holds a boolean there: booleans share
+   * those keys), and no document holds an object there (unkeyed entries are candidates the evaluator
+   * must decide).
    */
   decidedBySql(filter: Filter): boolean {
     for (const field in filter) {
@@ -361,7 +414,8 @@ class StoredCollection {
       }
       const number = this.indexes.findIndex((index) => index.field === field);
       if (number < 0 || field.includes('.')) return false;
-      const exactKey = typeof value === 'string' || value === null || (Number.isFinite(value) && value !== 0 && value !== 1);
+      const exactKey =
+        typeof value === 'string' || value === null || (Number.isFinite(value) && ((value !== 0 && value !== 1) || !this.holdsBooleans(number)));
       if (!exactKey || this.sql.anyUnkeyed.get(number, UNKEYED)) return false;
     }
     return true;
@@ -538,6 +592,29 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     return matched;
   };
 
+  /**
+   * The page of a filter that is one range on an indexed field, sorted by that field, walked in index
+   * order: only the documents up to the page's end are read (the earliest acceptance of a project among
+   * thousands). Null when the filter, the sort or the index (arrays, objects) do not allow it.
+   */
+  const walkInKeyOrder = (stored: StoredCollection, filter: Filter, options: FindOptions): Doc[] | null => {
+    const order = options.limit && options.limit > 0 ? singleSortField(options.sort) : null;
+    const range = order && soleRangeOn(filter, order.field);
+    if (!order || !range || !PLAIN_FIELD.test(order.field)) return null;
+    const number = stored.indexes.findIndex((index) => index.field === order.field);
+    if (number < 0 || ![range.low, range.high].every((bound) => bound === null || ordersAlikeInSqlite(bound)) || stored.isMultikey(number)) return null;
+    flushAll();
+    const predicate = compileFilter(filter);
+    const start = Math.max(0, options.skip ?? 0);
+    const page: Doc[] = [];
+    for (const id of stored.idsInKeyOrder(number, range, order.direction)) {
+      const doc = stored.load(id);
+      if (doc && predicate(doc)) page.push(doc);
+      if (page.length >= start + options.limit!) break;
+    }
+    return page.slice(start).map((doc) => copyFound(doc, options.fields));
+  };
+
   /** The lowest-id match (candidates come in id order). */
   const matchFirst = (stored: StoredCollection, filter: Filter): Doc | undefined => {
     if (typeof filter.id === 'number') return matchAll(stored, filter)[0];
@@ -638,6 +715,8 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     async find(filter: Filter, options: FindOptions = {}) {
       const stored = existing(name);
       if (!stored) return [];
+      const walked = walkInKeyOrder(stored, filter, options);
+      if (walked) return walked;
       const start = Math.max(0, options.skip ?? 0);
       const ordered = typeof filter.id !== 'number' && stored.decidedBySql(filter) ? stored.orderedIds(filter, options.sort) : null;
       if (ordered) {

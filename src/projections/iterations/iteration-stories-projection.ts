@@ -11,8 +11,9 @@
 //   `<project>:u`         unscheduled (the Icebox; never in an iteration)
 //   `<project>:a:<week>`  accepted, by UTC week of accepted_at (weeks since the epoch): done iterations
 //                         and velocity read the weeks their span covers.
-// `accepted_at` is indexed too: the project's start moves back to its earliest acceptance, found with one
-// range below the start.
+// `acceptance_key` (indexed, accepted stories only) is `<project>:<accepted_at, 15 digits>`: the project's
+// start moves back to its earliest acceptance, the first key of the project's range below the start (one
+// index entry, whatever the number of acceptances). `accepted_at` is indexed too (ranges of done weeks).
 // A story leaves `accepted` exactly when its accepted_at is cleared (story-rules.ts), so every change
 // that moves a story between groups carries current_state or accepted_at.
 import { projectIdOfStream, type RecordedEvent, type ResourceChange, type Values } from '../../domain/events.js';
@@ -35,6 +36,20 @@ export interface IterationStoryDoc extends Doc {
   created_at: number;
   rank: string;
   plan_key: string;
+  /** Accepted stories only: see acceptanceKey. */
+  acceptance_key?: string;
+}
+
+/** Digits of an acceptance time in `acceptance_key` (ms up to the year 33658). */
+const ACCEPTANCE_DIGITS = 15;
+
+/**
+ * The key of an acceptance at `at` (ms) in project `projectId`: within one project, keys sort as the
+ * times do, and a project's keys are one range (`acceptanceKey(p, from)` to `acceptanceKey(p, to)`).
+ */
+export function acceptanceKey(projectId: number, at: number): string {
+  const clamped = Math.min(Math.max(0, Math.floor(at)), 10 ** ACCEPTANCE_DIGITS - 1);
+  return `${projectId}:${String(clamped).padStart(ACCEPTANCE_DIGITS, '0')}`;
 }
 
 /** UTC week of an instant (weeks since 1970-01-01). */
@@ -84,6 +99,8 @@ function writeOf(change: ResourceChange, projectId: number, earlier: Pending | u
   if (change.rank !== undefined) set['rank'] = change.rank;
   const planKey = planKeyOf(projectId, change.new_values ?? {});
   if (planKey !== undefined) set['plan_key'] = planKey;
+  if (typeof set['accepted_at'] === 'number') set['acceptance_key'] = acceptanceKey(projectId, set['accepted_at']);
+  if (unset.includes('accepted_at')) unset.push('acceptance_key');
   if (change.change_type === 'create') return { type: 'create', doc: { ...set, id: change.id, project_id: projectId } };
   if (earlier?.type === 'create') {
     const doc: Doc = { ...earlier.doc, ...set };
@@ -125,7 +142,9 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const iterationStoriesProjection: Projection = {
   name: 'iterations',
-  version: 2, // 2: whole-second datetimes (event schema 2)
-  collections: [{ name: ITERATION_STORIES, indexes: [{ field: 'plan_key' }, { field: 'project_id' }, { field: 'accepted_at' }] }],
+  version: 3, // 2: whole-second datetimes (event schema 2); 3: acceptance_key
+  collections: [
+    { name: ITERATION_STORIES, indexes: [{ field: 'plan_key' }, { field: 'project_id' }, { field: 'accepted_at' }, { field: 'acceptance_key' }] },
+  ],
   apply,
 };

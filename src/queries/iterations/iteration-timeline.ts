@@ -16,7 +16,7 @@ import { velocityAfter, type DoneIterationPoints, type VelocitySettings } from '
 import { projectStartTime } from '../../domain/project/project-calendar.js';
 import { EARLIEST_STORY_TIME } from '../../domain/story/story-rules.js';
 import type { Doc, ReadCollection } from '../../ports/read-store.js';
-import { acceptedPlanKeys, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
+import { acceptanceKey, acceptedPlanKeys, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
 
 /** The read side a query needs of a collection. */
 export type QueryCollection = Pick<ReadCollection, 'find' | 'findOne'>;
@@ -71,16 +71,14 @@ function numberSetting(project: Doc, key: string, fallback: number): number {
 }
 
 /**
- * The earliest accepted_at before `before` (accepted_at is never earlier than EARLIEST_STORY_TIME). One
- * range on the indexed `accepted_at`: it touches only the acceptances earlier than the start (usually
- * none), where a `plan_key` `$in` would name every week since 2005 on every project read.
+ * The earliest accepted_at before `before` (accepted_at is never earlier than EARLIEST_STORY_TIME): the
+ * first `acceptance_key` of the project's range below `before`, which the store reads from the index in
+ * key order, stopping at the first entry; never every accepted story.
  */
 async function earliestAcceptanceBefore(reads: IterationReads, projectId: number, before: number): Promise<number | undefined> {
   if (before <= EARLIEST_STORY_TIME) return undefined;
-  const [first] = await reads.iterationStories.find(
-    { project_id: projectId, accepted_at: { $lt: before } },
-    { sort: { accepted_at: 1 }, limit: 1 },
-  );
+  const range = { $gte: acceptanceKey(projectId, EARLIEST_STORY_TIME), $lt: acceptanceKey(projectId, before) };
+  const [first] = await reads.iterationStories.find({ acceptance_key: range }, { sort: { acceptance_key: 1 }, limit: 1, fields: ['accepted_at'] });
   return typeof first?.['accepted_at'] === 'number' ? first['accepted_at'] : undefined;
 }
 

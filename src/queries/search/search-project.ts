@@ -9,6 +9,7 @@ import { MAX_SEARCH_STORIES } from '../../domain/search/search-limits.js';
 import { resolveSearchNames, type SearchReader } from './search-names.js';
 import { parseSearchQuery } from '../../domain/search/search-parser.js';
 import type { SearchQuery } from '../../domain/search/search-ast.js';
+import { clockDependence } from '../../domain/search/search-dates.js';
 
 export interface SearchRequest {
   projectId: number;
@@ -48,6 +49,19 @@ async function prepare(read: SearchReader, request: SearchRequest): Promise<{ qu
   const names = await resolveSearchNames(query, request.projectId, read);
   const { projectId, searcherId, now, timeZone, doneBefore } = request;
   return { query, context: { projectId, searcherId, now, timeZone, doneBefore, names } };
+}
+
+/**
+ * What the answer to `request` depends on besides the project's version and the request's own
+ * parameters, as a string (a part of a byte-cache key): the searcher (`is:following`), the clock as the
+ * query's dates read it (their local day in their zone; the local hour with an hour term such as `-5h`),
+ * and the done-story boundary (the start of the current iteration). A query that does not parse throws
+ * the 400 the search itself would.
+ */
+export function searchAnswerDependence(request: SearchRequest): string {
+  const query = parseSearchQuery(request.text, request.parameter);
+  const clock = clockDependence(query, request);
+  return `searcher ${request.searcherId ?? 'anonymous'}|${clock}|done before ${request.doneBefore ?? 'none'}`;
 }
 
 /** The stories filters of a query (`filter` of the stories list): page over `filter` in priority order. */

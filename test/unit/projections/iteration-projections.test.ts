@@ -7,7 +7,7 @@ import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read
 import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import type { Projection } from '../../../src/projections/projection.js';
 import { storyTransitionsProjection } from '../../../src/projections/analytics/story-transitions-projection.js';
-import { iterationStoriesProjection, utcWeekOf } from '../../../src/projections/iterations/iteration-stories-projection.js';
+import { acceptanceKey, iterationStoriesProjection, utcWeekOf } from '../../../src/projections/iterations/iteration-stories-projection.js';
 import { created, deleted, logOf, updated } from './resource-events.js';
 
 async function project(store: ReadStore, projection: Projection, events: RecordedEvent[]): Promise<void> {
@@ -46,7 +46,7 @@ describe('iteration stories projection', () => {
       ]),
     );
     expect(accepted).to.deep.equal([
-      { id: 100, project_id: 1, current_state: 'accepted', story_type: 'feature', accepted_at: ACCEPTED, created_at: 5, rank: 'S0', plan_key: `1:a:${utcWeekOf(ACCEPTED)}` },
+      { id: 100, project_id: 1, current_state: 'accepted', story_type: 'feature', accepted_at: ACCEPTED, created_at: 5, rank: 'S0', plan_key: `1:a:${utcWeekOf(ACCEPTED)}`, acceptance_key: acceptanceKey(1, ACCEPTED) },
     ]);
     const reopened = await given(
       iterationStoriesProjection,
@@ -58,6 +58,7 @@ describe('iteration stories projection', () => {
     );
     expect(reopened[0]).to.include({ current_state: 'unscheduled', plan_key: '1:u', rank: 'U1' });
     expect(reopened[0]).to.not.have.property('accepted_at');
+    expect(reopened[0]).to.not.have.property('acceptance_key');
   });
 
   it('follows a story moved to another project and forgets a deleted one', async () => {

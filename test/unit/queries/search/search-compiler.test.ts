@@ -102,4 +102,12 @@ describe('search compiler', () => {
       .to.equal('2024-02-29T00:00:00.000Z');
     expect(intervalOf({ kind: 'ago', amount: 5, unit: 'hour' }, clock)).to.deep.equal({ start: context.now - 5 * 3_600_000, end: context.now - 4 * 3_600_000 });
   });
+
+  it('takes an hour term as the local clock hour that many hours back, in zones half an hour off too', () => {
+    const kolkata = { now: Date.parse('2024-03-10T15:20:00Z'), timeZone: 'Asia/Kolkata' }; // 20:50 there
+    const hourBack = intervalOf({ kind: 'ago', amount: 1, unit: 'hour' }, kolkata);
+    expect([new Date(hourBack.start).toISOString(), new Date(hourBack.end).toISOString()]).to.deep.equal(['2024-03-10T13:30:00.000Z', '2024-03-10T14:30:00.000Z']);
+    const utc = intervalOf({ kind: 'ago', amount: 2, unit: 'hour' }, { now: Date.parse('2024-03-10T15:59:59Z'), timeZone: 'Etc/UTC' });
+    expect(new Date(utc.start).toISOString()).to.equal('2024-03-10T13:00:00.000Z');
+  });
 });
