@@ -69,9 +69,26 @@ function wallClockFormatter(olsonName: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The zone's offset from UTC at `at`, in ms (positive east of Greenwich). */
+const offsets = new Map<string, number>();
+const OFFSET_MEMO_LIMIT = 50_000;
+
+/**
+ * The zone's offset from UTC at `at`, in ms (positive east of Greenwich). Memoized per zone and whole
+ * second (a pure function of them): formatting the wall clock costs microseconds, and a request asks for
+ * the same instants many times (now, the project's start, iteration boundaries).
+ */
 export function utcOffsetMs(olsonName: string, at: number): number {
   const wholeSecond = Math.floor(at / 1000) * 1000;
+  const key = `${olsonName}|${wholeSecond}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  if (offsets.size >= OFFSET_MEMO_LIMIT) offsets.clear();
+  const offset = wallClockOffsetMs(olsonName, wholeSecond);
+  offsets.set(key, offset);
+  return offset;
+}
+
+function wallClockOffsetMs(olsonName: string, wholeSecond: number): number {
   const fields: Record<string, number> = {};
   for (const part of wallClockFormatter(olsonName).formatToParts(new Date(wholeSecond))) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
