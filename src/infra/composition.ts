@@ -169,6 +169,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const deps: ResourceDeps = {
     read,
     waitForPosition: (position) => runner.waitFor(position),
+    readModelChanges: runner,
     commands,
     writer,
     people,
@@ -207,7 +208,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     routes,
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
     auth: credentialAuthenticator({ people: read('people'), secrets, changes: runner }),
-    projects: projectAccessResolver(deps, runner),
+    projects: projectAccessResolver(deps),
     projectVersion: projectVersionReader(deps),
     config: {
       createdStatus: config.createdStatus,

@@ -82,7 +82,7 @@ export async function currentIterationVariant(reads: IterationReads, req: ApiReq
 }
 
 export function iterationResources(deps: ResourceDeps): ResourceModule {
-  const reads = analyticsReads(deps.read);
+  const reads = analyticsReads(deps.read, deps.readModelChanges);
   const transitionReads = { stories: deps.read('stories'), storyTransitions: deps.read(STORY_TRANSITIONS) };
 
   const iterationCacheVariant = (req: ApiRequest) => currentIterationVariant(reads, req);

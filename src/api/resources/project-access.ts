@@ -3,7 +3,6 @@
 // account act as owners of every project in it (read, write, settings, memberships), member or not.
 // Every request asks this first: answers are remembered per (project, caller) until the read models
 // next change (queries/read-model-memo.ts), so a hot read costs a Map lookup, not three store lookups.
-import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import { ReadModelMemo } from '../../queries/read-model-memo.js';
 import type { ProjectAccessResolver, ResolvedProject } from '../app-dependencies.js';
 import type { ProjectRole } from '../route-table.js';
@@ -11,7 +10,7 @@ import type { ResourceDeps } from './resource-module.js';
 
 const ROLES: ReadonlySet<unknown> = new Set<ProjectRole>(['owner', 'member', 'viewer']);
 
-export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>, changes: ReadModelChanges): ProjectAccessResolver {
+export function projectAccessResolver(deps: Pick<ResourceDeps, 'read' | 'readModelChanges'>): ProjectAccessResolver {
   const projects = deps.read('projects');
   const memberships = deps.read('project_memberships');
   const accountMemberships = deps.read('account_memberships');
@@ -31,7 +30,7 @@ export function projectAccessResolver(deps: Pick<ResourceDeps, 'read'>, changes:
     return { project, role, public: project['public'] === true };
   }
 
-  const remembered = new ReadModelMemo<string, ResolvedProject | null>(changes);
+  const remembered = new ReadModelMemo<string, ResolvedProject | null>(deps.readModelChanges);
   return {
     resolve(projectId, actor) {
       const personId = actor ? actor.id : null;

@@ -58,7 +58,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const epics = deps.read('epics');
   const commands = deps.projects;
   const checkBody = bodyChecker(PROJECT_BODY);
-  const iterationReads = analyticsReads(deps.read);
+  const iterationReads = analyticsReads(deps.read, deps.readModelChanges);
 
   /** Each project's iteration facts, read once per response for the three attributes that show them. */
   const iterationFacts = (docs: readonly Doc[], ctx: LoadContext): Promise<ProjectIterationFacts[]> =>

@@ -7,6 +7,7 @@
 // query of src/queries/; writes go through `deps.writer` (the one ResourceWriter over the command
 // handler) with a decider from src/domain/, or through an operation group of src/commands/ when the write
 // reads or touches more than one stream (people, projects, accounts, memberships, story moves).
+import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { AccountCommands } from '../../commands/accounts.js';
 import type { CommandHandler } from '../../commands/command-handler.js';
 import type { MembershipCommands } from '../../commands/memberships.js';
@@ -37,6 +38,8 @@ export interface ResourceDeps {
   read(collection: string): ReadOnlyCollection;
   /** Resolves once the read models have applied the global position (read-your-writes). */
   waitForPosition(position: number): Promise<void>;
+  /** Moves after every change of the live read models: answers remembered from them keep while it stays. */
+  readModelChanges: ReadModelChanges;
   commands: CommandHandler;
   /** Runs a decider on a stream and reads back the resource it wrote (every write goes through it). */
   writer: ResourceWriter;

@@ -68,7 +68,7 @@ const checkSavedSearchBody = requestSchema<{ name: string; query: string }>({
 });
 
 export function searchResources(deps: ResourceDeps): ResourceModule {
-  const iterations = analyticsReads(deps.read);
+  const iterations = analyticsReads(deps.read, deps.readModelChanges);
   const { writer } = deps;
 
   async function search(req: ApiRequest): Promise<Doc> {

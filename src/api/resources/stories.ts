@@ -64,7 +64,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const labels = deps.read('labels');
   const people = deps.read('people');
   const { writer } = deps;
-  const iterationReads = analyticsReads(deps.read);
+  const iterationReads = analyticsReads(deps.read, deps.readModelChanges);
   /** Planning fields move with the current iteration, which the project version does not count. */
   const cacheVariant = (req: ApiRequest) => (PLANNING_FIELDS.test(req.query['fields'] ?? '') ? currentIterationVariant(iterationReads, req) : Promise.resolve(''));
   /** A `filter` search depends on the caller (time zone, is:following) and on today (relative dates, done stories). */

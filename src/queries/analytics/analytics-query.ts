@@ -7,11 +7,12 @@ import { invalidField } from '../../domain/errors.js';
 import { iterationSpan, type IterationSpan } from '../../domain/iteration/iteration-calendar.js';
 import { byAcceptance, type PlanStory } from '../../domain/iteration/iteration-plan.js';
 import { cycleTimeDetails, iterationAnalytics, type CycleTimeDetails, type IterationAnalytics, type StateEntry } from '../../domain/iteration/cycle-time.js';
+import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idsOf } from '../csv-table.js';
 import { cycleTimeDetailsCsv } from './analytics-csv.js';
 import { STORY_TRANSITIONS, transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
-import { doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
+import { calendarMemo, doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
 import { ITERATION_STORIES } from '../../projections/iterations/iteration-stories-projection.js';
 
@@ -23,7 +24,7 @@ export interface AnalyticsReads extends IterationReads {
 }
 
 /** Every read the iteration, analytics and cycle-time queries make, from the live read models by name. */
-export function analyticsReads(read: (collection: string) => QueryCollection): AnalyticsReads & { people: QueryCollection } {
+export function analyticsReads(read: (collection: string) => QueryCollection, changes: ReadModelChanges): AnalyticsReads & { people: QueryCollection } {
   return {
     projects: read('projects'),
     stories: read('stories'),
@@ -32,6 +33,7 @@ export function analyticsReads(read: (collection: string) => QueryCollection): A
     labels: read('labels'),
     people: read('people'),
     storyTransitions: read(STORY_TRANSITIONS),
+    calendars: calendarMemo(changes),
   };
 }
 

@@ -16,6 +16,8 @@ import { velocityAfter, type DoneIterationPoints, type VelocitySettings } from '
 import { projectStartTime } from '../../domain/project/project-calendar.js';
 import { EARLIEST_STORY_TIME } from '../../domain/story/story-rules.js';
 import type { Doc, ReadCollection } from '../../ports/read-store.js';
+import type { ReadModelChanges } from '../../ports/read-model-changes.js';
+import { ReadModelMemo } from '../read-model-memo.js';
 import { acceptanceKey, acceptedPlanKeys, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
 
 /** The read side a query needs of a collection. */
@@ -32,6 +34,21 @@ export interface IterationReads {
   iterationStories: QueryCollection;
   /** resources: `labels` (the list's `label` parameter) */
   labels: QueryCollection;
+  /**
+   * Calendars already made, by `<project>@<version>` (calendarMemo()), forgotten when the read models
+   * change (a rebuilt projection may answer the same version differently). Without it, made every time.
+   */
+  calendars?: ReadModelMemo<string, IterationCalendar>;
+}
+
+/**
+ * A memo of project calendars for IterationReads, keyed by project and version (a travelling request
+ * reads the fold at its version, the live ones the current version). Every cached answer that depends on
+ * the current iteration (search, `filter=`, planning fields, iterations) asks for the calendar to build
+ * its cache key, and making it costs two reads and an indexed lookup.
+ */
+export function calendarMemo(changes: ReadModelChanges): ReadModelMemo<string, IterationCalendar> {
+  return new ReadModelMemo<string, IterationCalendar>(changes, 1_000);
 }
 
 export interface IterationTimeline {
@@ -49,9 +66,13 @@ export interface IterationTimeline {
 export async function loadTimeline(reads: IterationReads, projectId: number, now: number): Promise<IterationTimeline> {
   const project = await reads.projects.findOne({ id: projectId });
   if (!project) throw unfound();
-  const overrides = (await reads.iterationOverrides.find({ project_id: projectId })).map(overrideFromDoc);
-  const earliest = await earliestAcceptanceBefore(reads, projectId, projectStartTime(project));
-  const calendar = projectIterationCalendar(project, overrides, earliest);
+  const makeCalendar = async () => {
+    const overrides = (await reads.iterationOverrides.find({ project_id: projectId })).map(overrideFromDoc);
+    const earliest = await earliestAcceptanceBefore(reads, projectId, projectStartTime(project));
+    return projectIterationCalendar(project, overrides, earliest);
+  };
+  const version = project['version'];
+  const calendar = reads.calendars && typeof version === 'number' ? await reads.calendars.get(`${projectId}@${version}`, makeCalendar) : await makeCalendar();
   return {
     project,
     projectId,
