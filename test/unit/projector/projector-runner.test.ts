@@ -129,6 +129,21 @@ describe('projector runner', function () {
     expect(runner.position).to.equal(31);
   });
 
+  it('moves its change stamp once a batch is visible and at a rebuild\'s switch-over, never while nothing changed', async () => {
+    const runner = runnerOf();
+    await runner.start();
+    const idle = runner.stamp();
+    expect(runner.stamp()).to.equal(idle);
+    const position = await append(events, 'project-10', [created('project', 10, { name: 'P' })]);
+    await runner.waitFor(position);
+    const afterWrite = runner.stamp();
+    expect(afterWrite).to.be.greaterThan(idle);
+    // What waitFor promised is readable under the new stamp.
+    expect(await runner.collection('projects').findOne({ id: 10 })).to.deep.include({ name: 'P' });
+    await runner.rebuild('resources');
+    expect(runner.stamp()).to.be.greaterThan(afterWrite);
+  });
+
   it('settles a waitFor made before start once start has caught up', async () => {
     const head = await seed(events, 3);
     const runner = runnerOf();
