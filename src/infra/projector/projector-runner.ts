@@ -23,6 +23,7 @@ import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
 import type { CollectionWrites, Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { guardOp } from './replay-guard.js';
+import { DEFAULT_REBUILD_HEAP_BYTES, RebuildWorkingSet } from './rebuild-working-set.js';
 
 export interface ProjectorRunnerOptions {
   eventStore: EventStore;
@@ -30,6 +31,11 @@ export interface ProjectorRunnerOptions {
   projections: readonly Projection[];
   /** Events per read of the log (default 1000: measured faster than 5000, whose batches outlive V8's young generation). */
   batchSize?: number;
+  /**
+   * Heap a rebuild's in-memory working set may grow the process to before it moves documents out to
+   * the read store (default DEFAULT_REBUILD_HEAP_BYTES; see rebuild-working-set.ts).
+   */
+  rebuildHeapBytes?: number;
   log?: Log;
 }
 
@@ -118,6 +124,25 @@ function checkpointWrite(target: Target, position: number): WriteOp {
   return { op: 'replace', filter: { id }, doc, upsert: true };
 }
 
+/**
+ * What `events` write to `target`'s generation, per physical collection, each op behind the replay
+ * guard (events the target has applied already are passed over).
+ */
+function guardedWrites(target: Target, events: readonly RecordedEvent[]): CollectionWrites[] {
+  const byCollection = new Map<string, WriteOp[]>();
+  for (const event of events) {
+    if (event.position <= target.position) continue;
+    for (const { collection, ops } of target.projection.apply(event)) {
+      if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
+      const physical = physicalName(collection, target.generation);
+      let batch = byCollection.get(physical);
+      if (!batch) byCollection.set(physical, (batch = []));
+      for (const op of ops) batch.push(guardOp(op, event.position));
+    }
+  }
+  return [...byCollection].map(([collection, ops]) => ({ collection, ops }));
+}
+
 function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
 }
@@ -127,6 +152,7 @@ export class ProjectorRunner {
   private readonly readStore: ReadStore;
   private readonly projections: readonly Projection[];
   private readonly batchSize: number;
+  private readonly rebuildHeapBytes: number;
   private readonly log: Log;
   private readonly checkpoints: ReadCollection;
   /** Logical collection name -> name of the projection that owns it. */
@@ -152,6 +178,7 @@ export class ProjectorRunner {
     this.readStore = options.readStore;
     this.projections = options.projections;
     this.batchSize = options.batchSize ?? 1000;
+    this.rebuildHeapBytes = options.rebuildHeapBytes ?? DEFAULT_REBUILD_HEAP_BYTES;
     this.log = options.log ?? silentLog;
     this.checkpoints = this.readStore.collection(CHECKPOINTS);
     if (!(Number.isSafeInteger(this.batchSize) && this.batchSize > 0)) throw new Error('batchSize must be a positive integer');
@@ -341,10 +368,14 @@ export class ProjectorRunner {
     };
     try {
       for (const target of targets) await this.dropGeneration(target);
-      // While the live generations serve and follow: replay the log into the new ones, then index them
-      // (entries built once from the final documents instead of moved at every write; until then a
-      // filter not by id scans, which the projections' id-keyed writes never need).
-      await readInto(liveHead());
+      // While the live generations serve and follow: fold the log into the new ones in memory, each
+      // final document written once (rebuild-working-set.ts), then index them (entries built once from
+      // the final documents instead of moved at every write).
+      const folded = liveHead();
+      await this.foldInto(targets, folded, (read) => {
+        eventsRead += read;
+        onProgress?.({ eventsRead, total: Math.max(folded, eventsRead) });
+      });
       for (const target of targets) await this.ensureIndexes(target);
       // With the live pump paused: apply what arrived meanwhile, then switch over.
       await this.exclusive(async () => {
@@ -367,6 +398,31 @@ export class ProjectorRunner {
       this.log.info('projection rebuilt', { ...report });
       return report;
     });
+  }
+
+  /**
+   * The offline shape of a rebuild's first pass: the log up to `until` read once, every target's
+   * guarded ops applied to one in-memory working set, whose documents reach the read store once each
+   * (moved out early only to bound the heap). The fresh collections exist from the start (empty), so
+   * a rebuild in progress shows in the read store's list as before.
+   */
+  private async foldInto(targets: readonly Target[], until: number, onRead: (events: number) => void): Promise<void> {
+    for (const target of targets) for (const collection of target.collections.values()) await this.readStore.putDocuments(collection.name, []);
+    const workingSet = new RebuildWorkingSet(this.readStore, { heapBudgetBytes: this.rebuildHeapBytes });
+    let position = Math.min(...targets.map((target) => target.position));
+    while (position < until) {
+      this.assertRunning();
+      const events = await this.eventStore.readAll({ after: position, limit: Math.min(this.batchSize, until - position) });
+      if (events.length === 0) break;
+      const writes: CollectionWrites[] = [];
+      for (const target of targets) writes.push(...guardedWrites(target, events));
+      await workingSet.apply(writes);
+      position = events[events.length - 1]!.position;
+      for (const target of targets) target.position = Math.max(target.position, position);
+      onRead(events.length);
+    }
+    await workingSet.flush();
+    this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted: workingSet.evicted, reloaded: workingSet.reloaded });
   }
 
   private assertRunning(): void {
@@ -487,18 +543,7 @@ export class ProjectorRunner {
     const advanced: Target[] = [];
     for (const target of targets) {
       if (target.position >= last) continue;
-      const byCollection = new Map<string, WriteOp[]>();
-      for (const event of events) {
-        if (event.position <= target.position) continue;
-        for (const { collection, ops } of target.projection.apply(event)) {
-          if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
-          const physical = physicalName(collection, target.generation);
-          let batch = byCollection.get(physical);
-          if (!batch) byCollection.set(physical, (batch = []));
-          for (const op of ops) batch.push(guardOp(op, event.position));
-        }
-      }
-      for (const [collection, ops] of byCollection) writes.push({ collection, ops });
+      writes.push(...guardedWrites(target, events));
       advanced.push(target);
     }
     if (saveCheckpoints) {
