@@ -36,6 +36,12 @@ export interface ProjectorRunnerOptions {
    * the read store (default DEFAULT_REBUILD_HEAP_BYTES; see rebuild-working-set.ts).
    */
   rebuildHeapBytes?: number;
+  /**
+   * Whether a generation built from position 0 at start (a new projection, a deleted read-models file)
+   * is folded in memory as a rebuild is, instead of applied batch by batch (stores on disk: true; a
+   * memory store, as time travel's folds use, gains nothing from it).
+   */
+  foldFromScratch?: boolean;
   log?: Log;
 }
 
@@ -153,6 +159,7 @@ export class ProjectorRunner {
   private readonly projections: readonly Projection[];
   private readonly batchSize: number;
   private readonly rebuildHeapBytes: number;
+  private readonly foldFromScratch: boolean;
   private readonly log: Log;
   private readonly checkpoints: ReadCollection;
   /** Logical collection name -> name of the projection that owns it. */
@@ -179,6 +186,7 @@ export class ProjectorRunner {
     this.projections = options.projections;
     this.batchSize = options.batchSize ?? 1000;
     this.rebuildHeapBytes = options.rebuildHeapBytes ?? DEFAULT_REBUILD_HEAP_BYTES;
+    this.foldFromScratch = options.foldFromScratch ?? false;
     this.log = options.log ?? silentLog;
     this.checkpoints = this.readStore.collection(CHECKPOINTS);
     if (!(Number.isSafeInteger(this.batchSize) && this.batchSize > 0)) throw new Error('batchSize must be a positive integer');
@@ -240,6 +248,7 @@ export class ProjectorRunner {
     const logCatchUp = this.progressLogger('catching up projections', [...this.live.keys()]);
     const from = this.position;
     this.catchUpProgress = ({ eventsRead }) => logCatchUp({ eventsRead: eventsRead - readBefore, total: head - from });
+    if (this.foldFromScratch && building.length > 0 && head > 0) await this.foldFromStart(building, head, signal);
     while (this.running && (await this.applyNextBatch()) === this.batchSize) signal?.throwIfAborted();
     signal?.throwIfAborted();
     await this.drain();
@@ -257,6 +266,24 @@ export class ProjectorRunner {
     };
     this.log.info('projections caught up', { ...report, eventsPerSecond: Math.round((report.eventsRead * 1000) / Math.max(report.ms, 1)) });
     return report;
+  }
+
+  /**
+   * The generations built from position 0 at start, folded up to `head` as a rebuild's are, then their
+   * checkpoints stored (after their documents). The live pump waits meanwhile. An abort stops the fold
+   * between two batches with nothing checkpointed: leftovers of a generation at position 0 are dropped
+   * before it is built again.
+   */
+  private foldFromStart(building: readonly Target[], head: number, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      for (const target of building) await this.dropGeneration(target);
+      await this.foldInto(building, head, (read) => {
+        this.eventsRead += read;
+        this.catchUpProgress?.({ eventsRead: this.eventsRead, total: head });
+        signal?.throwIfAborted();
+      });
+      await this.readStore.writeAtomically([{ collection: CHECKPOINTS, ops: building.map((target) => checkpointWrite(target, target.position)) }]);
+    });
   }
 
   /** A progress callback that logs at most every PROGRESS_LOG_MS (catch-up and rebuilds of a large log). */

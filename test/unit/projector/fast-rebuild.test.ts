@@ -148,4 +148,28 @@ describe('offline rebuild (working set folded in memory)', function () {
       }
     });
   }
+
+  it('folds generations built from position 0 at start the same way, checkpointed, so the next start reads nothing', async () => {
+    const referenceStore = openSqliteReadStore({ path: ':memory:' });
+    const reference = new ProjectorRunner({ eventStore: app.storyline.eventStore, readStore: referenceStore, projections });
+    const store = openSqliteReadStore({ path: ':memory:', cacheBytes: 64 * 1024 });
+    const folding = () => new ProjectorRunner({ eventStore: app.storyline.eventStore, readStore: store, projections, batchSize: 3, rebuildHeapBytes: 1, foldFromScratch: true });
+    const first = folding();
+    try {
+      await reference.start();
+      const head = await app.storyline.eventStore.headPosition();
+      expect(await first.start()).to.include({ eventsRead: head, position: head });
+      expectSameDocuments(await dumpOf(first), await dumpOf(reference));
+      await first.stop();
+      const second = folding();
+      expect(await second.start()).to.include({ eventsRead: 0, position: head });
+      expectSameDocuments(await dumpOf(second), await dumpOf(reference));
+      await second.stop();
+    } finally {
+      await first.stop();
+      await reference.stop();
+      await referenceStore.close();
+      await store.close();
+    }
+  });
 });
