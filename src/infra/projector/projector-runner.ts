@@ -445,10 +445,11 @@ export class ProjectorRunner {
       for (const target of targets) writes.push(...guardedWrites(target, events));
       await workingSet.apply(writes);
       position = events[events.length - 1]!.position;
-      for (const target of targets) target.position = Math.max(target.position, position);
       onRead(events.length);
     }
     await workingSet.flush();
+    // Only now are the documents up to `position` in the read store (a live target's position is what waitFor trusts).
+    for (const target of targets) target.position = Math.max(target.position, position);
     this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted: workingSet.evicted, reloaded: workingSet.reloaded });
   }
 
