@@ -16,6 +16,7 @@
 import type { CollectionWrites, Doc, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { estimatedDocumentBytes } from '../read-store/document-cache.js';
 import { createMemoryReadStore, type MemoryReadStore } from '../read-store/memory-read-store.js';
+import { IdBitmap } from './id-bitmap.js';
 
 export interface RebuildWorkingSetOptions {
   /** Heap size (V8 `heapUsed`) above which untouched documents are moved out to the read store. */
@@ -43,7 +44,7 @@ interface CollectionState {
   readonly name: string;
   readonly serial: number;
   /** Ids the read store holds (moved out at least once and not deleted there since). */
-  readonly stored: Set<number>;
+  readonly stored: IdBitmap;
   /** A write filtered by something other than `id` was seen: everything stays in memory. */
   pinned: boolean;
   /** Estimated heap bytes of one of its documents (sampled as they move out). */
@@ -100,7 +101,7 @@ export class RebuildWorkingSet {
   private state(collection: string): CollectionState {
     let state = this.states.get(collection);
     if (!state) {
-      state = { name: collection, serial: this.states.size, stored: new Set(), pinned: false, documentBytes: FIRST_SIZE_GUESS, moved: 0 };
+      state = { name: collection, serial: this.states.size, stored: new IdBitmap(), pinned: false, documentBytes: FIRST_SIZE_GUESS, moved: 0 };
       this.states.set(collection, state);
     }
     return state;
@@ -169,7 +170,7 @@ export class RebuildWorkingSet {
   /** Brings the whole collection back and keeps it (a filter not by id may match any document). */
   private async pin(state: CollectionState): Promise<void> {
     state.pinned = true;
-    const missing = [...state.stored].filter((id) => this.written(state, id));
+    const missing = [...state.stored.ids()].filter((id) => this.written(state, id));
     await this.reload(state, missing);
   }
 
