@@ -111,7 +111,8 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const projectViews = inMemory ? createMemoryProjectViewStore() : openSqliteProjectViewStore(dataFile('views.sqlite'));
   const blobs = await openBlobStore(config);
 
-  const runner = new ProjectorRunner({ eventStore, readStore, projections, log });
+  const foldFromScratch = !inMemory && config.readStore !== 'memory';
+  const runner = new ProjectorRunner({ eventStore, readStore, projections, log, rebuildHeapBytes: config.rebuildHeapBytes, foldFromScratch });
   const startup = await runner.start(options.signal).catch(async (error: unknown) => {
     for (const store of [eventStore, readStore, credentials, projectViews, blobs]) await store.close();
     throw error;

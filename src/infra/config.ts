@@ -1,5 +1,6 @@
 // Operator configuration, read once from the environment by the CLI and passed down from there.
 import { resolve } from 'node:path';
+import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
 
 export interface StorylineConfig {
   port: number;
@@ -15,6 +16,8 @@ export interface StorylineConfig {
   readStore: 'sqlite' | 'memory';
   /** Budget of the SQLite read store's cache of parsed documents, in bytes. */
   readCacheBytes: number;
+  /** Heap a projection rebuild may grow to before its working set moves documents out to the read store. */
+  rebuildHeapBytes: number;
   mongoDbName: string;
   createdStatus: 200 | 201;
   maxBodyBytes: number;
@@ -67,6 +70,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     mongoDbName: env['STORYLINE_MONGO_DB'] || 'storyline',
     readStore: readStoreKind(env['STORYLINE_READ_STORE']),
     readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', 32 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
+    rebuildHeapBytes: integer(env, 'STORYLINE_REBUILD_HEAP_BYTES', DEFAULT_REBUILD_HEAP_BYTES, 1, 1024 ** 4),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxUploadBytes: integer(env, 'STORYLINE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -65,6 +65,13 @@ export interface ReadStore {
    * documents it covers (adapters without transactions; replays are no-ops behind the `_pos` guard).
    */
   writeAtomically(writes: readonly CollectionWrites[]): Promise<void>;
+  /**
+   * Stores whole documents in `collection` (created if missing) as one unit, each replacing the stored
+   * document of its id or added: no filter, no update operator, no replay guard, the collection's
+   * indexes kept. The bulk load of an offline rebuild, which folds a fresh generation in memory and
+   * writes each final document once (infra/projector/rebuild-working-set.ts).
+   */
+  putDocuments(collection: string, docs: readonly Doc[]): Promise<void>;
   dropCollection(name: string): Promise<void>;
   listCollections(): Promise<string[]>;
   close(): Promise<void>;

@@ -312,6 +312,27 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
       });
     });
 
+    describe('putDocuments', () => {
+      it('adds and replaces whole documents by id, keeping the indexes, and creates a collection without documents', async () => {
+        const replaced = { id: 1, project_id: 20, name: 'one again', label_ids: [7] };
+        await store.putDocuments('stories', [replaced, { id: 9, project_id: 10, name: 'nine', label_ids: [5] }]);
+        replaced.name = 'changed by the caller afterwards';
+        expect(await coll.findOne({ id: 1 })).to.deep.equal({ id: 1, project_id: 20, name: 'one again', label_ids: [7] });
+        expect(ids(await coll.find({ project_id: 10 }))).to.deep.equal([2, 5, 9]);
+        expect(ids(await coll.find({ project_id: 20 }))).to.deep.equal([1, 3, 4]);
+        expect(ids(await coll.find({ label_ids: 5 }))).to.deep.equal([3, 9]);
+        expect(ids(await coll.find({ label_ids: 7 }))).to.deep.equal([1, 4]);
+
+        await store.putDocuments('fresh', []);
+        expect(await store.listCollections()).to.include('fresh');
+        await store.putDocuments('fresh', [{ id: 3, n: 1 }, { id: 2, n: 2 }]);
+        await store.putDocuments('fresh', [{ id: 3, n: 3 }]);
+        expect(await store.collection('fresh').all()).to.deep.equal([{ id: 2, n: 2 }, { id: 3, n: 3 }]);
+        await store.collection('fresh').ensureIndexes([{ field: 'n' }]);
+        expect(ids(await store.collection('fresh').find({ n: 3 }))).to.deep.equal([3]);
+      });
+    });
+
     describe('collections', () => {
       it('lists the collections written to and drops them', async () => {
         await store.collection('labels').write([{ op: 'insert', doc: { id: 1, name: 'x' } }]);

@@ -24,6 +24,7 @@ import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
 import type { CollectionWrites, Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { guardOp } from './replay-guard.js';
+import { DEFAULT_REBUILD_HEAP_BYTES, RebuildWorkingSet } from './rebuild-working-set.js';
 
 export interface ProjectorRunnerOptions {
   eventStore: EventStore;
@@ -31,6 +32,17 @@ export interface ProjectorRunnerOptions {
   projections: readonly Projection[];
   /** Events per read of the log (default 1000: measured faster than 5000, whose batches outlive V8's young generation). */
   batchSize?: number;
+  /**
+   * Heap a rebuild's in-memory working set may grow the process to before it moves documents out to
+   * the read store (default DEFAULT_REBUILD_HEAP_BYTES; see rebuild-working-set.ts).
+   */
+  rebuildHeapBytes?: number;
+  /**
+   * Whether a generation built from position 0 at start (a new projection, a deleted read-models file)
+   * is folded in memory as a rebuild is, instead of applied batch by batch (stores on disk: true; a
+   * memory store, as time travel's folds use, gains nothing from it).
+   */
+  foldFromScratch?: boolean;
   log?: Log;
 }
 
@@ -119,6 +131,25 @@ function checkpointWrite(target: Target, position: number): WriteOp {
   return { op: 'replace', filter: { id }, doc, upsert: true };
 }
 
+/**
+ * What `events` write to `target`'s generation, per physical collection, each op behind the replay
+ * guard (events the target has applied already are passed over).
+ */
+function guardedWrites(target: Target, events: readonly RecordedEvent[]): CollectionWrites[] {
+  const byCollection = new Map<string, WriteOp[]>();
+  for (const event of events) {
+    if (event.position <= target.position) continue;
+    for (const { collection, ops } of target.projection.apply(event)) {
+      if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
+      const physical = physicalName(collection, target.generation);
+      let batch = byCollection.get(physical);
+      if (!batch) byCollection.set(physical, (batch = []));
+      for (const op of ops) batch.push(guardOp(op, event.position));
+    }
+  }
+  return [...byCollection].map(([collection, ops]) => ({ collection, ops }));
+}
+
 function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
 }
@@ -128,6 +159,8 @@ export class ProjectorRunner implements ReadModelChanges {
   private readonly readStore: ReadStore;
   private readonly projections: readonly Projection[];
   private readonly batchSize: number;
+  private readonly rebuildHeapBytes: number;
+  private readonly foldFromScratch: boolean;
   private readonly log: Log;
   private readonly checkpoints: ReadCollection;
   /** Logical collection name -> name of the projection that owns it. */
@@ -155,6 +188,8 @@ export class ProjectorRunner implements ReadModelChanges {
     this.readStore = options.readStore;
     this.projections = options.projections;
     this.batchSize = options.batchSize ?? 1000;
+    this.rebuildHeapBytes = options.rebuildHeapBytes ?? DEFAULT_REBUILD_HEAP_BYTES;
+    this.foldFromScratch = options.foldFromScratch ?? false;
     this.log = options.log ?? silentLog;
     this.checkpoints = this.readStore.collection(CHECKPOINTS);
     if (!(Number.isSafeInteger(this.batchSize) && this.batchSize > 0)) throw new Error('batchSize must be a positive integer');
@@ -221,6 +256,7 @@ export class ProjectorRunner implements ReadModelChanges {
     const logCatchUp = this.progressLogger('catching up projections', [...this.live.keys()]);
     const from = this.position;
     this.catchUpProgress = ({ eventsRead }) => logCatchUp({ eventsRead: eventsRead - readBefore, total: head - from });
+    if (this.foldFromScratch && building.length > 0 && head > 0) await this.foldFromStart(building, head, signal);
     while (this.running && (await this.applyNextBatch()) === this.batchSize) signal?.throwIfAborted();
     signal?.throwIfAborted();
     await this.drain();
@@ -238,6 +274,24 @@ export class ProjectorRunner implements ReadModelChanges {
     };
     this.log.info('projections caught up', { ...report, eventsPerSecond: Math.round((report.eventsRead * 1000) / Math.max(report.ms, 1)) });
     return report;
+  }
+
+  /**
+   * The generations built from position 0 at start, folded up to `head` as a rebuild's are, then their
+   * checkpoints stored (after their documents). The live pump waits meanwhile. An abort stops the fold
+   * between two batches with nothing checkpointed: leftovers of a generation at position 0 are dropped
+   * before it is built again.
+   */
+  private foldFromStart(building: readonly Target[], head: number, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      for (const target of building) await this.dropGeneration(target);
+      await this.foldInto(building, head, (read) => {
+        this.eventsRead += read;
+        this.catchUpProgress?.({ eventsRead: this.eventsRead, total: head });
+        signal?.throwIfAborted();
+      });
+      await this.readStore.writeAtomically([{ collection: CHECKPOINTS, ops: building.map((target) => checkpointWrite(target, target.position)) }]);
+    });
   }
 
   /** A progress callback that logs at most every PROGRESS_LOG_MS (catch-up and rebuilds of a large log). */
@@ -349,10 +403,14 @@ export class ProjectorRunner implements ReadModelChanges {
     };
     try {
       for (const target of targets) await this.dropGeneration(target);
-      // While the live generations serve and follow: replay the log into the new ones, then index them
-      // (entries built once from the final documents instead of moved at every write; until then a
-      // filter not by id scans, which the projections' id-keyed writes never need).
-      await readInto(liveHead());
+      // While the live generations serve and follow: fold the log into the new ones in memory, each
+      // final document written once (rebuild-working-set.ts), then index them (entries built once from
+      // the final documents instead of moved at every write).
+      const folded = liveHead();
+      await this.foldInto(targets, folded, (read) => {
+        eventsRead += read;
+        onProgress?.({ eventsRead, total: Math.max(folded, eventsRead) });
+      });
       for (const target of targets) await this.ensureIndexes(target);
       // With the live pump paused: apply what arrived meanwhile, then switch over.
       await this.exclusive(async () => {
@@ -376,6 +434,32 @@ export class ProjectorRunner implements ReadModelChanges {
       this.log.info('projection rebuilt', { ...report });
       return report;
     });
+  }
+
+  /**
+   * The offline shape of a rebuild's first pass: the log up to `until` read once, every target's
+   * guarded ops applied to one in-memory working set, whose documents reach the read store once each
+   * (moved out early only to bound the heap). The fresh collections exist from the start (empty), so
+   * a rebuild in progress shows in the read store's list as before.
+   */
+  private async foldInto(targets: readonly Target[], until: number, onRead: (events: number) => void): Promise<void> {
+    for (const target of targets) for (const collection of target.collections.values()) await this.readStore.putDocuments(collection.name, []);
+    const workingSet = new RebuildWorkingSet(this.readStore, { heapBudgetBytes: this.rebuildHeapBytes });
+    let position = Math.min(...targets.map((target) => target.position));
+    while (position < until) {
+      this.assertRunning();
+      const events = await this.eventStore.readAll({ after: position, limit: Math.min(this.batchSize, until - position) });
+      if (events.length === 0) break;
+      const writes: CollectionWrites[] = [];
+      for (const target of targets) writes.push(...guardedWrites(target, events));
+      await workingSet.apply(writes);
+      position = events[events.length - 1]!.position;
+      onRead(events.length);
+    }
+    await workingSet.flush();
+    // Only now are the documents up to `position` in the read store (a live target's position is what waitFor trusts).
+    for (const target of targets) target.position = Math.max(target.position, position);
+    this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted: workingSet.evicted, reloaded: workingSet.reloaded });
   }
 
   private assertRunning(): void {
@@ -496,18 +580,7 @@ export class ProjectorRunner implements ReadModelChanges {
     const advanced: Target[] = [];
     for (const target of targets) {
       if (target.position >= last) continue;
-      const byCollection = new Map<string, WriteOp[]>();
-      for (const event of events) {
-        if (event.position <= target.position) continue;
-        for (const { collection, ops } of target.projection.apply(event)) {
-          if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
-          const physical = physicalName(collection, target.generation);
-          let batch = byCollection.get(physical);
-          if (!batch) byCollection.set(physical, (batch = []));
-          for (const op of ops) batch.push(guardOp(op, event.position));
-        }
-      }
-      for (const [collection, ops] of byCollection) writes.push({ collection, ops });
+      writes.push(...guardedWrites(target, events));
       advanced.push(target);
     }
     if (saveCheckpoints) {

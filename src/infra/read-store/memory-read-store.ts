@@ -273,8 +273,22 @@ function replaceDoc(data: CollectionData, filter: Filter, replacement: Doc, upse
   data.replaceStored(current, doc);
 }
 
+/** Stores a whole document by id, replacing the stored one (putDocuments). */
+function putDoc(data: CollectionData, replacement: Doc): void {
+  const doc = copyJson(replacement) as Record<string, unknown>;
+  assertDocId(doc);
+  const current = data.docs.get(doc.id);
+  if (current) data.replaceStored(current, doc);
+  else data.insert(doc);
+}
+
 export interface MemoryReadStore extends ReadStore {
   collection(name: string): MemoryReadCollection;
+  /**
+   * Removes the documents of these ids from `collection` and returns them as stored, not copied (ids
+   * it does not hold are passed over): how a rebuild's working set hands its documents on.
+   */
+  takeDocuments(collection: string, ids: Iterable<number>): Doc[];
 }
 
 export type MemoryReadCollection = ReadCollection & { readonly documentsExamined: number };
@@ -295,6 +309,22 @@ export function createMemoryReadStore(): MemoryReadStore {
         const data = resolve(collection, true)!;
         for (const op of ops) applyOp(data, op);
       }
+    },
+    async putDocuments(name, docs) {
+      const data = resolve(name, true)!;
+      for (const doc of docs) putDoc(data, doc);
+    },
+    takeDocuments(name, ids) {
+      const data = collections.get(name);
+      const taken: Doc[] = [];
+      if (!data) return taken;
+      for (const id of ids) {
+        const doc = data.docs.get(id);
+        if (!doc) continue;
+        data.remove(doc);
+        taken.push(doc);
+      }
+      return taken;
     },
     async dropCollection(name) {
       collections.delete(name);

@@ -93,6 +93,16 @@ class MongoReadCollection implements ReadCollection {
     if (specs.length > 0) await this.collection.createIndexes(specs);
   }
 
+  /** Whole documents replacing the stored ones by id (ReadStore.putDocuments). */
+  async putDocuments(docs: readonly Doc[]): Promise<void> {
+    await this.ensureIdIndex();
+    if (docs.length === 0) return;
+    await this.collection.bulkWrite(
+      docs.map((doc) => ({ replaceOne: { filter: { id: doc.id }, replacement: { ...doc }, upsert: true } })),
+      { ordered: false },
+    );
+  }
+
   async write(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     await this.ensureIdIndex();
@@ -122,6 +132,9 @@ export async function openMongoReadStore(options: MongoReadStoreOptions): Promis
     // what a crash leaves half-written is replayed as no-ops behind the `_pos` guard.
     async writeAtomically(writes) {
       for (const { collection: name, ops } of writes) await collection(name).write(ops);
+    },
+    async putDocuments(name, docs) {
+      await collection(name).putDocuments(docs);
     },
     async dropCollection(name) {
       indexesReady.delete(name); // a collection created again gets its id index again

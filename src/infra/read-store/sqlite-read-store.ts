@@ -237,6 +237,20 @@ class StoredCollection {
     }
   }
 
+  /**
+   * Stores whole documents of a collection WITHOUT indexes by id, one statement each (putDocuments'
+   * bulk load: nothing parsed, nothing cached; the cached version of an id, if any, is dropped).
+   */
+  storeWhole(docs: readonly Doc[]): void {
+    this.candidateResults.clear();
+    const store = this.sql.storeDoc;
+    for (const doc of docs) {
+      assertDocId(doc);
+      store.run(doc.id, JSON.stringify(doc));
+      this.cache.delete(this.serial, doc.id);
+    }
+  }
+
   insertEntries(field: number, { keys, unkeyed }: IndexKeys, id: number): void {
     const { unique, field: path } = this.indexes[field]!;
     if (keys.length > 1 || unkeyed) this.multikey.set(field, true);
@@ -695,19 +709,66 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
       flushAll();
     });
 
+  /** Documents read per step when indexes are built over a whole collection (bounds the rows held). */
+  const INDEX_BUILD_PAGE = 5000;
+  /** Index entries per INSERT statement while they are gathered. */
+  const INDEX_BUILD_ROWS = 256;
+
   const ensureIndexes = (name: string, indexes: IndexSpec[]): void =>
     transaction(() => {
       const stored = created(name);
       const added = indexes.filter(({ field }) => field !== 'id' && !stored.indexes.some((index) => index.field === field));
       if (added.length === 0) return;
-      for (const index of added) {
-        const number = stored.indexes.push({ field: index.field, unique: index.unique ?? false }) - 1;
-        for (const row of db.prepare(`SELECT doc FROM ${stored.docsTable}`).pluck().all() as string[]) {
-          const doc = JSON.parse(row) as Doc;
-          stored.insertEntries(number, indexKeysOf(doc, index.field), doc.id);
+      const first = stored.indexes.length;
+      for (const index of added) stored.indexes.push({ field: index.field, unique: index.unique ?? false });
+      // Each document parsed once for every index added (a rebuild adds them all after its load). The
+      // entries of non-unique indexes are gathered in a scratch table and inserted in key order: a
+      // b-tree filled in order, instead of one random insert per entry (a quarter of a rebuild before).
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS index_build (field INTEGER NOT NULL, key, id INTEGER NOT NULL)');
+      const gathered: unknown[] = [];
+      const gatherMany = db.prepare(`INSERT INTO temp.index_build (field, key, id) VALUES ${Array(INDEX_BUILD_ROWS).fill('(?, ?, ?)').join(', ')}`);
+      const gatherOne = db.prepare('INSERT INTO temp.index_build (field, key, id) VALUES (?, ?, ?)');
+      const gather = (field: number, key: unknown, id: number) => {
+        gathered.push(field, key, id);
+        if (gathered.length === 3 * INDEX_BUILD_ROWS) gatherMany.run(gathered.splice(0));
+      };
+      const page = db.prepare(`SELECT id, doc FROM ${stored.docsTable} WHERE id > ? ORDER BY id LIMIT ${INDEX_BUILD_PAGE}`).raw(true);
+      for (let after = -Infinity; ; ) {
+        const rows = page.all(after) as Array<[number, string]>;
+        for (const [id, json] of rows) {
+          const doc = JSON.parse(json) as Doc;
+          for (let number = first; number < stored.indexes.length; number++) {
+            const index = stored.indexes[number]!;
+            const { keys, unkeyed } = indexKeysOf(doc, index.field);
+            if (index.unique) stored.insertEntries(number, { keys, unkeyed }, id);
+            else {
+              for (const key of keys) gather(number, sqlKey(key), id);
+              if (unkeyed) gather(number, UNKEYED, id);
+            }
+          }
         }
+        if (rows.length < INDEX_BUILD_PAGE) break;
+        after = rows[rows.length - 1]![0];
       }
+      for (let row = 0; row < gathered.length; row += 3) gatherOne.run(gathered.slice(row, row + 3));
+      db.exec(`INSERT OR IGNORE INTO ${stored.keysTable} (field, key, id) SELECT field, key, id FROM temp.index_build ORDER BY field, key, id`);
+      db.exec('DELETE FROM temp.index_build');
       db.prepare('UPDATE _collections SET indexes = ? WHERE name = ?').run(JSON.stringify(stored.indexes), name);
+    });
+
+  /** ReadStore.putDocuments: the fast path without indexes (a fresh generation), else the pending path that moves index entries. */
+  const putDocuments = (name: string, docs: readonly Doc[]): void =>
+    transaction(() => {
+      const stored = created(name);
+      if (stored.indexes.length === 0) return stored.storeWhole(docs);
+      for (const replacement of docs) {
+        const doc = copyJson(replacement) as Record<string, unknown>;
+        assertDocId(doc);
+        const current = stored.load(doc.id);
+        if (current) stored.touch(current);
+        stored.put(doc);
+      }
+      stored.flush();
     });
 
   const collection = (name: string): ReadCollection => ({
@@ -761,6 +822,9 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     collection,
     async writeAtomically(writes) {
       writeAtomically(writes);
+    },
+    async putDocuments(name, docs) {
+      putDocuments(name, docs);
     },
     async dropCollection(name) {
       transaction(() => {
