@@ -291,6 +291,7 @@ export class ProjectorRunner implements ReadModelChanges {
         signal?.throwIfAborted();
       });
       await this.readStore.writeAtomically([{ collection: CHECKPOINTS, ops: building.map((target) => checkpointWrite(target, target.position)) }]);
+      this.changes++;
     });
   }
 
