@@ -22,7 +22,7 @@ export const rebuildProjectionsCommand: CliCommand = {
     const unknown = chosen.filter((name) => !known.includes(name));
     if (unknown.length > 0) throw new CliUsageError(`unknown projection ${unknown.join(', ')} (known: ${known.join(', ')})`);
     const { openStoryline } = await import('../composition.js');
-    const storyline = await openStoryline(config, log);
+    const storyline = await openStoryline(config, log, { offlineRebuilds: true });
     const display = progressDisplay(process.stderr);
     try {
       const reports = await storyline.runner.rebuildTogether(chosen, (progress) => display.update(progress));

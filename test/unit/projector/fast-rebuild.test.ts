@@ -117,7 +117,7 @@ describe('offline rebuild (working set folded in memory)', function () {
     it(`gives every collection the documents of the live build, ${label}, for all projections and for some`, async () => {
       const store: ReadStore = openSqliteReadStore({ path: ':memory:', cacheBytes: 64 * 1024 });
       const { log, moved } = workingSetLog();
-      const runner = new ProjectorRunner({ eventStore: app.storyline.eventStore, readStore: store, projections, batchSize: 3, rebuildHeapBytes: heap, log });
+      const runner = new ProjectorRunner({ eventStore: app.storyline.eventStore, readStore: store, projections, batchSize: 3, rebuildHeapBytes: heap, foldRebuilds: true, log });
       try {
         await runner.start();
         const live = await dumpOf(runner);
