@@ -31,7 +31,7 @@ import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkp
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory } from './time-travel/project-history.js';
-import { inThreadProjectSnapshots, WorkerProjectSnapshots } from './time-travel/snapshot-placement.js';
+import { inThreadProjectSnapshots, WorkerProjectSnapshots, type PlacedProjectSnapshots } from './time-travel/snapshot-placement.js';
 import { openSqliteSnapshotStore } from './time-travel/snapshot-store.js';
 import { projectSnapshotsReaction } from '../reactions/project-snapshots.js';
 import { blobFileUploads } from './blob-store/file-uploads.js';
@@ -74,6 +74,8 @@ export interface Storyline {
    * them (`serve`); one-shot CLI commands opening the same data directory do not run them.
    */
   reactions: ReactionRunner;
+  /** Where the project-snapshots reaction's snapshots are taken (tests: off the serving thread for a log in a file). */
+  snapshots: PlacedProjectSnapshots;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
   /** Adds a person who signs in with a password (operator CLI, demo). */
@@ -242,6 +244,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ids,
     deps,
     reactions,
+    snapshots,
     startup,
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });
