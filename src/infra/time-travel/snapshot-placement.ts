@@ -60,7 +60,8 @@ export type SnapshotWorkerCall =
   | { id: number; call: 'takenUpTo' }
   | { id: number; call: 'take'; projectId: number; version: number; position: number }
   | { id: number; call: 'recordTakenUpTo'; position: number }
-  | { id: number; call: 'discard'; projectId: number; projection: ProjectionKey; snapshot: Pick<ProjectSnapshot, 'version' | 'position'> };
+  | { id: number; call: 'discard'; projectId: number; projection: ProjectionKey; snapshot: Pick<ProjectSnapshot, 'version' | 'position'> }
+  | { id: number; call: 'close' };
 
 /** The worker's messages: the answer to a call (`value`: takenUpTo's position, take's thread id), or a log line. */
 export type SnapshotWorkerMessage =
@@ -101,12 +102,19 @@ export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
     await this.call({ call: 'recordTakenUpTo', position });
   }
 
+  /** Rejects the calls in flight, has the worker close its connections (so its WAL is checkpointed), then ends it. */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    const worker = this.worker;
-    this.stop(worker, new Error('the snapshots are closed'));
-    await worker?.terminate();
     await this.source.close();
+    const worker = this.worker;
+    if (!worker) return;
+    const closed = new Error('the snapshots are closed');
+    for (const reply of this.pending.values()) reply.reject(closed);
+    this.pending.clear();
+    await this.send(worker, { call: 'close' }).catch(() => {});
+    this.worker = null;
+    await worker.terminate();
   }
 
   /** Best effort, as SnapshotStore.discard: a failed worker leaves the snapshot for the next fold to find again. */
@@ -120,7 +128,10 @@ export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
 
   private call(call: Call): Promise<number | null> {
     if (this.closed) return Promise.reject(new Error('the snapshots are closed'));
-    const worker = this.running();
+    return this.send(this.running(), call);
+  }
+
+  private send(worker: Worker, call: Call): Promise<number | null> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -152,8 +163,8 @@ export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
   }
 
   /** Fails every call in flight of `worker` (their outcome is unknown; each is safe to repeat); the next call starts a fresh worker. */
-  private stop(worker: Worker | null, reason: Error): void {
-    if (!worker || this.worker !== worker) return;
+  private stop(worker: Worker, reason: Error): void {
+    if (this.worker !== worker) return;
     this.worker = null;
     if (!this.closed) this.options.log.warn('the snapshot worker stopped: the next call starts a fresh one', { error: reason.message });
     for (const reply of this.pending.values()) reply.reject(reason);

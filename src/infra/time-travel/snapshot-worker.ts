@@ -18,7 +18,7 @@ const { eventsPath, snapshotsPath, cacheBytes } = workerData as SnapshotWorkerDa
 // A log that cannot be opened fails the worker (the parent rejects the call; its next call starts a fresh one).
 const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
 const store = openSqliteSnapshotStore(snapshotsPath, log);
-const { snapshotter } = projectSnapshotter({ eventStore, store, projections, cacheBytes });
+const { snapshotter, history } = projectSnapshotter({ eventStore, store, projections, cacheBytes });
 
 /** The call's answer: takenUpTo's position, the thread id that ran a take, nothing for the others. */
 async function answer(call: SnapshotWorkerCall): Promise<number | null> {
@@ -33,6 +33,11 @@ async function answer(call: SnapshotWorkerCall): Promise<number | null> {
       return null;
     case 'discard':
       await store.discard(call.projectId, call.projection, call.snapshot);
+      return null;
+    case 'close':
+      await history.close();
+      await store.close();
+      await eventStore.close();
       return null;
   }
 }

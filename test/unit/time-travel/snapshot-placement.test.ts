@@ -42,13 +42,15 @@ describe('time travel: where snapshots are taken', function () {
     const dataDir = tempDir();
     const snapshotsPath = join(tempDir(), SNAPSHOTS_FILE);
     const placement = new WorkerProjectSnapshots({ eventsPath: join(dataDir, 'events.sqlite'), snapshotsPath, cacheBytes: 1 << 30, log: silentLog });
+    let project = 0;
+    let version = 0;
     try {
       // No log in the directory yet: the worker cannot open it and fails.
       expect((await rejection(placement.take(1, 1, 1))).message).to.match(/snapshot worker (failed|exited)/);
       expect(placement.lastTakeThreadId).to.equal(null);
 
       const app = await storylineApp({ dataDir });
-      const { project, version } = await writeSeededProjectHistory(app, 12);
+      ({ project, version } = await writeSeededProjectHistory(app, 12));
       const [event] = await app.storyline.eventStore.readStream(streams.project(project), { from: version, limit: 1 });
       await app.close();
 
@@ -63,6 +65,14 @@ describe('time travel: where snapshots are taken', function () {
       }
     } finally {
       await placement.close();
+    }
+    // After the worker closed: a new server's folds read the stored snapshots before any worker runs.
+    const restarted = new WorkerProjectSnapshots({ eventsPath: join(dataDir, 'events.sqlite'), snapshotsPath, cacheBytes: 1 << 30, log: silentLog });
+    try {
+      const [projection] = snapshottedProjections(projections);
+      expect(await restarted.source.nearest(project, projection!, version)).to.include({ version });
+    } finally {
+      await restarted.close();
     }
   });
 
