@@ -6,7 +6,10 @@
 //   file is created empty; a file that is not a readable database (or turns out corrupt while it is
 //   read) is deleted and created again, logged; a snapshot whose body does not decode is dropped. None of
 //   this reaches a client: a fold without a snapshot starts from the first event, as before snapshots.
-//   Where the file cannot be opened at all (a read-only volume) the snapshots live in memory instead.
+//   Where the file cannot be opened at all (a read-only volume) the snapshots live in memory instead
+//   (taken in the snapshot worker, they then serve only its own folds: requests fold from the first event).
+// - One connection writes the file (the snapshot worker's, or the serving thread's for a log that the
+//   worker cannot reach); the serving thread reads the worker's through openSnapshotReader.
 // - Keyed by (project, projection name, projection version, project version): a projection whose
 //   version changes never reads the snapshots of its earlier version, and they are deleted when the
 //   reaction starts over for the new one (`progress`). Each carries the hash of the stream's event at its
