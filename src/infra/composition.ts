@@ -31,7 +31,7 @@ import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkp
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory } from './time-travel/project-history.js';
-import { ProjectSnapshotter, snapshottedProjections } from './time-travel/project-snapshotter.js';
+import { inThreadProjectSnapshots, WorkerProjectSnapshots, type PlacedProjectSnapshots } from './time-travel/snapshot-placement.js';
 import { openSqliteSnapshotStore } from './time-travel/snapshot-store.js';
 import { projectSnapshotsReaction } from '../reactions/project-snapshots.js';
 import { blobFileUploads } from './blob-store/file-uploads.js';
@@ -74,6 +74,8 @@ export interface Storyline {
    * them (`serve`); one-shot CLI commands opening the same data directory do not run them.
    */
   reactions: ReactionRunner;
+  /** Where the project-snapshots reaction's snapshots are taken (tests: off the serving thread for a log in a file). */
+  snapshots: PlacedProjectSnapshots;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
   /** Adds a person who signs in with a password (operator CLI, demo). */
@@ -131,26 +133,19 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const asOfScope = new AsOfReadScope();
   const read = asOfScope.reads((name) => runner.collection(name));
   // Persisted snapshots (derived, deletable) that cold folds start from; the project-snapshots reaction
-  // takes them with a history of its own, so it never evicts the folds requests use.
-  const snapshots = openSqliteSnapshotStore(dataFile(SNAPSHOTS_FILE), log);
+  // takes them with a history of its own (so it never evicts the folds requests use), in a worker thread
+  // when the log is a file (time-travel/snapshot-placement.ts).
+  const snapshots = inMemory || config.kurrentUrl
+    ? inThreadProjectSnapshots({ eventStore, store: openSqliteSnapshotStore(dataFile(SNAPSHOTS_FILE), log), cacheBytes: config.timeTravelCacheBytes })
+    : new WorkerProjectSnapshots({ eventsPath: dataFile('events.sqlite'), snapshotsPath: dataFile(SNAPSHOTS_FILE), cacheBytes: config.timeTravelCacheBytes, log });
   const history = new FoldingProjectHistory({
     eventStore,
     projections,
     newReadStore: createMemoryReadStore,
     cacheEntries: config.timeTravelCacheEntries,
     cacheBytes: config.timeTravelCacheBytes,
-    snapshots,
+    snapshots: snapshots.source,
   });
-  const snapshotted = snapshottedProjections(projections);
-  const snapshotHistory = new FoldingProjectHistory({
-    eventStore,
-    projections: snapshotted,
-    newReadStore: createMemoryReadStore,
-    cacheEntries: snapshotted.length,
-    cacheBytes: config.timeTravelCacheBytes,
-    snapshots,
-  });
-  const snapshotter = new ProjectSnapshotter({ history: snapshotHistory, store: snapshots, projections: snapshotted });
   const writer = new ResourceWriter({ commands, read });
   const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
   const accounts = new AccountCommands({
@@ -238,7 +233,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     checkpoints,
     reactions: [
       ...reactionFactories.map((factory) => factory({ read, own: readStore })),
-      projectSnapshotsReaction(snapshotter, config.timeTravelSnapshotEvery),
+      projectSnapshotsReaction(snapshots, config.timeTravelSnapshotEvery),
       ...(options.reactions ?? []),
     ],
     log,
@@ -256,6 +251,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ids,
     deps,
     reactions,
+    snapshots,
     startup,
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });
@@ -267,7 +263,6 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await reactions.stop();
         await runner.stop();
         await history.close();
-        await snapshotHistory.close();
         await snapshots.close();
         await checkpoints.close();
         await eventStore.close();

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { threadId } from 'node:worker_threads';
 import { join } from 'node:path';
 import { SNAPSHOTS_FILE } from '../../src/infra/data-directory.js';
 import { PROJECT_SNAPSHOTS } from '../../src/reactions/project-snapshots.js';
@@ -28,6 +29,8 @@ describe('API: time travel from persisted snapshots', function () {
   const file = join(dir, SNAPSHOTS_FILE);
   const recorded: Recorded[] = [];
   let owner: PersonHandle;
+  /** The thread that took the last snapshot while the history was written. */
+  let takenInThread: number | null = null;
 
   const open = () => storylineApp({ dataDir: dir, env: ENV });
 
@@ -76,9 +79,15 @@ describe('API: time travel from persisted snapshots', function () {
       }
     }));
     await snapshotsCaughtUp(app);
+    takenInThread = app.storyline.snapshots.lastTakeThreadId;
     await app.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('takes the snapshots in a worker thread, so the serving thread never folds for them', () => {
+    expect(takenInThread).to.be.a('number');
+    expect(takenInThread).to.not.equal(threadId);
+  });
 
   it('answers every version after a restart, starting from the snapshots, as it answered live', async () => {
     expect(storedSnapshots()).to.be.greaterThan(5);

@@ -18,7 +18,7 @@ import { assertValidAppend } from './append-validation.js';
 import { CHAIN_RESTS_SQL, upgradeToHashChain, type ChainRestRow } from './sqlite-hash-chain.js';
 import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { appendError, type AppendRequest, type BatchOutcome } from './sqlite-append-batch.js';
-import { WorkerAppender, inThreadAppender } from './sqlite-appender.js';
+import { WorkerAppender, inThreadAppender, type Appender } from './sqlite-appender.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
 import { asStorageFailure } from '../storage-failure.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
@@ -39,6 +39,12 @@ export interface SqliteEventStoreOptions {
    * syncs the file after close, then removes the mark.
    */
   bulkLoad?: boolean;
+  /**
+   * A reader beside the process that owns the log (the project-snapshot worker): the file is opened
+   * read-only and must exist; no schema, no hash-chain upgrade, no append or read-ahead worker, no
+   * polling for appends. Appends reject.
+   */
+  readOnly?: boolean;
 }
 
 /** The page cache of a bulk load (KiB): the id and (stream, version) indexes of a million events stay in memory. */
@@ -84,6 +90,16 @@ function appendRequest(stream: string, expectedVersion: ExpectedVersion, events:
   return { stream, expectedVersion, events: events.map((event) => ({ ...encodeEvent(event), commandId: event.meta.command_id })) };
 }
 
+function refuseReadOnlyWrite(): never {
+  throw new Error('this event store is opened read-only');
+}
+
+/** A read-only store's appender: every batch is refused (nothing is committed). */
+const readOnlyAppender: Appender = {
+  write: async () => refuseReadOnlyWrite(),
+  async close() {},
+};
+
 interface PendingAppend {
   request: AppendRequest;
   resolve(result: AppendResult): void;
@@ -91,13 +107,17 @@ interface PendingAppend {
 }
 
 export async function openSqliteEventStore(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
-  const db = new Database(options.path);
+  const readOnly = options.readOnly === true;
+  if (readOnly && options.path === ':memory:') throw new Error('an in-memory log cannot be opened read-only beside its owner');
+  const db = new Database(options.path, readOnly ? { readonly: true, fileMustExist: true } : {});
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = FULL');
-  if (options.bulkLoad) db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
-  db.exec(SCHEMA);
-  const chainedOnOpen = upgradeToHashChain(db);
+  if (!readOnly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma(options.bulkLoad ? 'synchronous = OFF' : 'synchronous = FULL');
+    if (options.bulkLoad) db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+    db.exec(SCHEMA);
+  }
+  const chainedOnOpen = readOnly ? 0 : upgradeToHashChain(db);
 
   const statements = {
     head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
@@ -123,11 +143,11 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   const readHead = (): number => statements.head.get()?.head ?? 0;
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
 
-  const appender = options.path === ':memory:' ? inThreadAppender(db) : new WorkerAppender(options.path, options.busyTimeoutMs ?? 10_000);
+  const appender = readOnly ? readOnlyAppender : options.path === ':memory:' ? inThreadAppender(db) : new WorkerAppender(options.path, options.busyTimeoutMs ?? 10_000);
 
-  const writeEncoded = bulkAppender(db);
+  const writeEncoded = readOnly ? refuseReadOnlyWrite : bulkAppender(db);
 
-  const readAhead = options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
+  const readAhead = readOnly || options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
 
   const appended = new Subject<number>();
   let lastAnnouncedHead = readHead();
@@ -191,10 +211,12 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     }
   }
 
-  const poll = setInterval(() => {
-    if (!closed) announce(readHead());
-  }, options.pollIntervalMs ?? 250);
-  poll.unref();
+  const poll = readOnly
+    ? undefined
+    : setInterval(() => {
+        if (!closed) announce(readHead());
+      }, options.pollIntervalMs ?? 250);
+  poll?.unref();
 
   function assertOpen(): void {
     if (closed) throw new Error('the event store is closed');

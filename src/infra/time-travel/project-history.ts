@@ -24,7 +24,7 @@ import type { AppendResult, ChainedEvent, EventStore, ReadAllOptions, ReadStream
 import type { Doc, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import type { CollectionReader, ProjectHistory } from '../../queries/time-travel.js';
 import { ProjectorRunner } from '../projector/projector-runner.js';
-import type { ProjectSnapshot, SnapshotStore } from './snapshot-store.js';
+import type { ProjectSnapshot, SnapshotSource } from './snapshot-store.js';
 
 export interface ProjectHistoryOptions {
   eventStore: EventStore;
@@ -36,7 +36,7 @@ export interface ProjectHistoryOptions {
   /** Estimated bytes of the documents of the folds kept; the most recent fold is kept whatever its size. */
   cacheBytes: number;
   /** Persisted snapshots a fold may start from (none: every cold fold starts from the first event). */
-  snapshots?: SnapshotStore;
+  snapshots?: SnapshotSource;
 }
 
 /** One projection of one project folded up to one version. */

@@ -8,9 +8,11 @@
 // Progress is kept per projection version in the store (snapshot_progress): a projection whose version
 // changed, or a deleted snapshot file, starts at 0, so the reaction replays the log and takes that
 // projection's snapshots again while the others skip the positions they already covered.
+import type { EventStore } from '../../ports/event-store.js';
 import type { Projection } from '../../projections/projection.js';
 import type { ProjectSnapshots } from '../../reactions/project-snapshots.js';
-import type { FoldingProjectHistory } from './project-history.js';
+import { createMemoryReadStore } from '../read-store/memory-read-store.js';
+import { FoldingProjectHistory } from './project-history.js';
 import type { SnapshotStore } from './snapshot-store.js';
 
 /**
@@ -21,6 +23,27 @@ export const UNSNAPSHOTTED_PROJECTIONS: ReadonlySet<string> = new Set(['performe
 
 export function snapshottedProjections(projections: readonly Projection[]): Projection[] {
   return projections.filter((projection) => !UNSNAPSHOTTED_PROJECTIONS.has(projection.name));
+}
+
+/**
+ * The snapshotter of the snapshotted ones among `projections`, over `eventStore` and `store`, with a
+ * history of its own (one fold per projection in memory stores, at most `cacheBytes` of them beyond the
+ * most recent), as both placements build it (snapshot-placement.ts).
+ */
+export function projectSnapshotter(options: { eventStore: EventStore; store: SnapshotStore; projections: readonly Projection[]; cacheBytes: number }): {
+  snapshotter: ProjectSnapshotter;
+  history: FoldingProjectHistory;
+} {
+  const projections = snapshottedProjections(options.projections);
+  const history = new FoldingProjectHistory({
+    eventStore: options.eventStore,
+    projections,
+    newReadStore: createMemoryReadStore,
+    cacheEntries: projections.length,
+    cacheBytes: options.cacheBytes,
+    snapshots: options.store,
+  });
+  return { snapshotter: new ProjectSnapshotter({ history, store: options.store, projections }), history };
 }
 
 export class ProjectSnapshotter implements ProjectSnapshots {

@@ -6,7 +6,10 @@
 //   file is created empty; a file that is not a readable database (or turns out corrupt while it is
 //   read) is deleted and created again, logged; a snapshot whose body does not decode is dropped. None of
 //   this reaches a client: a fold without a snapshot starts from the first event, as before snapshots.
-//   Where the file cannot be opened at all (a read-only volume) the snapshots live in memory instead.
+//   Where the file cannot be opened at all (a read-only volume) the snapshots live in memory instead
+//   (taken in the snapshot worker, they then serve only its own folds: requests fold from the first event).
+// - One connection writes the file (the snapshot worker's, or the serving thread's for a log that the
+//   worker cannot reach); the serving thread reads the worker's through openSnapshotReader.
 // - Keyed by (project, projection name, projection version, project version): a projection whose
 //   version changes never reads the snapshots of its earlier version, and they are deleted when the
 //   reaction starts over for the new one (`progress`). Each carries the hash of the stream's event at its
@@ -42,6 +45,9 @@ export interface ProjectSnapshot {
   /** Every collection of the fold's read store by physical name, the runner's checkpoints included. */
   readonly collections: Readonly<Record<string, readonly Doc[]>>;
 }
+
+/** What a fold reads of the snapshots: the nearest one, and discarding one that cannot serve. */
+export type SnapshotSource = Pick<SnapshotStore, 'nearest' | 'discard'>;
 
 export interface SnapshotStore {
   /** The snapshot of the project's projection at the highest version at or below `atOrBelow`; null when none is readable. */
@@ -113,6 +119,9 @@ interface StoredRow {
   body: Buffer;
 }
 
+const NEAREST_SQL = `SELECT version, position, hash, body FROM snapshots
+  WHERE project_id = ? AND projection = ? AND projection_version = ? AND version <= ? ORDER BY version DESC LIMIT 1`;
+
 interface Statements {
   nearest: Database.Statement<[number, string, number, number], StoredRow>;
   put: Database.Statement<[number, string, number, number, number, string, Buffer]>;
@@ -137,8 +146,7 @@ function openDatabase(path: string): { db: Database.Database; statements: Statem
     }
     db.exec(SCHEMA);
     const statements: Statements = {
-      nearest: db.prepare(`SELECT version, position, hash, body FROM snapshots
-        WHERE project_id = ? AND projection = ? AND projection_version = ? AND version <= ? ORDER BY version DESC LIMIT 1`),
+      nearest: db.prepare(NEAREST_SQL),
       put: db.prepare(`INSERT OR REPLACE INTO snapshots (project_id, projection, projection_version, version, position, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       drop: db.prepare('DELETE FROM snapshots WHERE project_id = ? AND projection = ? AND projection_version = ? AND version = ?'),
       progress: db.prepare('SELECT projection_version, position FROM snapshot_progress WHERE projection = ?'),
@@ -204,14 +212,7 @@ export function openSqliteSnapshotStore(path: string, log: Log = silentLog): Sna
         log.warn('a snapshot could not be read: folding without it', { projectId, projection: projection.name, error: String(error) });
         return null;
       }
-      if (!row) return null;
-      try {
-        return { version: row.version, position: row.position, hash: row.hash, collections: await decodeSnapshotBody(row.body) };
-      } catch (error) {
-        log.warn('a snapshot does not decode: discarded, folding without it', { projectId, projection: projection.name, version: row.version, error: String(error) });
-        discard(projectId, projection, row);
-        return null;
-      }
+      return row ? decodedOrDiscarded(row, projectId, projection, log, async (snapshot) => discard(projectId, projection, snapshot)) : null;
     },
     async put(projectId, projection, snapshot) {
       const body = await encodeSnapshotBody(snapshot.collections);
@@ -239,6 +240,72 @@ export function openSqliteSnapshotStore(path: string, log: Log = silentLog): Sna
     },
     async close() {
       if (current.db.open) current.db.close();
+    },
+  };
+}
+
+/** The stored row as a snapshot; one whose body does not decode is discarded (`discard`) and gives null. */
+async function decodedOrDiscarded(
+  row: StoredRow,
+  projectId: number,
+  projection: ProjectionKey,
+  log: Log,
+  discard: (snapshot: Pick<ProjectSnapshot, 'version' | 'position'>) => Promise<void>,
+): Promise<ProjectSnapshot | null> {
+  try {
+    return { version: row.version, position: row.position, hash: row.hash, collections: await decodeSnapshotBody(row.body) };
+  } catch (error) {
+    log.warn('a snapshot does not decode: discarded, folding without it', { projectId, projection: projection.name, version: row.version, error: String(error) });
+    await discard(row);
+    return null;
+  }
+}
+
+/**
+ * Reads the snapshots that another connection writes (the snapshot worker's, snapshot-placement.ts):
+ * read-only, so that one connection alone writes the file. Opened on first use once the file exists,
+ * and again after any error (the writer may have deleted and recreated a corrupt file); an error reads
+ * as "no snapshot" (the fold starts from the first event). Discarding is the writer's: `discard` hands
+ * it over.
+ */
+export function openSnapshotReader(path: string, discard: SnapshotSource['discard'], log: Log = silentLog): SnapshotSource & { close(): Promise<void> } {
+  let open: { db: Database.Database; nearest: Database.Statement<[number, string, number, number], StoredRow> } | null = null;
+
+  function nearestStatement() {
+    if (!open) {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        db.pragma('busy_timeout = 250');
+        open = { db, nearest: db.prepare<[number, string, number, number], StoredRow>(NEAREST_SQL) };
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    }
+    return open.nearest;
+  }
+
+  function close(): void {
+    if (open?.db.open) open.db.close();
+    open = null;
+  }
+
+  return {
+    async nearest(projectId, projection, atOrBelow) {
+      let row: StoredRow | undefined;
+      try {
+        row = nearestStatement().get(projectId, projection.name, projection.version, atOrBelow);
+      } catch (error) {
+        // Before the writer first created the file this is expected; anything else is worth a line.
+        if ((error as { code?: unknown }).code !== 'SQLITE_CANTOPEN') log.warn('a snapshot could not be read: folding without it', { projectId, projection: projection.name, error: String(error) });
+        close();
+        return null;
+      }
+      return row ? decodedOrDiscarded(row, projectId, projection, log, (snapshot) => discard(projectId, projection, snapshot)) : null;
+    },
+    discard,
+    async close() {
+      close();
     },
   };
 }
