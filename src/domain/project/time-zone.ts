@@ -69,8 +69,20 @@ function wallClockFormatter(olsonName: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-const offsets = new Map<string, number>();
-const OFFSET_MEMO_LIMIT = 50_000;
+/** A pure function's answers by key, all forgotten at once past `limit` entries. */
+function boundedMemo(limit: number): (key: string, compute: () => number) => number {
+  const known = new Map<string, number>();
+  return (key, compute) => {
+    const hit = known.get(key);
+    if (hit !== undefined) return hit;
+    if (known.size >= limit) known.clear();
+    const value = compute();
+    known.set(key, value);
+    return value;
+  };
+}
+
+const rememberedOffset = boundedMemo(50_000);
 
 /**
  * The zone's offset from UTC at `at`, in ms (positive east of Greenwich). Memoized per zone and whole
@@ -79,13 +91,7 @@ const OFFSET_MEMO_LIMIT = 50_000;
  */
 export function utcOffsetMs(olsonName: string, at: number): number {
   const wholeSecond = Math.floor(at / 1000) * 1000;
-  const key = `${olsonName}|${wholeSecond}`;
-  const known = offsets.get(key);
-  if (known !== undefined) return known;
-  if (offsets.size >= OFFSET_MEMO_LIMIT) offsets.clear();
-  const offset = wallClockOffsetMs(olsonName, wholeSecond);
-  offsets.set(key, offset);
-  return offset;
+  return rememberedOffset(`${olsonName}|${wholeSecond}`, () => wallClockOffsetMs(olsonName, wholeSecond));
 }
 
 function wallClockOffsetMs(olsonName: string, wholeSecond: number): number {
@@ -112,8 +118,7 @@ export function weekdayOfDayNumber(day: number): number {
   return (((day + 4) % 7) + 7) % 7;
 }
 
-const dayStarts = new Map<string, number>();
-const DAY_START_MEMO_LIMIT = 50_000;
+const rememberedDayStart = boundedMemo(50_000);
 
 /**
  * The first instant (ms) of local day `day` in the zone: its local midnight, DST-exact. Where a
@@ -121,13 +126,7 @@ const DAY_START_MEMO_LIMIT = 50_000;
  * clocks jump, the first instant whose local date is that day. Memoized (a pure function of its inputs).
  */
 export function startOfLocalDay(olsonName: string, day: number): number {
-  const key = `${olsonName}|${day}`;
-  const known = dayStarts.get(key);
-  if (known !== undefined) return known;
-  if (dayStarts.size >= DAY_START_MEMO_LIMIT) dayStarts.clear();
-  const start = computeStartOfLocalDay(olsonName, day);
-  dayStarts.set(key, start);
-  return start;
+  return rememberedDayStart(`${olsonName}|${day}`, () => computeStartOfLocalDay(olsonName, day));
 }
 
 function computeStartOfLocalDay(olsonName: string, day: number): number {
