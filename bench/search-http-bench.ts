@@ -8,7 +8,7 @@
 //
 // 10 connections, 5 s each after a 1 s warm-up: GET /search for a label, a state plus an owner and a
 // free-text word (target p99 < 50 ms), and a stories page (limit 100) with `filter=` against the same
-// page without it (target: ratio of the p50s at most 1.5; both measured in this run): once with the byte
+// page without it (target: ratio of the mean latencies at most 1.5 (whole-millisecond p50s cannot compare pages answered in 1-3 ms); both measured in this run): once with the byte
 // cache as configured (every answer after the first of its key is answered from it: the key holds the
 // searcher, their day and the current iteration's start besides the version), once with the cache off
 // (every answer computed: what a cache miss costs), each time on a freshly started server.
@@ -81,15 +81,18 @@ export async function runOverHttp(vocabulary: readonly string[]): Promise<void> 
         return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
       };
     };
-    /** The plain stories page, then the same page with each filter, and the ratio of their p50s. */
+    /**
+     * The plain stories page, then the same page with each filter, and the ratio of their mean latencies
+     * (autocannon's p50 is whole milliseconds: cached pages answer in 1-3 ms, where it cannot tell 1.2 from 1.9).
+     */
     const comparePages = async (measure: (path: string) => Promise<AutocannonResult>) => {
       const plain = await measure('/stories?limit=100');
       process.stdout.write(`  GET /stories?limit=100 (no filter)            ${line(plain)}\n`);
       for (const filter of ['state:started label:ops', 'webhook']) {
         const filtered = await measure(`/stories?limit=100&filter=${encodeURIComponent(filter)}`);
-        const ratio = filtered.latency.p50 / Math.max(1, plain.latency.p50);
+        const ratio = filtered.latency.mean / plain.latency.mean;
         process.stdout.write(
-          `  GET /stories?limit=100&filter=${JSON.stringify(filter).padEnd(26)} ${line(filtered)}; p50 ratio to the plain page ${ratio.toFixed(2)} (target <= 1.5) ${ratio <= 1.5 ? 'OK' : 'ABOVE TARGET'}\n`,
+          `  GET /stories?limit=100&filter=${JSON.stringify(filter).padEnd(26)} ${line(filtered)}; mean latency ${filtered.latency.mean.toFixed(2)} vs ${plain.latency.mean.toFixed(2)} ms: ratio to the plain page ${ratio.toFixed(2)} (target <= 1.5) ${ratio <= 1.5 ? 'OK' : 'ABOVE TARGET'}\n`,
         );
       }
     };
