@@ -30,6 +30,11 @@ readStoreContract('SQLite with a cache too small to hold a document', async () =
   return { store, dispose: () => store.close() };
 });
 
+readStoreContract('SQLite walking a sort index from the first candidate', async () => {
+  const store = openSqliteReadStore({ path: ':memory:', sortWalkMinCandidates: 0 });
+  return { store, dispose: () => store.close() };
+});
+
 const mongoUrl = process.env.STORYLINE_MONGO_URL;
 if (mongoUrl) {
   readStoreContract('MongoDB', () => onThrowawayMongoDatabase(mongoUrl, 'storyline_contract', (dbName) => openMongoReadStore({ url: mongoUrl, dbName })));
@@ -369,5 +374,97 @@ describe('SQLite read store on disk', () => {
         await sqlite.close();
       }
     });
+  });
+});
+
+describe('SQLite read store: a page sorted by an indexed field', () => {
+  const projects = 6;
+
+  /** Sort values of every kind the walk must either order as Mongo does or leave to the other plan. */
+  function sortValue(random: () => number, kind: string, i: number): unknown {
+    const text = () => `r${Math.floor(random() * 40).toString(36)}${random() < 0.3 ? 'Z' : 'a'}`;
+    switch (kind) {
+      case 'text':
+        return text();
+      case 'text and numbers, null and missing':
+        return [text(), Math.floor(random() * 10), null, undefined, 2.5][i % 5];
+      case 'text with characters SQLite orders differently':
+        return [text(), `x\u{1F600}${i % 3}`, `x\uFF10${i % 3}`, 'xé'][i % 4];
+      case 'booleans':
+        return [true, false, 0, 1, text()][i % 5];
+      case 'arrays and objects':
+        return [text(), [text(), text()], { at: i % 3 }][i % 3];
+      default:
+        throw new Error(kind);
+    }
+  }
+
+  async function seeded(kind: string, seed: number) {
+    const random = seededRandom(seed);
+    const walking = openSqliteReadStore({ path: ':memory:', sortWalkMinCandidates: 0 });
+    const memory = createMemoryReadStore();
+    const docs: Doc[] = [];
+    for (let i = 1; i <= 300; i++) {
+      const doc: Doc = { id: 1 + Math.floor(random() * 100_000), project_id: 1 + (i % projects), estimate: i % 4 };
+      const rank = sortValue(random, kind, i);
+      if (rank !== undefined) doc['rank'] = rank;
+      if (!docs.some((other) => other.id === doc.id)) docs.push(doc);
+    }
+    for (const store of [walking, memory]) {
+      const stories = store.collection('stories');
+      await stories.ensureIndexes([{ field: 'project_id' }, { field: 'rank' }]);
+      await stories.write(docs.map((doc) => ({ op: 'insert' as const, doc: structuredClone(doc) })));
+    }
+    return { walking, memory, dispose: async () => Promise.all([walking.close(), memory.close()]) };
+  }
+
+  const queries: Array<{ filter: Record<string, unknown>; options: FindOptions }> = [
+    { filter: { project_id: 2 }, options: { sort: { rank: 1 }, limit: 10 } },
+    { filter: { project_id: 3 }, options: { sort: { rank: 1 }, skip: 15, limit: 10 } },
+    { filter: { project_id: 4, estimate: { $lt: 3 } }, options: { sort: { rank: 1 }, skip: 3, limit: 5 } },
+    { filter: { project_id: { $in: [1, 5] } }, options: { sort: { rank: 1 }, limit: 200, fields: ['id', 'rank'] } },
+    { filter: {}, options: { sort: { rank: 1 }, skip: 290, limit: 20 } },
+    { filter: { project_id: 6 }, options: { sort: { rank: -1 }, limit: 10 } },
+  ];
+
+  for (const [kind, walks] of [
+    ['text', true],
+    ['text and numbers, null and missing', true],
+    ['text with characters SQLite orders differently', false],
+    ['booleans', false],
+    ['arrays and objects', false],
+  ] as const) {
+    it(`answers as the memory store does for ${kind}, ${walks ? 'walking the index' : 'without walking the index'}`, async () => {
+      for (const seed of [1, 2, 3]) {
+        const { walking, memory, dispose } = await seeded(kind, seed);
+        try {
+          for (const { filter, options } of queries) {
+            const expected = await memory.collection('stories').find(filter, options);
+            expect(await walking.collection('stories').find(filter, options), JSON.stringify({ seed, filter, options })).to.deep.equal(expected);
+          }
+          // Every ascending query walked the index when the keys allow it, none otherwise.
+          expect(walking.sortIndexWalks()).to.equal(walks ? 5 : 0);
+        } finally {
+          await dispose();
+        }
+      }
+    });
+  }
+
+  it('leaves a walk that meets too many entries of other documents for the plan that reads every candidate', async () => {
+    const store = openSqliteReadStore({ path: ':memory:', sortWalkMinCandidates: 0 });
+    try {
+      const stories = store.collection('stories');
+      await stories.ensureIndexes([{ field: 'project_id' }, { field: 'rank' }]);
+      const others = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, project_id: 1, rank: `a${String(i).padStart(3, '0')}` }));
+      const late = [{ id: 500, project_id: 2, rank: 'z2' }, { id: 501, project_id: 2, rank: 'z1' }];
+      await stories.write([...others, ...late].map((doc) => ({ op: 'insert' as const, doc })));
+      expect(await stories.find({ project_id: 2 }, { sort: { rank: 1 }, limit: 10 })).to.deep.equal([late[1], late[0]]);
+      expect(store.sortIndexWalks()).to.equal(0);
+      expect((await stories.find({ project_id: 1 }, { sort: { rank: 1 }, skip: 20, limit: 3 })).map((doc) => doc.id)).to.deep.equal([21, 22, 23]);
+      expect(store.sortIndexWalks()).to.equal(1);
+    } finally {
+      await store.close();
+    }
   });
 });

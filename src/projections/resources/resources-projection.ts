@@ -57,8 +57,9 @@ const byProject: IndexSpec = { field: 'project_id' };
 const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   project: [{ field: 'account_id' }], // GET /projects?account_ids=
   project_membership: [byProject, { field: 'person_id' }], // a person's projects (/me, auth)
-  // search and filter= by label / epic, owner / mywork, state (and the done stories a search leaves out)
-  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }, { field: 'current_state' }],
+  // search and filter= by label / epic, owner / mywork, state (and the done stories a search leaves out);
+  // rank: a page of a large project walks the priority order instead of reading every story's rank
+  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }, { field: 'current_state' }, { field: 'rank' }],
   label: [byProject],
   task: [byProject, { field: 'story_id' }], // /stories/{id}/tasks
   comment: [byProject, { field: 'story_id' }, { field: 'epic_id' }], // story and epic comments
