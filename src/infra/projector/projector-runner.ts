@@ -473,7 +473,7 @@ export class ProjectorRunner implements ReadModelChanges {
     await workingSet.flush();
     // Only now are the documents up to `position` in the read store (a live target's position is what waitFor trusts).
     for (const target of targets) target.position = Math.max(target.position, position);
-    this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted: workingSet.evicted, reloaded: workingSet.reloaded });
+    this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted: workingSet.evicted, reloaded: workingSet.reloaded, streamed: workingSet.streamed });
   }
 
   private assertRunning(): void {

@@ -12,6 +12,12 @@
 //   the ids a batch misses); a write whose filter is not an `id` brings back its whole collection and
 //   keeps it in memory to the end, so every op sees exactly the documents a live build would have.
 //   `flush()` writes what is left.
+// - Whatever the heap, the documents of a collection none of whose documents was ever written twice,
+//   after STREAM_AFTER_DOCUMENTS of them (the activity indexes: one insert per event), are written out
+//   once KEEP_BATCHES batches old, every
+//   STREAM_BATCHES batches: they would only be moved out later, after filling the heap and costing the
+//   garbage collector a mark of each at every major collection. A collection that turns out to rewrite
+//   a document stops streaming (what was written out is brought back when written again, as above).
 // - What a document moved out and then deleted left in the read store is deleted there when it leaves.
 import type { CollectionWrites, Doc, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { estimatedDocumentBytes } from '../read-store/document-cache.js';
@@ -34,6 +40,10 @@ const KEEP_BATCHES = 8;
 const LOW_WATER = 0.6;
 /** Documents per putDocuments call / ids per read when moving documents out or back. */
 const MOVE_CHUNK = 1000;
+/** How often documents of collections written once per document are written out. */
+const STREAM_BATCHES = 16;
+/** Documents a collection has had written, none twice, before it is taken to write each document once. */
+const STREAM_AFTER_DOCUMENTS = 1000;
 /** Every SIZE_SAMPLE-th document moved out is measured, for the estimate of what a document holds. */
 const SIZE_SAMPLE = 32;
 /** What a document is assumed to hold before one of its collection was measured. */
@@ -47,6 +57,10 @@ interface CollectionState {
   readonly stored: IdBitmap;
   /** A write filtered by something other than `id` was seen: everything stays in memory. */
   pinned: boolean;
+  /** Some document was written again (or brought back to be): its documents are not streamed out. */
+  rewritten: boolean;
+  /** Documents that came into memory (first writes and documents brought back). */
+  documents: number;
   /** Estimated heap bytes of one of its documents (sampled as they move out). */
   documentBytes: number;
   moved: number;
@@ -89,6 +103,8 @@ export class RebuildWorkingSet {
   evicted = 0;
   /** Documents brought back from the read store. */
   reloaded = 0;
+  /** Documents of collections written once per document, written out as they aged (not counted in `evicted`). */
+  streamed = 0;
 
   constructor(
     private readonly store: ReadStore,
@@ -101,7 +117,7 @@ export class RebuildWorkingSet {
   private state(collection: string): CollectionState {
     let state = this.states.get(collection);
     if (!state) {
-      state = { name: collection, serial: this.states.size, stored: new IdBitmap(), pinned: false, documentBytes: FIRST_SIZE_GUESS, moved: 0 };
+      state = { name: collection, serial: this.states.size, stored: new IdBitmap(), pinned: false, rewritten: false, documents: 0, documentBytes: FIRST_SIZE_GUESS, moved: 0 };
       this.states.set(collection, state);
     }
     return state;
@@ -112,6 +128,7 @@ export class RebuildWorkingSet {
     this.batch++;
     for (const { collection, ops } of writes) await this.bringBack(collection, ops);
     await this.memory.writeAtomically(writes);
+    if (this.batch % STREAM_BATCHES === 0) await this.streamOut();
     if (this.batch - this.lastEviction < KEEP_BATCHES) return;
     const heap = this.heapUsed();
     if (heap <= this.options.heapBudgetBytes) return;
@@ -142,6 +159,7 @@ export class RebuildWorkingSet {
       }
       if (this.written(state, id) && state.stored.has(id)) missing.push(id);
     }
+    if (missing.length > 0) state.rewritten = true;
     if (missing.length > 0) await this.reload(state, missing);
   }
 
@@ -150,6 +168,7 @@ export class RebuildWorkingSet {
     const key = residentKey(state.serial, id);
     const first = this.once.get(key);
     if (first) {
+      state.rewritten = true;
       this.once.delete(key);
       first.batch = this.batch;
       this.again.set(key, first);
@@ -164,6 +183,7 @@ export class RebuildWorkingSet {
       return false;
     }
     this.once.set(key, { state, id, batch: this.batch });
+    state.documents++;
     return true;
   }
 
@@ -181,6 +201,27 @@ export class RebuildWorkingSet {
       this.reloaded += docs.length;
       await this.memory.putDocuments(state.name, docs);
     }
+  }
+
+  /** Writes out the aged documents of collections written once per document. */
+  private async streamOut(): Promise<void> {
+    const evicted = this.evicted;
+    await this.moveOut(this.writtenOnceAndOld());
+    this.streamed += this.evicted - evicted;
+    this.evicted = evicted;
+  }
+
+  /** Takes out of the written-once queue its documents of collections never rewritten, KEEP_BATCHES batches old. */
+  private writtenOnceAndOld(): Resident[] {
+    const leaving: Resident[] = [];
+    for (const [key, resident] of this.once) {
+      if (resident.batch > this.batch - KEEP_BATCHES) break;
+      const { rewritten, pinned, documents } = resident.state;
+      if (rewritten || pinned || documents < STREAM_AFTER_DOCUMENTS) continue;
+      this.once.delete(key);
+      leaving.push(resident);
+    }
+    return leaving;
   }
 
   /**

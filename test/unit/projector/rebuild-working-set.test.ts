@@ -65,6 +65,25 @@ describe('rebuild working set', () => {
     }
   }
 
+  it('writes out the documents of a collection written once per document as they age, below its budget too, and keeps one that rewrites', async () => {
+    const batches: CollectionWrites[][] = Array.from({ length: 40 }, (_, batch) => [
+      { collection: 'one', ops: Array.from({ length: 100 }, (_, i): WriteOp => ({ op: 'insert', doc: { id: 1 + batch * 100 + i, batch } })) },
+      { collection: 'two', ops: [{ op: 'upsert', filter: { id: 1 + (batch % 5) }, update: { $inc: { n: 1 } } }] },
+    ]);
+    const direct = createMemoryReadStore();
+    for (const writes of batches) await direct.writeAtomically(writes);
+    const target = openSqliteReadStore({ path: ':memory:' });
+    const workingSet = new RebuildWorkingSet(target, { heapBudgetBytes: 10, heapUsed: () => 5 });
+    for (const writes of batches) await workingSet.apply(writes);
+    const written = (await target.collection('one').all()).length;
+    expect(written).to.equal(workingSet.streamed).and.to.be.greaterThan(2000);
+    expect(await target.collection('two').all()).to.deep.equal([]);
+    await workingSet.flush();
+    expect(await contents(target)).to.equal(await contents(direct));
+    expect(workingSet).to.include({ evicted: 0, reloaded: 0 });
+    await target.close();
+  });
+
   it('moves nothing out below its budget', async () => {
     const target = createMemoryReadStore();
     const workingSet = new RebuildWorkingSet(target, { heapBudgetBytes: 10, heapUsed: () => 5 });
