@@ -1,16 +1,17 @@
-// `storyline import`: an export file (ndjson-log.ts) appended, in its order, into an empty embedded log,
-// so every event gets back its stream, version, position, id and hash. Every line is checked against its
+// `storyline import`: an export file (ndjson-log.ts) appended, in its order, into a fresh embedded log
+// (sqlite-bulk-load.ts), so every event gets back its stream, version, position, id and hash. Every line is checked against its
 // stream's hash chain (ChainVerifier: the codec's chainHash, computed once per event) before it is
 // written; the first line that is malformed or breaks its chain stops the import, naming the line. Data
 // and meta are stored as the line's own text when that text carries the hash (every export's lines: no
 // re-encoding), else as JSON.stringify writes them (a file another tool re-serialised).
-// The file is streamed: memory holds one batch of events (IMPORT_BATCH, one transaction), one line and
-// one entry per stream.
+// Two events given the same id (a file written by hand: the same command_id in two places) are refused
+// once every line is in, when the id index is built. The file is streamed: memory holds one batch of
+// events (IMPORT_BATCH, one transaction), one line and one entry per stream.
 import { closeSync, createReadStream, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventId } from '../../ports/event-store.js';
 import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
-import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
+import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
 import { ALTERED, ChainVerifier } from '../event-store/chain-verifier.js';
 import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
 
@@ -29,15 +30,15 @@ export interface ImportReport {
   ms: number;
 }
 
-/** Where an import writes: an empty embedded log (the SQLite event store). */
+/** Where an import writes: a fresh embedded log (sqlite-bulk-load.ts). */
 export interface ImportTarget {
-  headPosition(): Promise<number>;
-  appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
+  append(events: readonly EncodedStreamEvent[]): void;
+  /** Once every event is in: what stops the import (a duplicate id), or null. */
+  finish(): string | null;
 }
 
 export async function importLog(target: ImportTarget, file: string): Promise<ImportReport> {
   const started = performance.now();
-  if ((await target.headPosition()) > 0) throw new ImportRefused('the event log is not empty');
   const verifier = new ChainVerifier();
   let batch: EncodedStreamEvent[] = [];
   // An event's id is derived from its command id and its index within its original append, which
@@ -50,11 +51,13 @@ export async function importLog(target: ImportTarget, file: string): Promise<Imp
     previous = { stream: link.stream, commandId: link.commandId, index };
     batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash });
     if (batch.length >= IMPORT_BATCH) {
-      await target.appendEncoded(batch);
+      target.append(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) await target.appendEncoded(batch);
+  if (batch.length > 0) target.append(batch);
+  const problem = target.finish();
+  if (problem) throw new ImportRefused(problem);
   const summary = verifier.summary();
   return { events: summary.events, streams: summary.streams.length, ms: Math.round(performance.now() - started) };
 }
