@@ -4,11 +4,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainVerifier } from '../event-store/chain-verifier.js';
 import { checkedEventBatches } from './import-reader.js';
+import { batchBuffers, packEventBatch } from './packed-event-batch.js';
 import { ImportRefused, type ReaderMessage } from './log-import.js';
 
 const { file, size, ahead } = workerData as { file: string; size: number; ahead: number };
 const port = parentPort!;
-const post = (message: ReaderMessage) => port.postMessage(message);
+const post = (message: ReaderMessage) => port.postMessage(message, 'batch' in message ? batchBuffers(message.batch) : []);
 
 let posted = 0;
 let taken = 0;
@@ -22,7 +23,7 @@ port.on('message', () => {
 try {
   const verifier = new ChainVerifier();
   for await (const batch of checkedEventBatches(file, verifier, size)) {
-    post({ batch });
+    post({ batch: packEventBatch(batch) });
     posted++;
     while (posted - taken >= ahead) await new Promise<void>((resolve) => (wake = resolve));
   }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
+import { unpackEventBatch, type PackedEventBatch } from './packed-event-batch.js';
 
 /** A file or target the import will not take; the message says why (and which line). */
 export class ImportRefused extends Error {}
@@ -39,7 +40,7 @@ export interface ImportTarget {
 
 /** What the reader worker (import-reader-worker.ts) posts: a batch, the end of the file, or why the file is refused. */
 export type ReaderMessage =
-  | { batch: EncodedStreamEvent[] }
+  | { batch: PackedEventBatch }
   | { done: { events: number; streams: number } }
   | { refused: string };
 
@@ -50,7 +51,7 @@ export async function importLog(target: ImportTarget, file: string): Promise<Imp
     // An error thrown in the reader rejects this loop; its exit without a last message ends it.
     for await (const [message] of on(reader, 'message', { close: ['exit'] }) as AsyncIterable<[ReaderMessage]>) {
       if ('batch' in message) {
-        target.append(message.batch);
+        target.append(unpackEventBatch(message.batch));
         reader.postMessage('taken');
         continue;
       }
