@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { VERIFY_BATCH, verifyLog } from '../src/infra/event-store/chain-verifier.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
+import { openSqliteBulkLoad } from '../src/infra/event-store/sqlite-bulk-load.js';
 import { exportLog } from '../src/infra/export/log-export.js';
 import { importLog } from '../src/infra/export/log-import.js';
 import { buildFixture, rawReadAndParse, replay } from './replay-bench.js';
@@ -96,9 +97,9 @@ export async function run(): Promise<void> {
     // As `storyline import` does: a bulk load (commits not synced), closed, then the file synced.
     const imported = await timed(async () => {
       const importedPath = join(dir, 'imported.sqlite');
-      const target = await openSqliteEventStore({ path: importedPath, bulkLoad: true });
+      const target = openSqliteBulkLoad(importedPath);
       const report = await importLog(target, exportFile);
-      await target.close();
+      target.close();
       const fd = openSync(importedPath, 'r');
       fsyncSync(fd);
       closeSync(fd);

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { SqliteCredentialStore } from '../../src/infra/credentials/sqlite-credential-store.js';
+import { GENESIS_HASH, chainHash } from '../../src/infra/event-codec.js';
+import { exportLine } from '../../src/infra/export/ndjson-log.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { seededRandom } from '../support/seeded-random.js';
 
@@ -227,6 +229,21 @@ describe('CLI: verify, export and import', function () {
     const missing = join(root, 'never-created');
     expect((await storyline(missing, 'import', tampered)).code).to.equal(1);
     expect(existsSync(missing)).to.equal(false);
+  });
+
+  it('import refuses a file giving two events the same id, naming the id and both events, and leaves no directory', async () => {
+    const first = JSON.parse(readFileSync(exportFile, 'utf8').split('\n')[0]!) as { stream: string; type: string; data: object; meta: object };
+    // the first event again, chained in a stream of its own: the same command_id, so the same event id
+    const stream = `${first.stream}-twin`;
+    const encoded = { type: first.type, data: JSON.stringify(first.data), meta: JSON.stringify(first.meta) };
+    const twin = exportLine({ position: 2, stream, version: 1, ...encoded, hash: chainHash(GENESIS_HASH, stream, 1, encoded) });
+    const file = join(root, 'twins.ndjson');
+    writeFileSync(file, `${readFileSync(exportFile, 'utf8').split('\n')[0]}\n${twin}\n`);
+    const target = join(root, 'twins');
+    const ran = await storyline(target, 'import', file);
+    expect(ran.code).to.equal(1);
+    expect(ran.stderr).to.match(new RegExp(`two events have the same id \\([0-9a-f-]{36}\\): ${first.stream} version 1 and ${stream} version 1; nothing was imported`));
+    expect(existsSync(target)).to.equal(false);
   });
 
   it('verify exits non-zero naming the stream and version of an event edited with sqlite3', async () => {

@@ -32,21 +32,23 @@ export const importCommand: CliCommand = {
       err(`storyline import: ${config.dataDir} is not empty; import only into an empty data directory`);
       return 1;
     }
-    const { openSqliteEventStore } = await import('../event-store/sqlite-event-store.js');
+    const { openSqliteBulkLoad } = await import('../event-store/sqlite-bulk-load.js');
     // the directory is made as `serve` makes it (0700, credentials beside the log, one install identity), so
     // the server starts on it; its people sign in after `storyline person reset-token`
     if (config.dataDir !== ':memory:') {
       openDataDirectory(config.dataDir, { embeddedEventLog: true });
       markImportUnfinished(config.dataDir);
     }
-    const store = await openSqliteEventStore({ path: config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite'), bulkLoad: true });
     let failure: unknown = null;
     try {
-      out(JSON.stringify({ imported: file, ...(await importLog(store, file)) }));
+      const load = openSqliteBulkLoad(config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'events.sqlite'));
+      try {
+        out(JSON.stringify({ imported: file, ...(await importLog(load, file)) }));
+      } finally {
+        load.close();
+      }
     } catch (error) {
       failure = error;
-    } finally {
-      await store.close();
     }
     if (failure === null) {
       if (config.dataDir !== ':memory:') markImportFinished(config.dataDir);

@@ -16,7 +16,6 @@ import type { NewEvent } from '../../domain/events.js';
 import { decodeStoredColumns, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';
 import { CHAIN_RESTS_SQL, upgradeToHashChain, type ChainRestRow } from './sqlite-hash-chain.js';
-import { bulkAppender, type EncodedStreamEvent } from './sqlite-bulk-append.js';
 import { appendError, type AppendRequest, type BatchOutcome } from './sqlite-append-batch.js';
 import { WorkerAppender, inThreadAppender, type Appender } from './sqlite-appender.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
@@ -34,9 +33,8 @@ export interface SqliteEventStoreOptions {
    */
   busyTimeoutMs?: number;
   /**
-   * `storyline import` filling a fresh log under its unfinished-import mark (which makes every command
-   * refuse the directory until removed): commits are not synced and the page cache is large; the import
-   * syncs the file after close, then removes the mark.
+   * A log whose loss costs nothing (bench data generated in a temporary directory): commits are not
+   * synced and the page cache is large. (`storyline import` has its own writer: sqlite-bulk-load.ts.)
    */
   bulkLoad?: boolean;
   /**
@@ -56,11 +54,10 @@ export type SqliteEventStore = EventStore & {
   readonly chainedOnOpen: number;
   /** `storyline verify`'s read: the ChainRestRows after `after` (the database writes each event's hashed text). */
   readChainRests(after: number, limit: number): Promise<ChainRestRow[]>;
-  /** `storyline import`'s batches: encoded events continuing their streams, one transaction (sqlite-bulk-append.ts). */
-  appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
 };
 
-const SCHEMA = `
+/** The log's table as every store creates it (a bulk load ends with exactly this schema: sqlite-bulk-load.ts). */
+export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
     position INTEGER PRIMARY KEY,
     id       TEXT UNIQUE NOT NULL,
@@ -144,8 +141,6 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   const readStreamVersion = (stream: string): number => statements.streamVersion.get(stream)?.version ?? 0;
 
   const appender = readOnly ? readOnlyAppender : options.path === ':memory:' ? inThreadAppender(db) : new WorkerAppender(options.path, options.busyTimeoutMs ?? 10_000);
-
-  const writeEncoded = readOnly ? refuseReadOnlyWrite : bulkAppender(db);
 
   const readAhead = readOnly || options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
 
@@ -233,13 +228,6 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
         queue.push({ request: appendRequest(stream, expectedVersion, events), resolve, reject });
         scheduleFlush();
       });
-    },
-
-    async appendEncoded(events) {
-      assertOpen();
-      await settled();
-      writeEncoded(events);
-      announce(readHead());
     },
 
     async readStream(stream, options: ReadStreamOptions = {}) {

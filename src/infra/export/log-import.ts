@@ -1,27 +1,29 @@
-// `storyline import`: an export file (ndjson-log.ts) appended, in its order, into an empty embedded log,
-// so every event gets back its stream, version, position, id and hash. Every line is checked against its
-// stream's hash chain (ChainVerifier: the codec's chainHash, computed once per event) before it is
-// written; the first line that is malformed or breaks its chain stops the import, naming the line. Data
-// and meta are stored as the line's own text when that text carries the hash (every export's lines: no
-// re-encoding), else as JSON.stringify writes them (a file another tool re-serialised).
-// The file is streamed: memory holds one batch of events (IMPORT_BATCH, one transaction), one line and
-// one entry per stream.
-import { closeSync, createReadStream, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// `storyline import`: an export file (ndjson-log.ts) appended, in its order, into a fresh embedded log
+// (sqlite-bulk-load.ts), so every event gets back its stream, version, position, id and hash.
+//
+// Two threads share the work: a worker reads the file, parses each line and checks it against its
+// stream's hash chain (import-reader.ts); this thread writes the batches it posts and, once the file is
+// read, has the bulk load build its indexes. The first line that is malformed or breaks its chain stops
+// the import, naming the line; two events given the same id (a file written by hand: the same command_id
+// in two places) are refused when the id index is built. Data and meta are stored as the line's own text
+// when that text carries the hash (every export's lines: no re-encoding), else as JSON.stringify writes
+// them (a file another tool re-serialised). Memory holds a few batches, one line and one entry per stream.
+import { on } from 'node:events';
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventId } from '../../ports/event-store.js';
+import { Worker } from 'node:worker_threads';
 import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
-import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-append.js';
-import { ALTERED, ChainVerifier } from '../event-store/chain-verifier.js';
-import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
+import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
+import { unpackEventBatch, type PackedEventBatch } from './packed-event-batch.js';
 
 /** A file or target the import will not take; the message says why (and which line). */
 export class ImportRefused extends Error {}
 
-/** Events written per transaction: fewer, larger commits; about 35 MB of events held. */
-const IMPORT_BATCH = 50_000;
+/** Events per batch the reader posts and the bulk load writes in one transaction (about 7 MB of events). */
+const IMPORT_BATCH = 10_000;
 
-/** The longest line an import reads (far above any event the input limits allow): bounds its memory. */
-export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/** Batches the reader may post before the writer has taken them: bounds memory when the writer is the slower. */
+const BATCHES_AHEAD = 4;
 
 export interface ImportReport {
   events: number;
@@ -29,74 +31,39 @@ export interface ImportReport {
   ms: number;
 }
 
-/** Where an import writes: an empty embedded log (the SQLite event store). */
+/** Where an import writes: a fresh embedded log (sqlite-bulk-load.ts). */
 export interface ImportTarget {
-  headPosition(): Promise<number>;
-  appendEncoded(events: readonly EncodedStreamEvent[]): Promise<void>;
+  append(events: readonly EncodedStreamEvent[]): void;
+  /** Once every event is in: what stops the import (a duplicate id), or null. */
+  finish(): string | null;
 }
+
+/** What the reader worker (import-reader-worker.ts) posts: a batch, the end of the file, or why the file is refused. */
+export type ReaderMessage =
+  | { batch: PackedEventBatch }
+  | { done: { events: number; streams: number } }
+  | { refused: string };
 
 export async function importLog(target: ImportTarget, file: string): Promise<ImportReport> {
   const started = performance.now();
-  if ((await target.headPosition()) > 0) throw new ImportRefused('the event log is not empty');
-  const verifier = new ChainVerifier();
-  let batch: EncodedStreamEvent[] = [];
-  // An event's id is derived from its command id and its index within its original append, which
-  // wrote consecutive events of one stream with one command id.
-  let previous: { stream: string; commandId: string; index: number } | null = null;
-  for await (const { line, lineNumber } of fileLines(file)) {
-    if (line.trim() === '') continue;
-    const link = checkedLine(line, lineNumber, verifier);
-    const index: number = previous && previous.stream === link.stream && previous.commandId === link.commandId ? previous.index + 1 : 0;
-    previous = { stream: link.stream, commandId: link.commandId, index };
-    batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash });
-    if (batch.length >= IMPORT_BATCH) {
-      await target.appendEncoded(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await target.appendEncoded(batch);
-  const summary = verifier.summary();
-  return { events: summary.events, streams: summary.streams.length, ms: Math.round(performance.now() - started) };
-}
-
-/** The file's lines (without their `\n` or `\r\n`), numbered from 1; a line longer than MAX_LINE_CHARS is refused. */
-async function* fileLines(file: string): AsyncGenerator<{ line: string; lineNumber: number }> {
-  let rest = '';
-  let lineNumber = 0;
-  const numbered = (text: string) => ({ line: text.endsWith('\r') ? text.slice(0, -1) : text, lineNumber: ++lineNumber });
-  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const text = rest + (chunk as string);
-    let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      yield numbered(text.slice(start, end));
-      start = end + 1;
-    }
-    rest = text.slice(start);
-    if (rest.length > MAX_LINE_CHARS) throw new ImportRefused(`line ${lineNumber + 1} is longer than ${MAX_LINE_CHARS} characters`);
-  }
-  if (rest !== '') yield numbered(rest);
-}
-
-/** The line's event once it continues its stream's chain (with the text that carries its hash). */
-function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier): ExportedEvent {
-  let link: ExportedEvent;
+  const reader = new Worker(new URL('./import-reader-worker.js', import.meta.url), { workerData: { file, size: IMPORT_BATCH, ahead: BATCHES_AHEAD } });
   try {
-    link = parseExportLine(line);
-  } catch (error) {
-    if (error instanceof ExportLineError) throw new ImportRefused(`line ${lineNumber}: ${error.message}`);
-    throw error;
-  }
-  let problem = verifier.check(link);
-  if (problem === ALTERED) {
-    // A tool that re-serialised the file may have changed how data or meta are written, not what they say.
-    const canonical = link.canonical();
-    if (canonical.data !== link.data || canonical.meta !== link.meta) {
-      link = { ...link, ...canonical };
-      problem = verifier.check(link);
+    // An error thrown in the reader rejects this loop; its exit without a last message ends it.
+    for await (const [message] of on(reader, 'message', { close: ['exit'] }) as AsyncIterable<[ReaderMessage]>) {
+      if ('batch' in message) {
+        target.append(unpackEventBatch(message.batch));
+        reader.postMessage('taken');
+        continue;
+      }
+      if ('refused' in message) throw new ImportRefused(message.refused);
+      const problem = target.finish();
+      if (problem) throw new ImportRefused(problem);
+      return { ...message.done, ms: Math.round(performance.now() - started) };
     }
+    throw new Error(`the reader of ${file} stopped before the end of the file`);
+  } finally {
+    await reader.terminate();
   }
-  if (problem) throw new ImportRefused(`line ${lineNumber} (${link.stream} version ${link.version}): ${problem}`);
-  return link;
 }
 
 /** What an import target directory holds before the import. */

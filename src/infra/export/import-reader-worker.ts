@@ -1,0 +1,35 @@
+// The reader of `storyline import` in its own thread (see log-import.ts): posts the export file's checked
+// events in batches, at most `ahead` batches before the writer has taken them (bounds the memory), then
+// the count of events and streams; a file the import refuses is answered with the reason instead.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ChainVerifier } from '../event-store/chain-verifier.js';
+import { checkedEventBatches } from './import-reader.js';
+import { batchBuffers, packEventBatch } from './packed-event-batch.js';
+import { ImportRefused, type ReaderMessage } from './log-import.js';
+
+const { file, size, ahead } = workerData as { file: string; size: number; ahead: number };
+const port = parentPort!;
+const post = (message: ReaderMessage) => port.postMessage(message, 'batch' in message ? batchBuffers(message.batch) : []);
+
+let posted = 0;
+let taken = 0;
+let wake: (() => void) | null = null;
+port.on('message', () => {
+  taken++;
+  wake?.();
+  wake = null;
+});
+
+try {
+  const verifier = new ChainVerifier();
+  for await (const batch of checkedEventBatches(file, verifier, size)) {
+    post({ batch: packEventBatch(batch) });
+    posted++;
+    while (posted - taken >= ahead) await new Promise<void>((resolve) => (wake = resolve));
+  }
+  const summary = verifier.summary();
+  post({ done: { events: summary.events, streams: summary.streams.length } });
+} catch (error) {
+  if (!(error instanceof ImportRefused)) throw error;
+  post({ refused: error.message });
+}

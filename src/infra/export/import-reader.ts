@@ -1,0 +1,75 @@
+// The reading half of `storyline import` (it runs in import-reader-worker.ts, beside the writer): an
+// export file streamed line by line, each line parsed (ndjson-log.ts) and checked against its stream's
+// hash chain (ChainVerifier: the codec's chainHash, computed once per event), each event given back the
+// id its original append gave it, in batches ready for the bulk load. The first line that is malformed
+// or breaks its chain stops the reading, naming the line (ImportRefused).
+import { createReadStream } from 'node:fs';
+import { eventId } from '../../ports/event-store.js';
+import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
+import { ALTERED, type ChainVerifier } from '../event-store/chain-verifier.js';
+import { ImportRefused } from './log-import.js';
+import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
+
+/** The longest line an import reads (far above any event the input limits allow): bounds its memory. */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+
+/** The file's events in batches of `size` (the last may be shorter), each line checked by `verifier`. */
+export async function* checkedEventBatches(file: string, verifier: ChainVerifier, size: number): AsyncGenerator<EncodedStreamEvent[]> {
+  let batch: EncodedStreamEvent[] = [];
+  // An event's id is derived from its command id and its index within its original append, which
+  // wrote consecutive events of one stream with one command id.
+  let previous: { stream: string; commandId: string; index: number } | null = null;
+  for await (const { line, lineNumber } of fileLines(file)) {
+    if (line.trim() === '') continue;
+    const link = checkedLine(line, lineNumber, verifier);
+    const index: number = previous && previous.stream === link.stream && previous.commandId === link.commandId ? previous.index + 1 : 0;
+    previous = { stream: link.stream, commandId: link.commandId, index };
+    batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash });
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** The file's lines (without their `\n` or `\r\n`), numbered from 1; a line longer than MAX_LINE_CHARS is refused. */
+async function* fileLines(file: string): AsyncGenerator<{ line: string; lineNumber: number }> {
+  let rest = '';
+  let lineNumber = 0;
+  const numbered = (text: string) => ({ line: text.endsWith('\r') ? text.slice(0, -1) : text, lineNumber: ++lineNumber });
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const text = rest + (chunk as string);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      yield numbered(text.slice(start, end));
+      start = end + 1;
+    }
+    rest = text.slice(start);
+    if (rest.length > MAX_LINE_CHARS) throw new ImportRefused(`line ${lineNumber + 1} is longer than ${MAX_LINE_CHARS} characters`);
+  }
+  if (rest !== '') yield numbered(rest);
+}
+
+/** The line's event once it continues its stream's chain (with the text that carries its hash). */
+function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier): ExportedEvent {
+  let link: ExportedEvent;
+  try {
+    link = parseExportLine(line);
+  } catch (error) {
+    if (error instanceof ExportLineError) throw new ImportRefused(`line ${lineNumber}: ${error.message}`);
+    throw error;
+  }
+  let problem = verifier.check(link);
+  if (problem === ALTERED) {
+    // A tool that re-serialised the file may have changed how data or meta are written, not what they say.
+    const canonical = link.canonical();
+    if (canonical.data !== link.data || canonical.meta !== link.meta) {
+      link = { ...link, ...canonical };
+      problem = verifier.check(link);
+    }
+  }
+  if (problem) throw new ImportRefused(`line ${lineNumber} (${link.stream} version ${link.version}): ${problem}`);
+  return link;
+}
+
