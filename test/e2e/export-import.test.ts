@@ -246,6 +246,24 @@ describe('CLI: verify, export and import', function () {
     expect(existsSync(target)).to.equal(false);
   });
 
+  it('import refuses an event whose data is no JSON object though its hash verifies, naming the line, and leaves no directory', async () => {
+    const exported = readFileSync(exportFile, 'utf8').trimEnd().split('\n');
+    const first = JSON.parse(exported[0]!) as { stream: string; type: string; meta: object };
+    for (const [data, problem] of [['{"changes":}', '"data" is not JSON'], ['"text"', '"data" must be an object']] as const) {
+      // chained correctly in a stream of its own: only the data check can refuse it
+      const stream = `${first.stream}-malformed`;
+      const encoded = { type: first.type, data, meta: JSON.stringify({ ...first.meta, command_id: 'malformed-data' }) };
+      const malformed = exportLine({ position: 2, stream, version: 1, ...encoded, hash: chainHash(GENESIS_HASH, stream, 1, encoded) });
+      const file = join(root, 'malformed.ndjson');
+      writeFileSync(file, `${[...exported.slice(0, 3), malformed, ...exported.slice(3)].join('\n')}\n`);
+      const target = join(root, 'malformed');
+      const ran = await storyline(target, 'import', file);
+      expect(ran.code).to.equal(1);
+      expect(ran.stderr).to.include(`line 4: ${problem}`);
+      expect(existsSync(target)).to.equal(false);
+    }
+  });
+
   it('verify exits non-zero naming the stream and version of an event edited with sqlite3', async () => {
     const db = join(source, 'events.sqlite');
     const row = await new Promise<string>((resolve, reject) =>

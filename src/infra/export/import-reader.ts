@@ -5,17 +5,21 @@
 // or breaks its chain stops the reading, naming the line (ImportRefused).
 import { createReadStream } from 'node:fs';
 import { eventId } from '../../ports/event-store.js';
-import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
 import { ALTERED, type ChainVerifier } from '../event-store/chain-verifier.js';
 import { ImportRefused } from './log-import.js';
-import { ExportLineError, parseExportLine, type ExportedEvent } from './ndjson-log.js';
+import { ExportLineError, dataProblem, parseExportLine, type ExportedEvent } from './ndjson-log.js';
+import type { ReadEvent } from './packed-event-batch.js';
 
 /** The longest line an import reads (far above any event the input limits allow): bounds its memory. */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-/** The file's events in batches of `size` (the last may be shorter), each line checked by `verifier`. */
-export async function* checkedEventBatches(file: string, verifier: ChainVerifier, size: number): AsyncGenerator<EncodedStreamEvent[]> {
-  let batch: EncodedStreamEvent[] = [];
+/**
+ * The file's events in batches of `size` (the last may be shorter), each line checked by `verifier`,
+ * except that an event's data text is left for the writer to check (ndjson-log.ts dataProblem: the
+ * writing thread would otherwise wait on this one).
+ */
+export async function* checkedEventBatches(file: string, verifier: ChainVerifier, size: number): AsyncGenerator<ReadEvent[]> {
+  let batch: ReadEvent[] = [];
   // An event's id is derived from its command id and its index within its original append, which
   // wrote consecutive events of one stream with one command id.
   let previous: { stream: string; commandId: string; index: number } | null = null;
@@ -24,7 +28,7 @@ export async function* checkedEventBatches(file: string, verifier: ChainVerifier
     const link = checkedLine(line, lineNumber, verifier);
     const index: number = previous && previous.stream === link.stream && previous.commandId === link.commandId ? previous.index + 1 : 0;
     previous = { stream: link.stream, commandId: link.commandId, index };
-    batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash });
+    batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash, line: lineNumber });
     if (batch.length >= size) {
       yield batch;
       batch = [];
@@ -55,7 +59,7 @@ async function* fileLines(file: string): AsyncGenerator<{ line: string; lineNumb
 function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier): ExportedEvent {
   let link: ExportedEvent;
   try {
-    link = parseExportLine(line);
+    link = parseExportLine(line, { dataCheckedLater: true });
   } catch (error) {
     if (error instanceof ExportLineError) throw new ImportRefused(`line ${lineNumber}: ${error.message}`);
     throw error;
@@ -63,6 +67,8 @@ function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier):
   let problem = verifier.check(link);
   if (problem === ALTERED) {
     // A tool that re-serialised the file may have changed how data or meta are written, not what they say.
+    const malformed = dataProblem(link.data);
+    if (malformed) throw new ImportRefused(`line ${lineNumber}: ${malformed}`);
     const canonical = link.canonical();
     if (canonical.data !== link.data || canonical.meta !== link.meta) {
       link = { ...link, ...canonical };

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
-import { unpackEventBatch, type PackedEventBatch } from './packed-event-batch.js';
+import { dataProblem } from './ndjson-log.js';
+import { unpackEventBatch, type PackedEventBatch, type ReadEvent } from './packed-event-batch.js';
 
 /** A file or target the import will not take; the message says why (and which line). */
 export class ImportRefused extends Error {}
@@ -51,7 +52,9 @@ export async function importLog(target: ImportTarget, file: string): Promise<Imp
     // An error thrown in the reader rejects this loop; its exit without a last message ends it.
     for await (const [message] of on(reader, 'message', { close: ['exit'] }) as AsyncIterable<[ReaderMessage]>) {
       if ('batch' in message) {
-        target.append(unpackEventBatch(message.batch));
+        const events = unpackEventBatch(message.batch);
+        refuseMalformedData(events);
+        target.append(events);
         reader.postMessage('taken');
         continue;
       }
@@ -63,6 +66,14 @@ export async function importLog(target: ImportTarget, file: string): Promise<Imp
     throw new Error(`the reader of ${file} stopped before the end of the file`);
   } finally {
     await reader.terminate();
+  }
+}
+
+/** The data texts the reader left unparsed (import-reader.ts), checked here, where the writer has time for them. */
+function refuseMalformedData(events: readonly ReadEvent[]): void {
+  for (const event of events) {
+    const problem = dataProblem(event.data);
+    if (problem) throw new ImportRefused(`line ${event.line}: ${problem}`);
   }
 }
 

@@ -30,12 +30,32 @@ export interface ExportedEvent extends ChainLink {
 
 const KEYS = ['stream', 'version', 'type', 'data', 'meta', 'hash'];
 
+/** Stands for data left unparsed (parseExportLine's `dataCheckedLater`). */
+const DATA_CHECKED_LATER = Symbol('data checked later');
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Reads one export line; throws ExportLineError saying what is wrong with it. */
-export function parseExportLine(line: string): ExportedEvent {
-  return exportLayoutEvent(line) ?? parsedLineEvent(line);
+/**
+ * Reads one export line; throws ExportLineError saying what is wrong with it. With `dataCheckedLater`,
+ * the data text of a line in exportLine's layout is not parsed here: the caller must refuse the line
+ * when dataProblem(data) names a problem (the import checks it on its writing thread, which waits on
+ * this reading otherwise). Such a line whose data is no JSON object is then refused for its data,
+ * where parsing it here would have judged the whole line.
+ */
+export function parseExportLine(line: string, options: { dataCheckedLater?: boolean } = {}): ExportedEvent {
+  return exportLayoutEvent(line, options.dataCheckedLater === true) ?? parsedLineEvent(line);
+}
+
+/** What is wrong with an event's data text (it must be one JSON object), or null. */
+export function dataProblem(dataText: string): string | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(dataText);
+  } catch {
+    return '"data" is not JSON';
+  }
+  return isObject(data) ? null : '"data" must be an object';
 }
 
 /** `{"stream":S,"version":V,"type":T,"data":` with S and T JSON strings and V a JSON integer. */
@@ -46,9 +66,10 @@ const HASH_KEY = ',"hash":';
 /**
  * The line cut at its keys when it has exactly exportLine's layout, else null. The cut is proven, not
  * assumed: the head's tokens, the data text, the meta text and the hash each parse as one JSON value on
- * their own, so the line is the object {stream, version, type, data, meta, hash} and nothing else.
+ * their own, so the line is the object {stream, version, type, data, meta, hash} and nothing else (the
+ * data text's part of the proof is the caller's when it checks the data later).
  */
-function exportLayoutEvent(line: string): ExportedEvent | null {
+function exportLayoutEvent(line: string, dataCheckedLater: boolean): ExportedEvent | null {
   const head = LAYOUT_HEAD.exec(line);
   const hashAt = line.lastIndexOf(HASH_KEY);
   const metaAt = line.lastIndexOf(META_KEY, hashAt);
@@ -58,7 +79,7 @@ function exportLayoutEvent(line: string): ExportedEvent | null {
     stream = JSON.parse(head[1]!);
     type = JSON.parse(head[3]!);
     hash = JSON.parse(line.slice(hashAt + HASH_KEY.length, -1));
-    data = JSON.parse(line.slice(head[0].length, metaAt));
+    data = dataCheckedLater ? DATA_CHECKED_LATER : JSON.parse(line.slice(head[0].length, metaAt));
     meta = JSON.parse(line.slice(metaAt + META_KEY.length, hashAt));
   } catch {
     return null; // not this layout (or not JSON at all): the whole line is parsed and judged
@@ -87,10 +108,10 @@ function checkedEvent(value: Record<string, unknown>, dataText: string | null, m
   if (typeof stream !== 'string' || stream === '') throw new ExportLineError('"stream" must be a non-empty string');
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw new ExportLineError('"version" must be a positive integer');
   if (typeof type !== 'string' || type === '') throw new ExportLineError('"type" must be a non-empty string');
-  if (!isObject(data)) throw new ExportLineError('"data" must be an object');
+  if (data !== DATA_CHECKED_LATER && !isObject(data)) throw new ExportLineError('"data" must be an object');
   if (!isObject(meta) || typeof meta['command_id'] !== 'string') throw new ExportLineError('"meta" must be an object with a command_id');
   if (typeof hash !== 'string') throw new ExportLineError('"hash" must be a string');
-  const canonical = () => ({ data: JSON.stringify(data), meta: JSON.stringify(meta) });
+  const canonical = () => ({ data: JSON.stringify(data === DATA_CHECKED_LATER ? JSON.parse(dataText!) : data), meta: JSON.stringify(meta) });
   const texts = dataText !== null && metaText !== null ? { data: dataText, meta: metaText } : canonical();
   return { stream, version, type, ...texts, hash, commandId: meta['command_id'], canonical };
 }

@@ -10,7 +10,7 @@ describe('packed import batches', () => {
     const pieces = ['', 'a', 'é', '✓', '😀', '"', '\\', '\u0000', 'project-7'];
     const text = () => Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
     const events = Array.from({ length: 500 }, (_, n) => ({
-      id: text(), stream: text(), version: n === 0 ? Number.MAX_SAFE_INTEGER : 1 + Math.floor(random() * 1e6), type: text(), data: text(), meta: text(), hash: text(),
+      id: text(), stream: text(), version: n === 0 ? Number.MAX_SAFE_INTEGER : 1 + Math.floor(random() * 1e6), type: text(), data: text(), meta: text(), hash: text(), line: n + 1,
     }));
     expect(unpackEventBatch(packEventBatch(events))).to.deep.equal(events);
     expect(unpackEventBatch(packEventBatch([]))).to.deep.equal([]);
