@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
   clearInterval(sampler);
   const afterLoad = rssMb(clean.child);
   say(
-    `  (d) ${MIXED_LOAD_S} s mixed load: ${fmt(result.reads / MIXED_LOAD_S)} reads/s, ${fmt(result.writes / MIXED_LOAD_S)} writes/s, ${result.failed} failed; ` +
+    `  (d) ${MIXED_LOAD_S} s mixed load: ${fmt(result.reads / MIXED_LOAD_S)} reads/s, ${fmt(result.writes / MIXED_LOAD_S)} writes/s, ${result.failed} failed${result.failed > 0 ? ` (${result.failures})` : ''}; ` +
       `RSS after ${afterLoad} MB, peak ${Math.max(...sampled, afterLoad)} MB (target <= 400)`,
   );
 
@@ -224,7 +224,7 @@ async function uncachedPages(port: number, log: RealisticLog, count: number): Pr
 }
 
 /** Reads (pages of any project and offset, single stories) on 8 connections and PUT story writes on 16 connections over 16 projects. */
-function mixedLoad(port: number, log: RealisticLog, seconds: number): { done: Promise<{ reads: number; writes: number; failed: number }> } {
+function mixedLoad(port: number, log: RealisticLog, seconds: number): { done: Promise<{ reads: number; writes: number; failed: number; failures: string }> } {
   // Each request gets headers of its own: autocannon adds Content-Length to a PUT's headers object, and
   // a shared one made every later GET announce a body it never sent, so reads hung until their timeout
   // (the "reads starve under writes" of earlier runs).
@@ -276,6 +276,7 @@ function mixedLoad(port: number, log: RealisticLog, seconds: number): { done: Pr
       reads: r['2xx'],
       writes: w['2xx'],
       failed: r.errors + r.timeouts + r.non2xx + w.errors + w.timeouts + w.non2xx,
+      failures: `reads ${r.errors} errors / ${r.timeouts} timeouts / ${r.non2xx} non-2xx, writes ${w.errors} / ${w.timeouts} / ${w.non2xx}`,
     })),
   };
 }
