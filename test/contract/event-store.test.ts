@@ -94,6 +94,33 @@ describe('SQLite event store: two store instances on one file (two processes)', 
     }
   });
 
+  it("reads what another process appended around this store's own appends, which it holds in memory", async () => {
+    const path = tempFile();
+    const one = await openSqliteEventStore({ path });
+    const two = await openSqliteEventStore({ path });
+    try {
+      await one.append('project-1', 0, appendOf(randomUUID()));
+      await two.append('project-2', 0, appendOf(randomUUID()));
+      await one.append('project-1', 1, appendOf(randomUUID(), 2));
+      expect((await one.readAll({ after: 1 })).map((e) => e.position)).to.deep.equal([2, 3, 4]);
+      await two.append('project-2', 1, appendOf(randomUUID()));
+      // One's run of its own appends ends at 4; the file's head is 5.
+      expect((await one.readAll({ after: 2 })).map((e) => e.position)).to.deep.equal([3, 4, 5]);
+      expect((await one.readAll({ after: 2, limit: 1 })).map((e) => e.position)).to.deep.equal([3]);
+      await one.append('project-1', 3, appendOf(randomUUID()));
+      const fromFile = await openSqliteEventStore({ path });
+      try {
+        expect(await one.readAll({ after: 4 })).to.deep.equal(await fromFile.readAll({ after: 4 }));
+        expect(await one.readAll()).to.deep.equal(await fromFile.readAll());
+      } finally {
+        await fromFile.close();
+      }
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it('keeps what was acknowledged after the store is closed and reopened', async () => {
     const path = tempFile();
     const original = await openSqliteEventStore({ path });

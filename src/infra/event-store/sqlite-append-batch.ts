@@ -30,7 +30,11 @@ export type AppendFailure =
   | { kind: 'wrong_expected_version'; stream: string; expected: ExpectedVersion; actual: number }
   | { kind: 'failure'; message: string; code?: string };
 
-export type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; failure: AppendFailure };
+/**
+ * One append's outcome. `writtenIds`: the ids of the events this batch wrote for it, in order (empty
+ * when the command had been appended before and its earlier result is the answer).
+ */
+export type AppendOutcome = { ok: true; result: AppendResult; writtenIds: string[] } | { ok: false; failure: AppendFailure };
 
 /** The outcome of one batch: each append's, or the failure of the commit itself (nothing written). */
 export type BatchOutcome = { committed: true; outcomes: AppendOutcome[] } | { committed: false; failure: AppendFailure };
@@ -78,10 +82,10 @@ export function batchAppender(db: Database.Database): (batch: readonly AppendReq
   }
 
   /** Writes one append after global position `head`, in a savepoint of the batch transaction. */
-  const writeOne = db.transaction((request: AppendRequest, head: number): AppendResult => {
+  const writeOne = db.transaction((request: AppendRequest, head: number): { result: AppendResult; writtenIds: string[] } => {
     const ids = request.events.map((event, index) => eventId(event.commandId, index));
     const earlier = earlierResult(ids);
-    if (earlier) return earlier;
+    if (earlier) return { result: earlier, writtenIds: [] };
     const streamHead = statements.streamHead.get(request.stream);
     const actual = streamHead?.version ?? 0;
     if (streamHead && streamHead.hash === null) throw new Error(`${request.stream}@${actual} has no chain hash`);
@@ -94,16 +98,16 @@ export function batchAppender(db: Database.Database): (batch: readonly AppendReq
       previousHash = chainHash(previousHash, request.stream, version, event);
       statements.insert.run(head + index + 1, ids[index]!, request.stream, version, event.type, event.data, event.meta, previousHash);
     });
-    return { version: actual + request.events.length, position: head + request.events.length };
+    return { result: { version: actual + request.events.length, position: head + request.events.length }, writtenIds: ids };
   });
 
   const writeBatch = db.transaction((batch: readonly AppendRequest[]): AppendOutcome[] => {
     let head = statements.head.get() ?? 0;
     return batch.map((request): AppendOutcome => {
       try {
-        const result = writeOne(request, head);
+        const { result, writtenIds } = writeOne(request, head);
         head = Math.max(head, result.position);
-        return { ok: true, result };
+        return { ok: true, result, writtenIds };
       } catch (error) {
         return { ok: false, failure: appendFailure(error) };
       }

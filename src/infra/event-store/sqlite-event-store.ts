@@ -19,6 +19,7 @@ import { CHAIN_RESTS_SQL, upgradeToHashChain, type ChainRestRow } from './sqlite
 import { appendError, type AppendRequest, type BatchOutcome } from './sqlite-append-batch.js';
 import { WorkerAppender, inThreadAppender, type Appender } from './sqlite-appender.js';
 import { SqliteReadAhead, type EventColumns } from './sqlite-read-ahead.js';
+import { RecentEvents } from './recent-events.js';
 import { asStorageFailure } from '../storage-failure.js';
 import type { AppendResult, ChainedEvent, EventStore, ExpectedVersion, ReadAllOptions, ReadStreamOptions } from '../../ports/event-store.js';
 
@@ -75,12 +76,23 @@ const COLUMNS = 'position, id, stream, version, type, data, meta';
 /** Batches at least this large are read ahead in a worker (replay and catch-up). */
 const READ_AHEAD_MIN_BATCH = 256;
 
+/** Events this process appended that the followers of the log take from memory (recent-events.ts). */
+const RECENT_EVENTS = 4096;
+
 type ChainColumns = [number, string, number, string, string, string, string];
 const chainedEvent = (row: ChainColumns): ChainedEvent => ({
   position: row[0], stream: row[1], version: row[2], type: row[3], data: row[4], meta: row[5], hash: row[6],
 });
 
 const decodeColumns = (row: EventColumns) => decodeStoredColumns(row[0], row[1], row[2], row[3], row[4], row[5], row[6]);
+
+/** The events an append wrote, as a read of the log returns them (decoded from the text stored). */
+function writtenEvents(request: AppendRequest, result: AppendResult, writtenIds: readonly string[]) {
+  const count = writtenIds.length;
+  return request.events.slice(0, count).map((event, index) =>
+    decodeStoredColumns(result.position - count + 1 + index, writtenIds[index]!, request.stream, result.version - count + 1 + index, event.type, event.data, event.meta),
+  );
+}
 
 /** An append as the batch writer takes it: each event encoded as stored, with its command id. */
 function appendRequest(stream: string, expectedVersion: ExpectedVersion, events: NewEvent[]): AppendRequest {
@@ -144,6 +156,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
 
   const readAhead = readOnly || options.path === ':memory:' ? null : new SqliteReadAhead(options.path);
 
+  const recent = new RecentEvents(RECENT_EVENTS);
   const appended = new Subject<number>();
   let lastAnnouncedHead = readHead();
   function announce(head: number): void {
@@ -193,8 +206,10 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     }
     batch.forEach((request, index) => {
       const result = outcome.outcomes[index]!;
-      if (result.ok) request.resolve(result.result);
-      else request.reject(asStorageFailure(appendError(result.failure)));
+      if (result.ok) {
+        recent.add(writtenEvents(request.request, result.result, result.writtenIds));
+        request.resolve(result.result);
+      } else request.reject(asStorageFailure(appendError(result.failure)));
     });
   }
 
@@ -244,6 +259,9 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       assertOpen();
       const after = options.after ?? 0;
       const limit = options.limit ?? -1;
+      // From memory only while nothing follows the run in the file (another process may have appended).
+      const held = recent.after(after, limit);
+      if (held && recent.lastPosition() === readHead()) return held;
       if (!readAhead || limit < READ_AHEAD_MIN_BATCH) return statements.all.all(after, limit).map(decodeColumns);
       const rows = (await readAhead.take(after, limit)) ?? statements.all.all(after, limit);
       if (rows.length === limit) readAhead.readAhead(rows[rows.length - 1]![0], limit);
