@@ -1,5 +1,5 @@
 // Answers derived from the live read models, remembered until the read models next change
-// (ports/read-model-changes.ts). A hot read (the authentication and the access check of every request)
+// (ports/read-model-changes.ts), or, for answers derived from a few collections, until one of those does. A hot read (the authentication and the access check of every request)
 // then costs one Map lookup instead of store lookups and document copies, and a write anywhere forgets
 // everything: an answer is never older than the read models it was computed from.
 //
@@ -11,20 +11,32 @@
 //   so a full memo is rare and refilling it is what an empty one costs).
 import type { ReadModelChanges } from '../ports/read-model-changes.js';
 
+export interface ReadModelMemoOptions {
+  /** Answers remembered at most (default 10,000). */
+  maxEntries?: number;
+  /**
+   * The only collections the answers are derived from (logical names): they are forgotten when one of
+   * these changes, not at every change of the read models.
+   */
+  dependsOn?: readonly string[];
+}
+
 export class ReadModelMemo<K, V> {
   private readonly entries = new Map<K, V>();
+  private readonly maxEntries: number;
+  private readonly stamp: () => number;
   private stampSeen: number;
 
-  constructor(
-    private readonly changes: ReadModelChanges,
-    private readonly maxEntries = 10_000,
-  ) {
-    this.stampSeen = changes.stamp();
+  constructor(changes: ReadModelChanges, options: ReadModelMemoOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+    const dependsOn = options.dependsOn;
+    this.stamp = dependsOn ? () => changes.stampOf(dependsOn) : () => changes.stamp();
+    this.stampSeen = this.stamp();
   }
 
   /** The remembered answer for `key`, else `compute()`'s, remembered when nothing changed meanwhile. */
   async get(key: K, compute: () => Promise<V>): Promise<V> {
-    const stamp = this.changes.stamp();
+    const stamp = this.stamp();
     if (stamp !== this.stampSeen) {
       this.entries.clear();
       this.stampSeen = stamp;
@@ -32,7 +44,7 @@ export class ReadModelMemo<K, V> {
       return deepFreeze(this.entries.get(key)!);
     }
     const value = await compute();
-    if (this.changes.stamp() === stamp) {
+    if (this.stamp() === stamp) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();
       this.entries.set(key, value);
     }

@@ -91,3 +91,30 @@ describe('API: authorization matrix', () => {
     expect(statuses).to.deep.equal({ anonymous: 401, 'non-member': 403, viewer: 403, member: 403, owner: 200, 'account admin': 200 });
   });
 });
+
+describe('API: access follows membership changes made between other writes', () => {
+  let app: StorylineApp;
+  after(() => app?.close());
+
+  it('applies a demotion, a removal and an account admin grant on the next request, however many story writes came before', async () => {
+    app = await storylineApp();
+    const owner = await app.person('Owner');
+    const member = await app.person('Member');
+    const project = await app.api('POST', '/projects', { as: owner, body: { name: 'Roles', new_account_name: 'Roles Inc' } });
+    const projectId = project.json.id;
+    const joined = await app.api('POST', `/projects/${projectId}/memberships`, { as: owner, body: { person_id: member.id, role: 'member' } });
+    const write = async () => (await app.api('POST', `/projects/${projectId}/stories`, { as: member, body: { name: 'A story' } })).status;
+    for (let i = 0; i < 3; i++) expect(await write()).to.equal(200);
+
+    await app.api('PUT', `/projects/${projectId}/memberships/${joined.json.id}`, { as: owner, body: { role: 'viewer' } });
+    expect(await write(), 'demoted to viewer').to.equal(403);
+    expect((await app.api('GET', `/projects/${projectId}`, { as: member })).status).to.equal(200);
+
+    await app.api('DELETE', `/projects/${projectId}/memberships/${joined.json.id}`, { as: owner });
+    expect((await app.api('GET', `/projects/${projectId}`, { as: member })).status, 'removed').to.equal(403);
+
+    await app.api('POST', `/accounts/${project.json.account_id}/memberships`, { as: owner, body: { person_id: member.id, admin: true } });
+    const settings = await app.api('PUT', `/projects/${projectId}`, { as: member, body: { description: 'by the admin' } });
+    expect(settings.status, 'an account admin acts as an owner').to.equal(200);
+  });
+});

@@ -2,7 +2,9 @@
 // membership in it. Memberships marked inactive count as none. Owners and admins of the project's
 // account act as owners of every project in it (read, write, settings, memberships), member or not.
 // Every request asks this first: answers are remembered per (project, caller) until the read models
-// next change (queries/read-model-memo.ts), so a hot read costs a Map lookup, not three store lookups.
+// next change (queries/read-model-memo.ts), so a hot read costs a Map lookup, not three store lookups;
+// the caller's role is remembered until the memberships change, so a write's access check reads only the
+// project document.
 import { ReadModelMemo } from '../../queries/read-model-memo.js';
 import type { ProjectAccessResolver, ResolvedProject } from '../app-dependencies.js';
 import type { ProjectRole } from '../route-table.js';
@@ -21,12 +23,21 @@ export function projectAccessResolver(deps: Pick<ResourceDeps, 'read' | 'readMod
     return membership?.['owner'] === true || membership?.['admin'] === true;
   }
 
+  async function roleOf(projectId: number, accountId: unknown, personId: number): Promise<ProjectRole | null> {
+    const membership = await memberships.findOne({ project_id: projectId, person_id: personId });
+    const role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
+    return role !== 'owner' && (await managesAccount(accountId, personId)) ? 'owner' : role;
+  }
+
+  // A role depends on memberships (and the project's account, in the key) alone: it survives the writes
+  // to stories and the like, which move every project document's version.
+  const roles = new ReadModelMemo<string, ProjectRole | null>(deps.readModelChanges, { dependsOn: ['project_memberships', 'account_memberships'] });
+
   async function resolve(projectId: number, personId: number | null): Promise<ResolvedProject | null> {
     const project = await projects.findOne({ id: projectId });
     if (!project) return null;
-    const membership = personId !== null ? await memberships.findOne({ project_id: projectId, person_id: personId }) : null;
-    let role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
-    if (personId !== null && role !== 'owner' && (await managesAccount(project['account_id'], personId))) role = 'owner';
+    const accountId = project['account_id'];
+    const role = personId === null ? null : await roles.get(`${projectId}:${personId}:${String(accountId)}`, () => roleOf(projectId, accountId, personId));
     return { project, role, public: project['public'] === true };
   }
 

@@ -2,8 +2,8 @@
 // by its digest; a password is checked against the person found by username or email (both stored
 // lower-cased). Unknown and wrong credentials give the same answer (null), after the same hashing work
 // (one scrypt verification in every case), so timing does not reveal which logins exist or have a password.
-// A token's person is remembered until the read models next change (queries/read-model-memo.ts): every
-// request authenticates, and the person document rarely changes.
+// A token's person is remembered until the people read model next changes (queries/read-model-memo.ts):
+// every request authenticates, and the person document rarely changes.
 import type { Actor, Authenticator } from '../../ports/authenticator.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
@@ -11,14 +11,18 @@ import type { Doc, ReadCollection } from '../../ports/read-store.js';
 import { ReadModelMemo } from '../../queries/read-model-memo.js';
 import { API_TOKEN_PATTERN } from './api-token.js';
 
+/** The read model `people` stands for (what a remembered actor depends on). */
+const PEOPLE = 'people';
+
 export interface AuthenticatorDeps {
+  /** The `people` read model. */
   people: Pick<ReadCollection, 'findOne'>;
   secrets: PersonSecretsPort;
   changes: ReadModelChanges;
 }
 
 export function credentialAuthenticator(deps: AuthenticatorDeps): Authenticator {
-  const actors = new ReadModelMemo<number, Actor | null>(deps.changes);
+  const actors = new ReadModelMemo<number, Actor | null>(deps.changes, { dependsOn: [PEOPLE] });
   return {
     async byToken(token) {
       if (!API_TOKEN_PATTERN.test(token)) return null;

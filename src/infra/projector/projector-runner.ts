@@ -140,14 +140,16 @@ function checkpointWrite(target: Target, position: number): WriteOp {
 
 /**
  * What `events` write to `target`'s generation, per physical collection, each op behind the replay
- * guard (events the target has applied already are passed over).
+ * guard (events the target has applied already are passed over). `written` collects the logical names
+ * of the collections written.
  */
-function guardedWrites(target: Target, events: readonly RecordedEvent[]): CollectionWrites[] {
+function guardedWrites(target: Target, events: readonly RecordedEvent[], written?: Set<string>): CollectionWrites[] {
   const byCollection = new Map<string, WriteOp[]>();
   for (const event of events) {
     if (event.position <= target.position) continue;
     for (const { collection, ops } of target.projection.apply(event)) {
       if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
+      written?.add(collection);
       const physical = physicalName(collection, target.generation);
       let batch = byCollection.get(physical);
       if (!batch) byCollection.set(physical, (batch = []));
@@ -177,6 +179,8 @@ export class ProjectorRunner implements ReadModelChanges {
   private readonly live = new Map<string, Target>();
   /** Batches applied and switch-overs made (ReadModelChanges). */
   private changes = 0;
+  /** Per logical collection: the live batches and switch-overs that changed it (ReadModelChanges.stampOf). */
+  private readonly collectionChanges = new Map<string, number>();
   private readonly rebuilds = new Map<string, Promise<RebuildReport>>();
   private startupRebuilds: Promise<RebuildReport[]> = Promise.resolve([]);
   private waiters: Waiter[] = [];
@@ -218,6 +222,23 @@ export class ProjectorRunner implements ReadModelChanges {
   /** ReadModelChanges: moves after every applied batch and every switch-over. */
   stamp(): number {
     return this.changes;
+  }
+
+  /** ReadModelChanges: moves after every live batch that wrote to one of these collections and every switch-over of their projection. */
+  stampOf(collections: readonly string[]): number {
+    let sum = 0;
+    for (const name of collections) sum += this.collectionChanges.get(name) ?? 0;
+    return sum;
+  }
+
+  /** Records a change of the live collections named (what stampOf() counts), then of the read models. */
+  private changed(collections: Iterable<string>): void {
+    for (const name of collections) this.collectionChanges.set(name, (this.collectionChanges.get(name) ?? 0) + 1);
+    this.changes++;
+  }
+
+  private static collectionsOf(targets: readonly Target[]): string[] {
+    return targets.flatMap((target) => [...target.collections.keys()]);
   }
 
   /** The lowest position every live projection has applied (0 before start). */
@@ -300,7 +321,7 @@ export class ProjectorRunner implements ReadModelChanges {
         signal?.throwIfAborted();
       });
       await this.readStore.writeAtomically([{ collection: CHECKPOINTS, ops: building.map((target) => checkpointWrite(target, target.position)) }]);
-      this.changes++;
+      this.changed(ProjectorRunner.collectionsOf(building));
     });
   }
 
@@ -435,7 +456,7 @@ export class ProjectorRunner implements ReadModelChanges {
           { collection: CHECKPOINTS, ops: targets.map((target) => checkpointWrite(target, target.position)) },
         ]);
         for (const target of targets) this.live.set(target.projection.name, target);
-        this.changes++;
+        this.changed(ProjectorRunner.collectionsOf(targets));
         for (const old of retired) await this.dropGeneration(old);
       });
     } catch (error) {
@@ -592,9 +613,10 @@ export class ProjectorRunner implements ReadModelChanges {
     const last = events[events.length - 1]!.position;
     const writes: CollectionWrites[] = [];
     const advanced: Target[] = [];
+    const written = new Set<string>();
     for (const target of targets) {
       if (target.position >= last) continue;
-      writes.push(...guardedWrites(target, events));
+      writes.push(...guardedWrites(target, events, written));
       advanced.push(target);
     }
     if (saveCheckpoints) {
@@ -603,7 +625,8 @@ export class ProjectorRunner implements ReadModelChanges {
     }
     await this.readStore.writeAtomically(writes);
     for (const target of advanced) target.position = last;
-    this.changes++;
+    // A rebuild's batches go to generations not yet live: they change nothing readers see.
+    this.changed(saveCheckpoints ? written : []);
   }
 
   private settleWaiters(): void {

@@ -48,7 +48,7 @@ export interface IterationReads {
  * its cache key, and making it costs two reads and an indexed lookup.
  */
 export function calendarMemo(changes: ReadModelChanges): ReadModelMemo<string, IterationCalendar> {
-  return new ReadModelMemo<string, IterationCalendar>(changes, 1_000);
+  return new ReadModelMemo<string, IterationCalendar>(changes, { maxEntries: 1_000 });
 }
 
 export interface IterationTimeline {

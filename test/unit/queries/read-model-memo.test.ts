@@ -3,9 +3,18 @@
 import { expect } from 'chai';
 import { ReadModelMemo } from '../../../src/queries/read-model-memo.js';
 
-function changesAt(start = 0): { stamp(): number; move(): void } {
+/** Read models whose collections change one at a time (`move(name)`), or some unnamed one (`move()`). */
+function changesAt(start = 0): { stamp(): number; stampOf(collections: readonly string[]): number; move(collection?: string): void } {
   let stamp = start;
-  return { stamp: () => stamp, move: () => void stamp++ };
+  const byCollection = new Map<string, number>();
+  return {
+    stamp: () => stamp,
+    stampOf: (collections) => collections.reduce((sum, name) => sum + (byCollection.get(name) ?? 0), 0),
+    move: (collection) => {
+      stamp++;
+      if (collection !== undefined) byCollection.set(collection, (byCollection.get(collection) ?? 0) + 1);
+    },
+  };
 }
 
 describe('ReadModelMemo', () => {
@@ -20,6 +29,20 @@ describe('ReadModelMemo', () => {
     changes.move();
     expect(await memo.get('a', compute)).to.deep.equal({ n: 3 });
     expect(await memo.get('b', compute)).to.deep.equal({ n: 4 });
+  });
+
+  it('keeps answers derived from some collections while only others change', async () => {
+    const changes = changesAt();
+    const memo = new ReadModelMemo<string, number>(changes, { dependsOn: ['memberships', 'people'] });
+    let computed = 0;
+    const compute = async () => ++computed;
+    expect(await memo.get('a', compute)).to.equal(1);
+    changes.move('stories');
+    expect(await memo.get('a', compute)).to.equal(1);
+    changes.move('people');
+    expect(await memo.get('a', compute)).to.equal(2);
+    changes.move('memberships');
+    expect(await memo.get('a', compute)).to.equal(3);
   });
 
   it('remembers null answers too (an unknown project asked again)', async () => {
@@ -57,7 +80,7 @@ describe('ReadModelMemo', () => {
   });
 
   it('forgets everything when full, then remembers again', async () => {
-    const memo = new ReadModelMemo<number, number>(changesAt(), 3);
+    const memo = new ReadModelMemo<number, number>(changesAt(), { maxEntries: 3 });
     let computed = 0;
     const compute = async () => ++computed;
     for (const key of [1, 2, 3]) await memo.get(key, compute);
