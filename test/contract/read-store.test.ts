@@ -2,7 +2,7 @@
 // MongoDB only when STORYLINE_MONGO_URL is set), plus what only the SQLite store promises (one
 // transaction per batch, a file shared by processes, a bounded cache) and what only the memory store
 // promises: indexed filters do not scan the collection.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -192,6 +192,28 @@ describe('SQLite read store on disk', () => {
       expect(await again.collection('labels').all()).to.deep.equal([{ id: 3, name: 'kept' }]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('has its WAL checkpointed into the file by its worker thread after commits', async () => {
+    const path = join(dir, 'readmodels.sqlite');
+    const store = openSqliteReadStore({ path, walCheckpointCheckMs: 10 });
+    try {
+      for (let id = 1; id <= 50; id++) await store.collection('stories').write([{ op: 'insert', doc: { id, name: `story ${id}` } }]);
+      const before = store.walCheckpoints();
+      const deadline = Date.now() + 10_000;
+      while (store.walCheckpoints() === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(store.walCheckpoints(), 'a checkpoint after the last commit').to.be.greaterThan(before);
+      // The file alone (without its WAL) now holds every commit.
+      copyFileSync(path, join(dir, 'file-alone.sqlite'));
+      const fileAlone = new Database(join(dir, 'file-alone.sqlite'), { readonly: true });
+      try {
+        expect(fileAlone.prepare('SELECT COUNT(*) FROM "d:stories"').pluck().get()).to.equal(50);
+      } finally {
+        fileAlone.close();
+      }
+    } finally {
+      await store.close();
     }
   });
 

@@ -25,7 +25,8 @@
 //   collection list before the next write, and before a read at most 50 ms later. A failed transaction empties it too (documents are
 //   updated in place).
 // - Durability: WAL with synchronous=NORMAL: a power loss may lose the last commits, never split a
-//   batch from its checkpoint, and what is lost is replayed from the log.
+//   batch from its checkpoint, and what is lost is replayed from the log. The WAL is checkpointed by a
+//   worker thread (wal-checkpointer.ts), not inside the serving thread's commits.
 import Database from 'better-sqlite3';
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
 import { copyFound, copyJson } from './json-copy.js';
@@ -35,6 +36,7 @@ import { compileFilter, equalityFields, matchesFilter, narrowingOf, rangeConditi
 import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.js';
 import { InvalidDocumentError } from './memory-read-store.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
+import { SAFETY_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 /** The layout of the file; a file of another format is deleted and rebuilt from the log. */
 export const READ_STORE_FORMAT = 1;
@@ -53,6 +55,8 @@ export interface SqliteReadStoreOptions {
    * instead of reading the sort field of every candidate (default SORT_WALK_MIN_CANDIDATES).
    */
   sortWalkMinCandidates?: number;
+  /** How often the checkpoint worker of a file looks for commits (default: wal-checkpointer.ts). */
+  walCheckpointCheckMs?: number;
 }
 
 export interface SqliteReadStore extends ReadStore {
@@ -61,6 +65,8 @@ export interface SqliteReadStore extends ReadStore {
   readonly cache: DocumentCache;
   /** Pages answered by walking a sort index (walkSortIndex): what tests and benchmarks check the plan by. */
   readonly sortIndexWalks: () => number;
+  /** WAL checkpoints the worker has taken (wal-checkpointer.ts; always 0 in memory). */
+  readonly walCheckpoints: () => number;
 }
 
 // Markers of the index entries: primary-key columns of a WITHOUT ROWID table cannot hold NULL.
@@ -598,12 +604,13 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
-  // Checkpoint the WAL every ~64 MB rather than SQLite's 4 MB: a hot document rewritten by many batches
-  // reaches the main file once per checkpoint. SQLite's own page cache stays small (16 MB): parsed
-  // documents are cached above it, and the OS caches the file.
-  db.pragma('wal_autocheckpoint = 16384');
+  // The WAL is checkpointed by a worker thread (wal-checkpointer.ts), not in the serving thread's
+  // commits; this connection checkpoints only past ~64 MB, should the worker fall behind. SQLite's own
+  // page cache stays small (16 MB): parsed documents are cached above it, and the OS caches the file.
+  db.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
   db.pragma('cache_size = -16384');
   const opened = prepareFormat(db);
+  const checkpointer = options.path === ':memory:' ? null : new WalCheckpointer(options.path, options.walCheckpointCheckMs);
   const cache = new DocumentCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const collections = new Map<string, StoredCollection>();
   let serials = 0;
@@ -655,12 +662,17 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     return stored;
   };
 
+  /** BEGIN IMMEDIATE, `work`, COMMIT (ROLLBACK when it throws): the wrapper built once, not per write. */
+  const runImmediate = db.transaction((work: () => unknown) => work()).immediate;
+
   /** Runs `work` in one write transaction; on failure nothing is stored and the cache is emptied. */
   const transaction = <T>(work: () => T): T => {
     fresh(true);
     inTransaction = true;
     try {
-      return db.transaction(work).immediate();
+      const result = runImmediate(work) as T;
+      checkpointer?.committed();
+      return result;
     } catch (error) {
       for (const stored of collections.values()) stored.pending.clear();
       dataVersion = -1; // collections created by the failed transaction are gone: list them again
@@ -942,6 +954,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     opened,
     cache,
     sortIndexWalks: () => sortIndexWalks,
+    walCheckpoints: () => checkpointer?.checkpoints() ?? 0,
     collection,
     async writeAtomically(writes) {
       writeAtomically(writes);
@@ -966,6 +979,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     },
     async close() {
       cache.clear();
+      await checkpointer?.close();
       if (db.open) db.close();
     },
   };
