@@ -24,9 +24,10 @@
 //   (the CLI beside the server) changes `PRAGMA data_version`, which empties the cache and re-reads the
 //   collection list before the next write, and before a read at most 50 ms later. A failed transaction empties it too (documents are
 //   updated in place).
-// - Durability: WAL with synchronous=NORMAL: a power loss may lose the last commits, never split a
-//   batch from its checkpoint, and what is lost is replayed from the log. The WAL is checkpointed by a
-//   worker thread (wal-checkpointer.ts), not inside the serving thread's commits.
+// - Durability: WAL written without syncs (unsynced-writes.ts): a process that dies loses nothing; a
+//   file that was open when the system went down is deleted and built again from the log at the next
+//   start. Commits never split a batch from its checkpoint. The WAL is checkpointed by a worker thread
+//   (wal-checkpointer.ts), not inside the serving thread's commits.
 import Database from 'better-sqlite3';
 import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
 import { copyFound, copyJson } from './json-copy.js';
@@ -37,6 +38,7 @@ import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.j
 import { InvalidDocumentError } from './memory-read-store.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
 import { SAFETY_PAGES, WalCheckpointer } from './wal-checkpointer.js';
+import { currentBootId, deleteDatabaseFiles, endUnsyncedWrites, startUnsyncedWrites, tornByRestart } from './unsynced-writes.js';
 
 /** The layout of the file; a file of another format is deleted and rebuilt from the log. */
 export const READ_STORE_FORMAT = 1;
@@ -57,6 +59,11 @@ export interface SqliteReadStoreOptions {
   sortWalkMinCandidates?: number;
   /** How often the checkpoint worker of a file looks for commits (default: wal-checkpointer.ts). */
   walCheckpointCheckMs?: number;
+  /**
+   * The running system's boot id (default: the kernel's); a file is written without syncs only when
+   * there is one (unsynced-writes.ts). Null: written with synchronous=NORMAL.
+   */
+  bootId?: string | null;
 }
 
 export interface SqliteReadStore extends ReadStore {
@@ -600,7 +607,15 @@ interface CollectionRow {
 }
 
 export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteReadStore {
-  const db = new Database(options.path);
+  const onDisk = options.path !== ':memory:';
+  const bootId = onDisk ? (options.bootId === undefined ? currentBootId() : options.bootId) : null;
+  let db = new Database(options.path);
+  if (bootId !== null && tornByRestart(db, bootId)) {
+    // Open when the system went down, written without syncs: deleted, so built again from the log.
+    db.close();
+    deleteDatabaseFiles(options.path);
+    db = new Database(options.path);
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
@@ -610,7 +625,8 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
   db.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
   db.pragma('cache_size = -16384');
   const opened = prepareFormat(db);
-  const checkpointer = options.path === ':memory:' ? null : new WalCheckpointer(options.path, options.walCheckpointCheckMs);
+  const mark = bootId !== null ? startUnsyncedWrites(db, bootId) : null;
+  const checkpointer = onDisk ? new WalCheckpointer(options.path, { synced: mark === null, checkMs: options.walCheckpointCheckMs }) : null;
   const cache = new DocumentCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const collections = new Map<string, StoredCollection>();
   let serials = 0;
@@ -980,7 +996,9 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     async close() {
       cache.clear();
       await checkpointer?.close();
-      if (db.open) db.close();
+      if (!db.open) return;
+      if (mark) endUnsyncedWrites(db, options.path, mark);
+      db.close();
     },
   };
 }

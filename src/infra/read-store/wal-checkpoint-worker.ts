@@ -4,10 +4,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CHECKPOINTS, COMMITS, type WalCheckpointerData } from './wal-checkpointer.js';
 
-const { path, counters: buffer, checkMs } = workerData as WalCheckpointerData;
+const { path, counters: buffer, checkMs, synced } = workerData as WalCheckpointerData;
 const counters = new Int32Array(buffer);
 const db = new Database(path, { fileMustExist: true });
-db.pragma('synchronous = NORMAL');
+db.pragma(synced ? 'synchronous = NORMAL' : 'synchronous = OFF');
 let seen = 0; // commits made before this worker started count too
 
 const look = setInterval(() => {

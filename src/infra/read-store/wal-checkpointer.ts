@@ -30,6 +30,15 @@ export interface WalCheckpointerData {
   path: string;
   counters: SharedArrayBuffer;
   checkMs: number;
+  /** Whether checkpoints sync the file (synchronous=NORMAL) or not (OFF: unsynced-writes.ts). */
+  synced: boolean;
+}
+
+export interface WalCheckpointerOptions {
+  /** As the serving connection writes: with syncs (NORMAL) or without (OFF). */
+  synced: boolean;
+  /** How often the worker looks for commits (default CHECK_MS). */
+  checkMs?: number | undefined;
 }
 
 export class WalCheckpointer {
@@ -37,8 +46,8 @@ export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
 
-  constructor(path: string, checkMs = CHECK_MS) {
-    const data: WalCheckpointerData = { path, counters: this.counters.buffer as SharedArrayBuffer, checkMs };
+  constructor(path: string, options: WalCheckpointerOptions) {
+    const data: WalCheckpointerData = { path, counters: this.counters.buffer as SharedArrayBuffer, checkMs: options.checkMs ?? CHECK_MS, synced: options.synced };
     this.worker = new Worker(new URL('./wal-checkpoint-worker.js', import.meta.url), { workerData: data });
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     // A checkpointer that fails leaves the serving connection's own bound to keep the log short.
