@@ -21,6 +21,9 @@ import type Database from 'better-sqlite3';
 
 const MARK_PREFIX = 'open:';
 
+/** SQLite's answers for a file whose content cannot be read as a database. */
+const UNREADABLE: ReadonlySet<string> = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
+
 /** The running kernel's boot id, or null where the system does not tell it. */
 export function currentBootId(): string | null {
   try {
@@ -49,8 +52,10 @@ export function tornByRestart(db: Database.Database, bootId: string): boolean {
     const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_store_meta'").get() !== undefined;
     if (!hasMeta) return false;
     marks = db.prepare('SELECT key, value FROM _store_meta WHERE key LIKE ?').all(`${MARK_PREFIX}%`) as Array<{ key: string; value: string }>;
-  } catch {
-    return true; // unreadable: torn, or not a database at all
+  } catch (error) {
+    // Unreadable: torn, or not a database at all. Anything else (a lock held too long) is not a reason to delete it.
+    if (UNREADABLE.has((error as { code?: unknown }).code as string)) return true;
+    throw error;
   }
   if (marks.some((mark) => mark.value !== bootId)) return true;
   const gone = marks.filter((mark) => !isAlive(Number(mark.key.slice(MARK_PREFIX.length).split(':')[0])));
