@@ -22,7 +22,8 @@ export interface CredentialStore {
   put(credentials: PersonCredentials): Promise<void>;
   /**
    * A number that changes whenever another process (the CLI resetting a token) changed the stored
-   * credentials; what a process remembers about tokens is forgotten when it changes.
+   * credentials, seen at the latest from the next event-loop turn after that commit; what a process
+   * remembers about tokens is forgotten when it changes.
    */
   revision(): Promise<number>;
   /** The server secret tokens are derived from; created on first use. */

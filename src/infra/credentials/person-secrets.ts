@@ -14,7 +14,7 @@ export class PersonSecrets implements PersonSecretsPort {
    * Token -> person for tokens seen valid, keyed by the token itself so that a known token costs no
    * digest (the process can derive every token from the secret anyway, so remembering some adds no
    * exposure). rotateToken forgets the old token; a reset by another process (the CLI) changes the
-   * store's revision, which empties the map before the next lookup.
+   * store's revision, which empties the map before the first lookup of the next event-loop turn.
    */
   private readonly knownTokens = new Map<string, number>();
   /** A hash of a random password at `scryptCost`, verified when there is no real hash to verify. */

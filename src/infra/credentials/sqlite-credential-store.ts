@@ -40,6 +40,8 @@ export class SqliteCredentialStore implements CredentialStore {
   private readonly byDigest: Database.Statement<[string], Row>;
   private readonly upsert: Database.Statement<[number, string | null, number, string, string]>;
   private readonly dataVersion: Database.Statement<[], number>;
+  /** data_version as read in this event-loop turn (null: not read yet in this turn). */
+  private revisionThisTurn: number | null = null;
 
   constructor(options: SqliteCredentialStoreOptions) {
     this.db = new Database(options.path);
@@ -73,8 +75,17 @@ export class SqliteCredentialStore implements CredentialStore {
     }
   }
 
+  /**
+   * Read once per event-loop turn: the pragma costs file-lock system calls, and every API request asks.
+   * A commit by another process is seen from the next turn on; requests handled in the turn that already
+   * read it are concurrent with that commit either way.
+   */
   async revision(): Promise<number> {
-    return this.dataVersion.get()!;
+    if (this.revisionThisTurn === null) {
+      this.revisionThisTurn = this.dataVersion.get()!;
+      setImmediate(() => (this.revisionThisTurn = null)).unref();
+    }
+    return this.revisionThisTurn;
   }
 
   async serverSecret(): Promise<Buffer> {
