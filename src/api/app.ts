@@ -79,9 +79,17 @@ interface RequestState {
   projectVersion: string | null;
 }
 
+/** An answer as a route rendered it: its own headers only. */
 interface Rendered {
   status: number;
   headers: HeaderBag;
+  body: Buffer | null;
+}
+
+/** An answer as it goes on the wire: every header, the common ones and Content-Length included. */
+interface WireResponse {
+  status: number;
+  headers: Readonly<HeaderBag>;
   body: Buffer | null;
 }
 
@@ -127,7 +135,7 @@ class RequestPipeline {
     state.query = mark === -1 ? '' : url.slice(mark + 1);
     const query = parseQuery(state.query);
     state.envelope = query.envelope === 'true';
-    if (req.method === 'OPTIONS') return this.write(res, state, { status: 204, headers: {}, body: null });
+    if (req.method === 'OPTIONS') return this.write(res, state, this.wire({ status: 204, headers: {}, body: null }));
 
     const method = effectiveMethod(req.method ?? '', query);
     const match = this.matcher.match(method, rawPath);
@@ -173,7 +181,7 @@ class RequestPipeline {
     }
     const rendered = await this.render(await route.handle(request), context, context.asOfVersion);
     if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
-    this.write(res, state, rendered, ifNoneMatch);
+    this.write(res, state, this.wire(rendered), ifNoneMatch);
     this.noteView(context, rendered.status);
   }
 
@@ -211,13 +219,16 @@ class RequestPipeline {
     return null;
   }
 
-  /** A cacheable GET: served from bytes when (project, version, request, audience) was answered before. */
-  private async cachedResponse(context: RenderContext): Promise<Rendered> {
+  /**
+   * A cacheable GET: served from bytes when (project, version, request, audience) was answered before,
+   * headers and all, so a hit builds nothing.
+   */
+  private async cachedResponse(context: RenderContext): Promise<WireResponse> {
     const { route, request } = context;
     const project = request.project!;
     // The access check has just read the project document: its `version` is the current one.
     const version = typeof project.project['version'] === 'number' ? project.project['version'] : await this.deps.projectVersion(project.id);
-    if (version === null) return this.render(await route.handle(request), context, null);
+    if (version === null) return this.wire(await this.render(await route.handle(request), context, null));
     const key = cacheKey({
       projectId: project.id,
       version,
@@ -232,9 +243,9 @@ class RequestPipeline {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const rendered = await this.render(await route.handle(request), context, version);
-    if (rendered.status !== 200 || !rendered.body) return rendered;
+    if (rendered.status !== 200 || !rendered.body) return this.wire(rendered);
     rendered.headers.ETag = entityTag(key);
-    const stored: CachedResponse = { status: rendered.status, headers: rendered.headers, body: rendered.body };
+    const stored: CachedResponse = { ...this.wire(rendered), body: rendered.body };
     // A change that landed while rendering may be in the bytes: they belong to no single version.
     // (An answer as of a past version is read from that version's fold: no change lands in it.)
     if (context.asOfVersion !== null || (await this.deps.projectVersion(project.id)) === version) this.cache.set(key, stored);
@@ -303,20 +314,24 @@ class RequestPipeline {
     return { status, headers, body: Buffer.from(JSON.stringify(value)) };
   }
 
-  private write(res: ServerResponse, state: RequestState, rendered: Rendered, ifNoneMatch?: string): void {
-    state.projectVersion = rendered.headers['X-Tracker-Project-Version'] ?? null;
-    const etag = rendered.headers.ETag;
-    if (etag && rendered.status === 200 && matchesIfNoneMatch(ifNoneMatch, etag)) {
+  private wire(rendered: Rendered): WireResponse {
+    const headers: HeaderBag = { ...this.common, ...rendered.headers };
+    if (rendered.body) headers['Content-Length'] = String(rendered.body.length);
+    return { status: rendered.status, headers, body: rendered.body };
+  }
+
+  private write(res: ServerResponse, state: RequestState, response: WireResponse, ifNoneMatch?: string): void {
+    state.projectVersion = response.headers['X-Tracker-Project-Version'] ?? null;
+    const etag = response.headers.ETag;
+    if (etag && response.status === 200 && matchesIfNoneMatch(ifNoneMatch, etag)) {
       const notModified: HeaderBag = { ...this.common, ETag: etag };
-      for (const [name, value] of Object.entries(rendered.headers)) if (name.startsWith('X-')) notModified[name] = value;
+      for (const [name, value] of Object.entries(response.headers)) if (name.startsWith('X-')) notModified[name] = value;
       res.writeHead(304, notModified);
       res.end();
       return;
     }
-    const headers: HeaderBag = { ...this.common, ...rendered.headers };
-    if (rendered.body) headers['Content-Length'] = String(rendered.body.length);
-    res.writeHead(rendered.status, headers);
-    res.end(rendered.body ?? undefined);
+    res.writeHead(response.status, response.headers);
+    res.end(response.body ?? undefined);
   }
 
   private sendError(req: IncomingMessage, res: ServerResponse, thrown: unknown, state: RequestState): void {
@@ -343,7 +358,7 @@ class RequestPipeline {
     // An unread body (refused before reading, or announced too large) is discarded as it arrives, so a
     // client still uploading reads the answer instead of a reset; beyond the discard bound, close.
     if (!state.bodyRead && hasBody(req) && !discardUnreadBody(req)) rendered.headers.Connection = 'close';
-    this.write(res, state, rendered);
+    this.write(res, state, this.wire(rendered));
   }
 }
 
