@@ -14,6 +14,7 @@ import { encodeEvent } from '../src/infra/event-codec.js';
 import { WrongExpectedVersion, eventId } from '../src/ports/event-store.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { storyUpdateEvent } from '../test/contract/event-store.fixtures.js';
+import { percentile } from './stats.js';
 
 const SECONDS_PER_SCENARIO = 3;
 
@@ -26,11 +27,6 @@ interface Measurement {
 }
 
 const perSecond = (m: Measurement) => m.appends / m.seconds;
-
-function percentile(sortedMs: number[], p: number): number {
-  if (sortedMs.length === 0) return Number.NaN;
-  return sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))]!;
-}
 
 function describeMeasurement(m: Measurement): string {
   const sorted = [...m.latenciesMs].sort((a, b) => a - b);

@@ -21,6 +21,7 @@ import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-stor
 import { projections } from '../src/projections/registry.js';
 import { rawReadAndParse } from './replay-bench.js';
 import { realisticLog, type RealisticLog } from './realistic-log.js';
+import { percentile } from './stats.js';
 
 const EVENTS = Number(process.env['DISK_BENCH_EVENTS'] ?? 1_000_000);
 const MIXED_LOAD_S = Number(process.env['DISK_BENCH_LOAD_SECONDS'] ?? 90);
@@ -201,10 +202,6 @@ function rebuildAll(env: Record<string, string>): { eventsRead: number; ms: numb
     .filter((line) => line.message === 'rebuild working set written');
   const total = (field: 'evicted' | 'reloaded' | 'streamed') => workingSets.reduce((sum, line) => sum + (line[field] ?? 0), 0);
   return { eventsRead: reports[0]!.eventsRead, ms: reports[0]!.ms, peakMb: Math.round(peakKb / 1024), evicted: total('evicted'), reloaded: total('reloaded'), streamed: total('streamed') };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 /** Sequential GETs of stories pages no request has asked for before (the response cache cannot help). */

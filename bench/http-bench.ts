@@ -2,7 +2,8 @@
 // process, SQLite event log and read models on disk), with autocannon in this
 // process so the load generator never shares the server's event loop.
 //
-// Reads (50 connections, 5 s each, after a 1 s warm-up), on a project of 5,000 stories:
+// Reads (50 connections, 5 s each, after a 1 s warm-up, in 3 rounds with the servers interleaved; each
+// ratio is the median over rounds of the ratio within a round), on a project of 5,000 stories:
 //   GET /services/v5/projects/:id/stories?limit=100   and   GET /services/v5/projects/:id/stories/:id
 // each beside (a) a bare express 5 app and (b) a plain node:http server, both in child processes,
 // answering the identical bytes and headers captured from Storyline first. Targets: ours >= 70% of (a)'s
@@ -16,7 +17,7 @@
 // Writes (16 connections over 16 projects, 5 s each): POST story and PUT story, every 2xx a durable
 // append acknowledged after the read models applied it. Target: >= 1,000 writes/s.
 //
-// `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the
+// `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_ROUNDS=n` sets the read rounds; `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the
 // Storyline children.
 //
 // Seeding: the 5,000 story creates are decided in a loop over a locally folded project state and
@@ -36,12 +37,15 @@ import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/cr
 import { configFromEnv } from '../src/infra/config.js';
 import { openStoryline, type Storyline } from '../src/infra/composition.js';
 import type { CapturedResponse } from './http-bench-baseline.js';
+import { median } from './stats.js';
 
 const STORIES = 5_000;
 const WRITE_PROJECTS = 16;
 const READ_CONNECTIONS = 50;
 const WRITE_CONNECTIONS = 16;
 const DURATION_S = 5;
+/** Rounds of read measurements; `HTTP_BENCH_ROUNDS` overrides. */
+const READ_ROUNDS = Math.max(1, Number(process.env['HTTP_BENCH_ROUNDS'] ?? 3));
 const WARM_UP_S = 1;
 const PREFIX = '/services/v5';
 
@@ -110,34 +114,39 @@ export async function run(): Promise<void> {
     ];
     const parts = process.env['HTTP_BENCH_ONLY'] ?? 'reads,writes';
     for (const [label, path] of parts.includes('reads') ? ([['GET stories?limit=100', listPath], ['GET one story', storyPath]] as const) : []) {
-      process.stdout.write(`\n${label} (5,000-story project), ${READ_CONNECTIONS} connections, ${DURATION_S} s\n`);
-      const results = new Map<string, AutocannonResult>();
-      const cpuPerRequest = new Map<string, number>();
-      for (const target of targets) {
-        const url = `http://127.0.0.1:${target.port}${path}`;
-        await autocannon({ url, connections: READ_CONNECTIONS, duration: WARM_UP_S, headers });
-        const cpuBefore = cpuMs(target.child);
-        const result = await autocannon({ url, connections: READ_CONNECTIONS, duration: DURATION_S, headers });
-        const cpuAfter = cpuMs(target.child);
-        results.set(target.name, result);
-        if (cpuBefore !== null && cpuAfter !== null && result['2xx'] > 0) cpuPerRequest.set(target.name, (cpuAfter - cpuBefore) / result['2xx']);
-        const cpu = cpuPerRequest.get(target.name);
-        process.stdout.write(`  ${target.name.padEnd(14)} ${line(result)}${cpu === undefined ? '' : `  server CPU ${(cpu * 1000).toFixed(0)} us per request`}\n`);
+      process.stdout.write(`\n${label} (5,000-story project), ${READ_CONNECTIONS} connections, ${READ_ROUNDS} rounds of ${DURATION_S} s per server, servers interleaved\n`);
+      const rounds: Array<Map<string, { result: AutocannonResult; cpuPerRequest: number | null }>> = [];
+      for (let round = 0; round < READ_ROUNDS; round++) {
+        const measured = new Map<string, { result: AutocannonResult; cpuPerRequest: number | null }>();
+        for (const target of targets) {
+          const url = `http://127.0.0.1:${target.port}${path}`;
+          await autocannon({ url, connections: READ_CONNECTIONS, duration: WARM_UP_S, headers });
+          const cpuBefore = cpuMs(target.child);
+          const result = await autocannon({ url, connections: READ_CONNECTIONS, duration: DURATION_S, headers });
+          const cpuAfter = cpuMs(target.child);
+          const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && result['2xx'] > 0 ? (cpuAfter - cpuBefore) / result['2xx'] : null;
+          measured.set(target.name, { result, cpuPerRequest });
+          process.stdout.write(`  ${`round ${round + 1}`.padEnd(8)} ${target.name.padEnd(14)} ${line(result)}${cpuPerRequest === null ? '' : `  server CPU ${(cpuPerRequest * 1000).toFixed(0)} us per request`}\n`);
+        }
+        rounds.push(measured);
       }
-      const ourCpu = cpuPerRequest.get('storyline');
-      const expressCpu = cpuPerRequest.get('(a) express');
-      if (ourCpu !== undefined && expressCpu !== undefined) {
-        process.stdout.write(`  server CPU per request, (a) express / ours = ${(expressCpu / ourCpu).toFixed(2)} (the throughput ratio as the CPU sees it, less sensitive to a busy machine)\n`);
+      // Each ratio is taken within a round (servers measured back to back), then the median over rounds:
+      // a machine that slows down for a few seconds moves one round, not the figure.
+      const rate = (round: (typeof rounds)[number], name: string) => round.get(name)!.result.requests.mean;
+      const cpu = (round: (typeof rounds)[number], name: string) => round.get(name)!.cpuPerRequest;
+      const ours_ = median(rounds.map((round) => rate(round, 'storyline') / rate(round, '(a) express')));
+      const b = median(rounds.map((round) => rate(round, 'storyline') / rate(round, '(b) node:http')));
+      const memory = median(rounds.map((round) => rate(round, 'storyline') / rate(round, 'memory store')));
+      const p99 = median(rounds.map((round) => round.get('storyline')!.result.latency.p99));
+      const cpuRatios = rounds.map((round) => [cpu(round, '(a) express'), cpu(round, 'storyline')]).filter((pair): pair is [number, number] => pair[0] !== null && pair[1] !== null);
+      if (cpuRatios.length > 0) {
+        process.stdout.write(`  server CPU per request, (a) express / ours = ${median(cpuRatios.map(([express, ours]) => express / ours)).toFixed(2)} (median; the throughput ratio as the CPU sees it, less sensitive to a busy machine)\n`);
       }
-      const ours_ = results.get('storyline')!.requests.mean;
-      const a = results.get('(a) express')!.requests.mean;
-      const b = results.get('(b) node:http')!.requests.mean;
-      const p99 = results.get('storyline')!.latency.p99;
-      const memory = results.get('memory store')!.requests.mean;
-      process.stdout.write(`  ours (readmodels.sqlite) / ours (memory read store) = ${(ours_ / memory).toFixed(2)} (target >= 0.90: ${ours_ / memory >= 0.9 ? 'met' : 'NOT met'})\n`);
+      process.stdout.write(`  medians over ${READ_ROUNDS} rounds of the ratios within each round:\n`);
+      process.stdout.write(`  ours (readmodels.sqlite) / ours (memory read store) = ${memory.toFixed(2)} (target >= 0.90: ${memory >= 0.9 ? 'met' : 'NOT met'})\n`);
       process.stdout.write(
-        `  ours/(a) = ${(ours_ / a).toFixed(2)} (target >= 0.70: ${ours_ / a >= 0.7 ? 'met' : 'NOT met'}), ` +
-          `ours/(b) = ${(ours_ / b).toFixed(2)}, our p99 ${p99} ms (target < 20: ${p99 < 20 ? 'met' : 'NOT met'})\n`,
+        `  ours/(a) = ${ours_.toFixed(2)} (target >= 0.70: ${ours_ >= 0.7 ? 'met' : 'NOT met'}), ` +
+          `ours/(b) = ${b.toFixed(2)}, our p99 ${p99} ms (target < 20: ${p99 < 20 ? 'met' : 'NOT met'})\n`,
       );
     }
 
