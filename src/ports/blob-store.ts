@@ -5,6 +5,7 @@
 // embedded default) and gridfs-blob-store.ts (MongoDB GridFS). Every adapter passes
 // test/contract/blob-store.contract.ts.
 import type { Readable } from 'node:stream';
+import type { UploadFileCommand } from '../domain/file-attachment/upload-file.js';
 
 export interface PutOptions {
   /** The largest blob accepted; a longer source is aborted and leaves nothing behind. */
@@ -51,4 +52,15 @@ export class BlobTooLargeError extends Error {
 /** Whether a string can be a blob key (64 lower-case hex digits); adapters refuse anything else. */
 export function isBlobKey(key: string): boolean {
   return /^[0-9a-f]{64}$/.test(key);
+}
+
+/**
+ * Where uploads go and downloads come from, as the API sees them: implemented over a BlobStore by
+ * infra/blob-store/file-uploads.ts. `receive` stores the one `file` part of a multipart body and answers
+ * what the upload decider records (415 / 400 / 413 error hashes for bodies it refuses, nothing stored
+ * then); `read` answers a stored file's bytes by content hash, or null.
+ */
+export interface FileUploads {
+  receive(body: { contentType: string; bytes: Buffer }): Promise<UploadFileCommand>;
+  read(contentHash: string): Promise<Buffer | null>;
 }

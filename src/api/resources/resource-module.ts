@@ -13,8 +13,8 @@ import type { CommandHandler } from '../../commands/command-handler.js';
 import type { MembershipCommands } from '../../commands/memberships.js';
 import type { PeopleCommands } from '../../commands/people.js';
 import type { ProjectCommands } from '../../commands/projects.js';
-import type { UploadFileCommand } from '../../domain/file-attachment/upload-file.js';
 import type { ResourceWriter } from '../../commands/resource-writer.js';
+import type { FileUploads } from '../../ports/blob-store.js';
 import type { PersonSecretsPort } from '../../ports/credentials.js';
 import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { ActivityFeeds } from '../../queries/activity-feeds.js';
@@ -58,17 +58,6 @@ export interface ResourceDeps {
   uploads: FileUploads;
   /** When people last viewed projects (membership `last_viewed_at`; kept outside the log). */
   projectViews: ProjectViewReads;
-}
-
-/**
- * Where uploads go and downloads come from, implemented by the composition root over the blob store.
- * `receive` stores the one `file` part of a multipart body and answers what the upload decider records
- * (415 / 400 / 413 error hashes for bodies it refuses, nothing stored then); `read` answers a stored
- * file's bytes by content hash, or null.
- */
-export interface FileUploads {
-  receive(body: { contentType: string; bytes: Buffer }): Promise<UploadFileCommand>;
-  read(contentHash: string): Promise<Buffer | null>;
 }
 
 export interface Queries {

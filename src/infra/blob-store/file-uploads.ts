@@ -2,8 +2,7 @@
 // reader (multipart-upload.ts) into the store; a download reads a blob back whole (files are bounded by
 // the upload limit).
 import { Readable } from 'node:stream';
-import type { FileUploads } from '../../api/resources/resource-module.js';
-import type { BlobStore } from '../../ports/blob-store.js';
+import type { BlobStore, FileUploads } from '../../ports/blob-store.js';
 import { receiveUpload } from './multipart-upload.js';
 
 export function blobFileUploads(blobs: BlobStore, limits: { maxFileBytes: number }): FileUploads {
