@@ -16,6 +16,7 @@
 //   `batchSize` events, one write per collection). `waitFor(position)` resolves once every projection has
 //   applied that position (read-your-writes for the command handler).
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
@@ -430,6 +431,7 @@ export class ProjectorRunner implements ReadModelChanges {
         eventsRead += events.length;
         await this.applyBatch(targets, events, false);
         onProgress?.({ eventsRead, total: Math.max(until, eventsRead) });
+        await nextTurn(); // a server rebuilding while it serves answers between batches
       }
     };
     try {
@@ -490,6 +492,7 @@ export class ProjectorRunner implements ReadModelChanges {
       await workingSet.apply(writes);
       position = events[events.length - 1]!.position;
       onRead(events.length);
+      await nextTurn(); // a server rebuilding while it serves answers between batches
     }
     await workingSet.flush();
     // Only now are the documents up to `position` in the read store (a live target's position is what waitFor trusts).
@@ -577,7 +580,9 @@ export class ProjectorRunner implements ReadModelChanges {
       try {
         do {
           this.drainAgain = false;
-          while (this.running && (await this.applyNextBatch()) === this.batchSize);
+          // Between full batches, requests get their turn: a long backlog would otherwise be applied in
+          // one run of the event loop (reads and writes resolve without waiting on I/O).
+          while (this.running && (await this.applyNextBatch()) === this.batchSize) await nextTurn();
         } while (this.running && this.drainAgain);
       } finally {
         this.draining = null;

@@ -17,6 +17,7 @@
 // read -> deliver -> checkpoint loop whose retry must not let the checkpoint pass a failed event, which
 // reads more plainly as a loop than as operators; rxjs is used where it fits, for the store's
 // `appended$` wake-up signal (decision recorded in docs/decisions.md).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import type { EventStore } from '../../ports/event-store.js';
@@ -186,8 +187,11 @@ class ReactionWorker {
       const handled = events.at(-1)!.position;
       await this.options.checkpoints.save(this.reaction.name, handled);
       this.advance(handled);
-      // A batch that did not fill the limit: let the next one gather what arrives meanwhile.
+      // A batch that did not fill the limit: let the next one gather what arrives meanwhile. A full one:
+      // let requests in before the next, or a catch-up over a long log holds the event loop for seconds
+      // (its reads and decoding resolve without waiting on any I/O).
       if (events.length < this.batchSize) await this.sleep(this.gatherMs);
+      else await nextTurn();
     }
   }
 

@@ -267,6 +267,31 @@ describe('projector runner', function () {
     ]);
   });
 
+  for (const foldRebuilds of [false, true]) {
+    it(`lets the event loop turn between the batches of a rebuild${foldRebuilds ? ' folded in memory' : ''} and of a backlog`, async () => {
+      const head = await seed(events);
+      const runner = runnerOf({ batchSize: 4, foldRebuilds });
+      await runner.start();
+      // An immediate queued as the rebuild starts runs at the first turn it gives back: with every read
+      // resolving at once, a rebuild that never yields would have read the whole log first.
+      let readAtFirstTurn = -1;
+      let read = 0;
+      setImmediate(() => (readAtFirstTurn = read));
+      await runner.rebuildTogether(['resources'], ({ eventsRead }) => (read = eventsRead));
+      expect(readAtFirstTurn).to.be.within(0, head - 1);
+
+      // A backlog of ten batches: an immediate queued once the first is applied runs before the rest.
+      const before = runner.position;
+      let appliedAtNextTurn = -1;
+      const firstApplied = runner.waitFor(before + 1).then(() => setImmediate(() => (appliedAtNextTurn = runner.position)));
+      const stories = Array.from({ length: 40 }, (_, i) => eventOf([created('story', 30_000 + i, { name: `b${i}` })]));
+      const backlog = (await events.append('project-30', 'any', stories.map((event) => ({ ...event, meta: stories[0]!.meta })))).position;
+      await firstApplied;
+      await runner.waitFor(backlog);
+      expect(appliedAtNextTurn).to.be.within(before + 1, backlog - 1);
+    });
+  }
+
   it('builds the read models again when their checkpoint is ahead of the log (a log restored from an older copy)', async () => {
     await seed(events, 6);
     const first = runnerOf();

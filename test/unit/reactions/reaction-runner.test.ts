@@ -65,6 +65,20 @@ describe('reaction runner', () => {
     expect(await checkpoints.position('audit')).to.equal(9);
   });
 
+  it('lets the event loop turn between full batches of a catch-up', async () => {
+    const { reaction, handled } = recording('audit');
+    const head = await append(40);
+    const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [reaction], batchSize: 10 });
+    // An immediate queued before the catch-up starts runs at the first turn the catch-up gives back:
+    // with every read resolving at once, a catch-up that never yields would have handled all 40 first.
+    const seenAtFirstTurn = new Promise<number>((resolve) => setImmediate(() => resolve(handled.length)));
+    runner.start();
+    expect(await seenAtFirstTurn).to.be.below(40);
+    await runner.waitFor(head);
+    await runner.stop();
+    expect(handled).to.have.length(40);
+  });
+
   it('resumes after a restart from the stored checkpoint, not from the start', async () => {
     const first = recording('mail');
     await append(6);
