@@ -39,7 +39,7 @@ export interface ApiConfig {
   maxRawBodyBytes?: number;
   /** Entries of the response byte cache (0 disables it). */
   responseCacheEntries: number;
-  /** Bytes the response cache may hold (default 32 MiB; 0 disables it). */
+  /** Bytes the response cache may hold (default 16 MiB; 0 disables it). */
   responseCacheBytes?: number;
   /** Sent as the deprecation header and envelope member when set. */
   deprecationWarning?: string;
@@ -70,7 +70,7 @@ export interface AppDependencies {
 }
 
 /** The response cache's byte budget when none is configured. */
-export const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export const defaultApiConfig: ApiConfig = {
   createdStatus: 200,

@@ -1,6 +1,7 @@
 // Operator configuration, read once from the environment by the CLI and passed down from there.
 import { resolve } from 'node:path';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
+import { DEFAULT_READ_CACHE_BYTES } from './read-store/sqlite-read-store.js';
 
 export interface StorylineConfig {
   port: number;
@@ -69,13 +70,13 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     mongoUrl: env['STORYLINE_MONGO_URL'] || null,
     mongoDbName: env['STORYLINE_MONGO_DB'] || 'storyline',
     readStore: readStoreKind(env['STORYLINE_READ_STORE']),
-    readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', 32 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
+    readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', DEFAULT_READ_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     rebuildHeapBytes: integer(env, 'STORYLINE_REBUILD_HEAP_BYTES', DEFAULT_REBUILD_HEAP_BYTES, 1, 1024 ** 4),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxUploadBytes: integer(env, 'STORYLINE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     responseCacheEntries: integer(env, 'STORYLINE_RESPONSE_CACHE_ENTRIES', 2000, 0, 1_000_000),
-    responseCacheBytes: integer(env, 'STORYLINE_RESPONSE_CACHE_BYTES', 32 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+    responseCacheBytes: integer(env, 'STORYLINE_RESPONSE_CACHE_BYTES', 16 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
     activityWindowMonths: months(env, 'STORYLINE_ACTIVITY_WINDOW_MONTHS', 6),
     enterpriseActivityWindowMonths: months(env, 'STORYLINE_ENTERPRISE_ACTIVITY_WINDOW_MONTHS', 25),
     demoEmail: env['STORYLINE_DEMO_EMAIL'] || null,

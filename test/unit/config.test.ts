@@ -21,7 +21,7 @@ describe('operator configuration', () => {
   });
 
   it('bounds the response cache in bytes: 32 MiB unless STORYLINE_RESPONSE_CACHE_BYTES says otherwise', () => {
-    expect(configFromEnv({}).responseCacheBytes).to.equal(32 * 1024 * 1024);
+    expect(configFromEnv({}).responseCacheBytes).to.equal(16 * 1024 * 1024);
     expect(configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: '1048576' }).responseCacheBytes).to.equal(1048576);
     expect(() => configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_RESPONSE_CACHE_BYTES/);
   });
@@ -39,7 +39,7 @@ describe('operator configuration', () => {
   });
 
   it('keeps the read models on disk unless told to keep them in memory, with a cache budget in bytes', () => {
-    expect(configFromEnv({})).to.include({ readStore: 'sqlite', readCacheBytes: 32 * 1024 * 1024 });
+    expect(configFromEnv({})).to.include({ readStore: 'sqlite', readCacheBytes: 16 * 1024 * 1024 });
     expect(configFromEnv({ STORYLINE_READ_STORE: 'memory', STORYLINE_READ_CACHE_BYTES: '1048576' })).to.include({ readStore: 'memory', readCacheBytes: 1048576 });
     expect(() => configFromEnv({ STORYLINE_READ_STORE: 'disk' })).to.throw(ConfigError, /STORYLINE_READ_STORE/);
     expect(() => configFromEnv({ STORYLINE_READ_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_READ_CACHE_BYTES/);

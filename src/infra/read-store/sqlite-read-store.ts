@@ -46,7 +46,7 @@ export const READ_STORE_FORMAT = 1;
 export interface SqliteReadStoreOptions {
   /** File path, or ':memory:' (tests). */
   path: string;
-  /** Budget of the parsed-document cache, in estimated heap bytes (default 32 MiB). */
+  /** Budget of the parsed-document cache, in estimated heap bytes (default DEFAULT_READ_CACHE_BYTES). */
   cacheBytes?: number;
   /** How long a write waits for another process's write lock (default 10 s). */
   busyTimeoutMs?: number;
@@ -79,7 +79,12 @@ export interface SqliteReadStore extends ReadStore {
 // Markers of the index entries: primary-key columns of a WITHOUT ROWID table cannot hold NULL.
 const UNKEYED = Buffer.from([0]);
 const NULL_KEY = Buffer.from([1]);
-const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * Default budget of the parsed-document cache: 16 MiB. With the response cache's 16 MiB and SQLite's
+ * 8 MiB page cache, a server on the 1M-event log stays well under 400 MB of RSS through 90 s of mixed
+ * load (docs/decisions.md, "document cache").
+ */
+export const DEFAULT_READ_CACHE_BYTES = 16 * 1024 * 1024;
 /** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
 const MAX_PREPARED_QUERIES = 64;
 /** How long reads trust that no other process has committed to the file. */
@@ -621,13 +626,13 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   // The WAL is checkpointed by a worker thread (wal-checkpointer.ts), not in the serving thread's
   // commits; this connection checkpoints only past ~64 MB, should the worker fall behind. SQLite's own
-  // page cache stays small (16 MB): parsed documents are cached above it, and the OS caches the file.
+  // page cache stays small (8 MiB): parsed documents are cached above it, and the OS caches the file.
   db.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
-  db.pragma('cache_size = -16384');
+  db.pragma('cache_size = -8192');
   const opened = prepareFormat(db);
   const mark = bootId !== null ? startUnsyncedWrites(db, bootId) : null;
   const checkpointer = onDisk ? new WalCheckpointer(options.path, { synced: mark === null, checkMs: options.walCheckpointCheckMs }) : null;
-  const cache = new DocumentCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const cache = new DocumentCache(options.cacheBytes ?? DEFAULT_READ_CACHE_BYTES);
   const collections = new Map<string, StoredCollection>();
   let serials = 0;
   let dataVersion = -1;
