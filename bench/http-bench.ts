@@ -17,8 +17,8 @@
 // Writes (16 connections over 16 projects, 5 s each): POST story and PUT story, every 2xx a durable
 // append acknowledged after the read models applied it. Target: >= 1,000 writes/s.
 //
-// `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_ROUNDS=n` sets the read rounds; `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the
-// Storyline children.
+// `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_ROUNDS=n` sets the read rounds;
+// `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the Storyline children.
 //
 // Seeding: the 5,000 story creates are decided in a loop over a locally folded project state and
 // appended in one `eventStore.append` call (the same decider the API uses, so the events are the ones

@@ -81,8 +81,8 @@ const UNKEYED = Buffer.from([0]);
 const NULL_KEY = Buffer.from([1]);
 /**
  * Default budget of the parsed-document cache: 16 MiB. With the response cache's 16 MiB and SQLite's
- * 8 MiB page cache, a server on the 1M-event log stays well under 400 MB of RSS through 90 s of mixed
- * load (docs/decisions.md, "document cache").
+ * 8 MiB page cache, a server on the 1M-event log measured 312 and 407 MB of RSS after 90 s of mixed
+ * load, against 435-473 MB with 32 MiB caches (docs/decisions.md, "document cache").
  */
 export const DEFAULT_READ_CACHE_BYTES = 16 * 1024 * 1024;
 /** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
