@@ -95,7 +95,8 @@ async function feedOver(count: number): Promise<Feed> {
     storyUrl: (id) => `http://bench.test/story/show/${id}`,
     epicUrl: (id) => `http://bench.test/epic/show/${id}`,
   });
-  const { routes } = activityResources({ queries: { activity } });
+  // The route's handler is called directly (no response cache): a read-model change stamp that never moves.
+  const { routes } = activityResources({ queries: { activity }, readModelChanges: { stamp: () => 0, stampOf: () => 0 } });
   const route = routes.find((r) => r.path === '/projects/:project_id/activity')!;
   const request = pageOneRequest(project, now);
   return {

@@ -7,21 +7,23 @@
 //   (c) an uncached stories page of 100 (a different project and offset every request): p50 <= 50 ms;
 //   (d) 90 s of mixed load (reads of pages and stories, PUT story writes over 16 projects): RSS after
 //       it <= 400 MB; the server is then SIGKILLed under that load;
-//   (e) start-up to /me after the SIGKILL: <= 3 s.
+//   (e) start-up to /me after the SIGKILL: <= 3 s;
+//   (f) the activity page (GET /projects/:id/activity, 100 activities): uncached, the first request of
+//       each project's page (p50), then hot beside a bare express app serving the same bytes, 3 rounds
+//       interleaved, 10 connections: target ours >= 0.7 of express.
 // DISK_BENCH_SKIP_REBUILD=1 leaves (a) out; DISK_BENCH_REBUILD_ONLY=1 runs (a) alone.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { projections } from '../src/projections/registry.js';
+import { capture, freePort, measureReadRounds, medianRatio, startChild, stopChild, waitUntilServing } from './http-bench.js';
 import { rawReadAndParse } from './replay-bench.js';
 import { realisticLog, type RealisticLog } from './realistic-log.js';
-import { percentile } from './stats.js';
+import { median, percentile } from './stats.js';
 
 const EVENTS = Number(process.env['DISK_BENCH_EVENTS'] ?? 1_000_000);
 const MIXED_LOAD_S = Number(process.env['DISK_BENCH_LOAD_SECONDS'] ?? 90);
@@ -75,7 +77,13 @@ export async function run(): Promise<void> {
   await killLoad;
   const killed = await startServer(env, log.token);
   say(`  (e) start-up to /me after SIGKILL under load: ${(killed.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(killed.child)} MB`);
-  await stopServer(killed.child, 'SIGTERM');
+
+  // (f)
+  try {
+    await measureActivityPages(killed.port, killed.child, log);
+  } finally {
+    await stopServer(killed.child, 'SIGTERM');
+  }
 }
 
 /**
@@ -148,14 +156,6 @@ function rssMb(child: ChildProcess): number {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** `storyline serve`, timed from spawn to the first 200 on /me. */
 async function startServer(env: Record<string, string>, token: string): Promise<{ child: ChildProcess; port: number; readyMs: number }> {
   const port = await freePort();
@@ -202,6 +202,46 @@ function rebuildAll(env: Record<string, string>): { eventsRead: number; ms: numb
     .filter((line) => line.message === 'rebuild working set written');
   const total = (field: 'evicted' | 'reloaded' | 'streamed') => workingSets.reduce((sum, line) => sum + (line[field] ?? 0), 0);
   return { eventsRead: reports[0]!.eventsRead, ms: reports[0]!.ms, peakMb: Math.round(peakKb / 1024), evicted: total('evicted'), reloaded: total('reloaded'), streamed: total('streamed') };
+}
+
+/**
+ * (f): the first request of 100 projects' activity pages one at a time (nothing cached them), then one
+ * project's page hot, beside a bare express app answering its captured bytes.
+ */
+async function measureActivityPages(port: number, child: ChildProcess, log: RealisticLog): Promise<void> {
+  const headers = { 'X-TrackerToken': log.token };
+  const pathOf = (project: number) => `${PREFIX}/projects/${project}/activity?limit=100`;
+  const times: number[] = [];
+  for (const project of log.projectIds.slice(0, 100)) {
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}${pathOf(project)}`, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`activity page of project ${project}: ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  const path = pathOf(log.projectIds[0]!);
+  const captured = await capture(port, path, headers);
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-disk-bench-activity-'));
+  const capturedFile = join(dir, 'captured.json');
+  writeFileSync(capturedFile, JSON.stringify([captured]));
+  const expressPort = await freePort();
+  const express = startChild(fileURLToPath(new URL('./http-bench-baseline.js', import.meta.url)), ['express', capturedFile], { PORT: String(expressPort) });
+  try {
+    await waitUntilServing(expressPort, path, {});
+    const sorted = [...times].sort((a, b) => a - b);
+    say(`  (f) activity page of 100 (${Math.round(Buffer.from(captured.bodyBase64, 'base64').length / 1024)} KiB): uncached p50 ${percentile(sorted, 50).toFixed(1)} ms, p90 ${percentile(sorted, 90).toFixed(1)} ms over ${times.length} projects; hot, 10 connections:`);
+    const targets = [
+      { name: 'storyline', port, child },
+      { name: 'express', port: expressPort, child: express },
+    ];
+    const rounds = await measureReadRounds(targets, path, { connections: 10, rounds: 3, headers });
+    const ratio = medianRatio(rounds, 'storyline', 'express');
+    const p50 = median(rounds.map((round) => round.get('storyline')!.result.latency.p50));
+    say(`      ours / bare express = ${ratio.toFixed(2)} (median of 3 rounds; target >= 0.7: ${ratio >= 0.7 ? 'met' : 'NOT met'}), our p50 ${p50} ms`);
+  } finally {
+    await stopChild(express);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Sequential GETs of stories pages no request has asked for before (the response cache cannot help). */

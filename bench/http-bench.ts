@@ -115,28 +115,11 @@ export async function run(): Promise<void> {
     const parts = process.env['HTTP_BENCH_ONLY'] ?? 'reads,writes';
     for (const [label, path] of parts.includes('reads') ? ([['GET stories?limit=100', listPath], ['GET one story', storyPath]] as const) : []) {
       process.stdout.write(`\n${label} (5,000-story project), ${READ_CONNECTIONS} connections, ${READ_ROUNDS} rounds of ${DURATION_S} s per server, servers interleaved\n`);
-      const rounds: Array<Map<string, { result: AutocannonResult; cpuPerRequest: number | null }>> = [];
-      for (let round = 0; round < READ_ROUNDS; round++) {
-        const measured = new Map<string, { result: AutocannonResult; cpuPerRequest: number | null }>();
-        for (const target of targets) {
-          const url = `http://127.0.0.1:${target.port}${path}`;
-          await autocannon({ url, connections: READ_CONNECTIONS, duration: WARM_UP_S, headers });
-          const cpuBefore = cpuMs(target.child);
-          const result = await autocannon({ url, connections: READ_CONNECTIONS, duration: DURATION_S, headers });
-          const cpuAfter = cpuMs(target.child);
-          const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && result['2xx'] > 0 ? (cpuAfter - cpuBefore) / result['2xx'] : null;
-          measured.set(target.name, { result, cpuPerRequest });
-          process.stdout.write(`  ${`round ${round + 1}`.padEnd(8)} ${target.name.padEnd(14)} ${line(result)}${cpuPerRequest === null ? '' : `  server CPU ${(cpuPerRequest * 1000).toFixed(0)} us per request`}\n`);
-        }
-        rounds.push(measured);
-      }
-      // Each ratio is taken within a round (servers measured back to back), then the median over rounds:
-      // a machine that slows down for a few seconds moves one round, not the figure.
-      const rate = (round: (typeof rounds)[number], name: string) => round.get(name)!.result.requests.mean;
-      const cpu = (round: (typeof rounds)[number], name: string) => round.get(name)!.cpuPerRequest;
-      const ours_ = median(rounds.map((round) => rate(round, 'storyline') / rate(round, '(a) express')));
-      const b = median(rounds.map((round) => rate(round, 'storyline') / rate(round, '(b) node:http')));
-      const memory = median(rounds.map((round) => rate(round, 'storyline') / rate(round, 'memory store')));
+      const rounds = await measureReadRounds(targets, path, { connections: READ_CONNECTIONS, rounds: READ_ROUNDS, headers });
+      const cpu = (round: ReadRound, name: string) => round.get(name)!.cpuPerRequest;
+      const ours_ = medianRatio(rounds, 'storyline', '(a) express');
+      const b = medianRatio(rounds, 'storyline', '(b) node:http');
+      const memory = medianRatio(rounds, 'storyline', 'memory store');
       const p99 = median(rounds.map((round) => round.get('storyline')!.result.latency.p99));
       const cpuRatios = rounds.map((round) => [cpu(round, '(a) express'), cpu(round, 'storyline')]).filter((pair): pair is [number, number] => pair[0] !== null && pair[1] !== null);
       if (cpuRatios.length > 0) {
@@ -203,6 +186,44 @@ export async function run(): Promise<void> {
     await Promise.all(children.map(stopChild));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One round of read measurements: per server, autocannon's result and the server's CPU per request. */
+export type ReadRound = Map<string, { result: AutocannonResult; cpuPerRequest: number | null }>;
+
+/**
+ * GETs `path` from each target in turn (a 1 s warm-up, then DURATION_S), `rounds` times, printing each
+ * measurement: the servers of one round are measured back to back, so ratios are taken within a round.
+ */
+export async function measureReadRounds(
+  targets: ReadonlyArray<{ name: string; port: number; child: ChildProcess }>,
+  path: string,
+  options: { connections: number; rounds: number; headers: Record<string, string> },
+): Promise<ReadRound[]> {
+  const rounds: ReadRound[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const measured: ReadRound = new Map();
+    for (const target of targets) {
+      const url = `http://127.0.0.1:${target.port}${path}`;
+      await autocannon({ url, connections: options.connections, duration: WARM_UP_S, headers: options.headers });
+      const cpuBefore = cpuMs(target.child);
+      const result = await autocannon({ url, connections: options.connections, duration: DURATION_S, headers: options.headers });
+      const cpuAfter = cpuMs(target.child);
+      const cpuPerRequest = cpuBefore !== null && cpuAfter !== null && result['2xx'] > 0 ? (cpuAfter - cpuBefore) / result['2xx'] : null;
+      measured.set(target.name, { result, cpuPerRequest });
+      process.stdout.write(`  ${`round ${round + 1}`.padEnd(8)} ${target.name.padEnd(14)} ${line(result)}${cpuPerRequest === null ? '' : `  server CPU ${(cpuPerRequest * 1000).toFixed(0)} us per request`}\n`);
+    }
+    rounds.push(measured);
+  }
+  return rounds;
+}
+
+/**
+ * The median over rounds of `a`'s requests/s over `b`'s within each round: a machine that slows down
+ * for a few seconds moves one round, not the figure.
+ */
+export function medianRatio(rounds: readonly ReadRound[], a: string, b: string): number {
+  return median(rounds.map((round) => round.get(a)!.result.requests.mean / round.get(b)!.result.requests.mean));
 }
 
 export function line(result: AutocannonResult): string {

@@ -42,10 +42,7 @@ export async function projectFeedPage(
   page: Page,
 ): Promise<FeedPage> {
   const stream = streams.project(projectId);
-  const occurredAt = async (version: number): Promise<number> => {
-    const [event] = await store.readStream(stream, { from: version, limit: 1 });
-    return event?.meta.occurred_at ?? Number.POSITIVE_INFINITY;
-  };
+  const occurredAt = occurredAtOf(store, projectId);
   let low = Math.max(1, filter.sinceVersion + 1);
   let high = head;
   if (low <= high && (filter.windowStart !== null || filter.occurredAfter !== null)) {
@@ -61,6 +58,35 @@ export async function projectFeedPage(
   if (page.limit === 0 || top < low) return { events: [], total };
   const events = await store.readStream(stream, { direction: 'backwards', from: top, limit: top - bottom + 1 });
   return { events, total };
+}
+
+/** When the event at a version of the project's stream occurred (+Infinity past the head). */
+function occurredAtOf(store: EventStore, projectId: number): (version: number) => Promise<number> {
+  const stream = streams.project(projectId);
+  return async (version) => {
+    const [event] = await store.readStream(stream, { from: version, limit: 1 });
+    return event?.meta.occurred_at ?? Number.POSITIVE_INFINITY;
+  };
+}
+
+/** The first version of a project's stream inside a history window, and the window starts it holds for. */
+export interface WindowFirstVersion {
+  /** The first version whose event occurred at or after the window's start (head + 1 when none did). */
+  first: number;
+  /** It is the first for every window start in (after, until]: when the events before and at it occurred. */
+  after: number;
+  until: number;
+}
+
+/** The first version of the project's stream, up to `head`, whose event occurred at or after `windowStart`. */
+export async function windowFirstVersion(store: EventStore, projectId: number, head: number, windowStart: number): Promise<WindowFirstVersion> {
+  const occurredAt = occurredAtOf(store, projectId);
+  const first = head < 1 ? 1 : await firstVersionWhere(1, head, async (version) => (await occurredAt(version)) >= windowStart);
+  return {
+    first,
+    after: first > 1 ? await occurredAt(first - 1) : Number.NEGATIVE_INFINITY,
+    until: first <= head ? await occurredAt(first) : Number.POSITIVE_INFINITY,
+  };
 }
 
 function isAfterLowerBounds(occurredAt: number, filter: FeedFilter): boolean {

@@ -12,7 +12,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { Doc, Filter, ReadOnlyCollection } from '../ports/read-store.js';
 import { ACTIVITY_BY_PERFORMER } from '../projections/activity/performer-activity-projection.js';
 import { ACTIVITY_BY_RESOURCE } from '../projections/activity/subject-activity-projection.js';
-import { indexFilter, indexedFeedPage, projectFeedPage, type FeedFilter, type FeedPage } from './activity-feed.js';
+import { indexFilter, indexedFeedPage, projectFeedPage, windowFirstVersion, type FeedFilter, type FeedPage, type WindowFirstVersion } from './activity-feed.js';
 import { paginationOf, type Page, type Paged } from './page.js';
 
 export interface ActivityFeedDeps {
@@ -34,6 +34,12 @@ export interface ActivityFeeds {
   subjectFeed(project: Doc, subject: { kind: 'story' | 'epic'; id: number }, bounds: FeedBounds, page: Page, now: number): Promise<Paged<ActivityDoc>>;
   /** GET /my/activity: the person's own actions in the projects they are a member of now. */
   personFeed(personId: number, bounds: Omit<FeedBounds, 'sinceVersion'>, page: Page, now: number): Promise<Paged<ActivityDoc>>;
+  /**
+   * What decides a project's feed pages besides its version and the request: the first version of its
+   * stream inside the history window at `now` ('unbounded' without a window). The cache key of those
+   * pages: it moves only when the window's start passes an event, or the account's plan changes it.
+   */
+  windowVariant(project: Doc, now: number): Promise<string>;
 }
 
 export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
@@ -56,6 +62,24 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
         return [project.id, activityWindowStart(now, plan, deps.settings)];
       }),
     );
+  }
+
+  /** Per project, the last first-in-window version found (one entry per project). */
+  const windowFirsts = new Map<number, WindowFirstVersion & { head: number }>();
+
+  /** The first version in the window, remembered while the window's start stays between the same two events. */
+  async function firstInWindow(project: Doc, windowStart: number): Promise<number> {
+    const head = await headOf(project);
+    const known = windowFirsts.get(project.id);
+    // Past the head, the first version is head + 1 only until the next event: then it must be found again.
+    if (known && known.after < windowStart && windowStart <= known.until && (known.first <= known.head || known.head === head)) return known.first;
+    const found = await windowFirstVersion(deps.eventStore, project.id, head, windowStart);
+    windowFirsts.set(project.id, { ...found, head });
+    return found.first;
+  }
+
+  async function headOf(project: Doc): Promise<number> {
+    return isInteger(project['version']) ? project['version'] : deps.eventStore.streamVersion(streams.project(project.id));
   }
 
   async function projectFilter(project: Doc, bounds: FeedBounds, now: number): Promise<FeedFilter> {
@@ -96,8 +120,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
   return {
     async projectFeed(project, bounds, page, now) {
       const filter = await projectFilter(project, bounds, now);
-      const head = isInteger(project['version']) ? project['version'] : await deps.eventStore.streamVersion(streams.project(project.id));
-      const feed = await projectFeedPage(deps.eventStore, project.id, head, filter, page);
+      const feed = await projectFeedPage(deps.eventStore, project.id, await headOf(project), filter, page);
       return render(feed, projectNameMap(project), page);
     },
 
@@ -124,6 +147,11 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
       const feed = await indexedFeedPage(deps.eventStore, byPerformer, query, page);
       const names = new Map(projectDocs.map((project) => [project.id, stringOrNull(project['name']) ?? '']));
       return render(feed, names, page);
+    },
+
+    async windowVariant(project, now) {
+      const start = (await windowStarts([project], now)).get(project.id) ?? null;
+      return start === null ? 'unbounded' : String(await firstInWindow(project, start));
     },
   };
 }

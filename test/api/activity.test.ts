@@ -737,6 +737,49 @@ describe('activity history window', function () {
     expect(await feedVersions({ enterprise: true })).to.deep.equal({ project: [4, 3, 2], total: '3', my: [4, 3, 2], story: [4, 3, 2] });
   });
 
+  it('serves a repeated page from the byte cache, and pages that follow the window as it moves or the plan changes it', async () => {
+    const app = await storylineApp({ start: NOW - 300 * DAY });
+    try {
+      const owner = await app.person('Olga Owner');
+      const created = await app.api('POST', '/projects', { as: owner, body: { name: 'Aging', new_account_name: 'Aging Co' } });
+      const project = created.json.id as number;
+      app.clock.now = NOW - 170 * DAY;
+      const story = (await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Old enough' } })).json.id as number;
+      app.clock.now = NOW - 10 * DAY;
+      await app.api('PUT', `/projects/${project}/stories/${story}`, { as: owner, body: { estimate: 2 } });
+      const seen = async () => {
+        const feed = await app.api('GET', `/projects/${project}/activity`, { as: owner });
+        const storyFeed = await app.api('GET', `/projects/${project}/stories/${story}/activity`, { as: owner });
+        return { project: versionsOf(feed), total: feed.headers['x-tracker-pagination-total'], story: versionsOf(storyFeed), etag: feed.headers['etag'] };
+      };
+      app.clock.now = NOW;
+      const first = await seen();
+      expect(first).to.deep.include({ project: [3, 2], total: '2', story: [3, 2] });
+      const again = await seen();
+      expect(again).to.deep.equal(first); // the same bytes: the cache's entity tag
+      // Twenty days on, nothing written (the same project version): the story's creation has left the window.
+      app.clock.now = NOW + 20 * DAY;
+      expect(await seen()).to.deep.include({ project: [3], total: '1', story: [3] });
+      // The account moves to an enterprise plan (an account event: the project's version stays): 25 months again.
+      const accountId = created.json.account_id as number;
+      await app.storyline.commands.execute(
+        streams.account(accountId),
+        () => ({
+          type: 'account_update',
+          data: {
+            changes: [{ kind: 'account', change_type: 'update', id: accountId, original_values: { plan: 'self_hosted' }, new_values: { plan: 'enterprise' } }],
+            primary_resources: [{ kind: 'account', id: accountId }],
+          },
+          subject: { kind: 'account', id: accountId },
+        }),
+        { commandId: 'plan-enterprise', actorId: null, now: app.clock.now },
+      );
+      expect(await seen()).to.deep.include({ project: [3, 2, 1], total: '3', story: [3, 2] });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('shows everything when the operator sets no limit', async () => {
     const seen = await feedVersions({ env: { STORYLINE_ACTIVITY_WINDOW_MONTHS: 'unlimited', STORYLINE_ENTERPRISE_ACTIVITY_WINDOW_MONTHS: 'unlimited' } });
     expect(seen.project).to.deep.equal([4, 3, 2, 1]);

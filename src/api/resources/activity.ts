@@ -17,11 +17,16 @@
 //   epic, or one of its tasks or comments, or that name it as primary resource. A story or epic that no
 //   longer exists in the project answers 404.
 // - `/my/activity` lists the caller's own actions in the projects they are a member of now.
-// - Responses are not byte-cached: the history window moves with the date.
+// - The project, story and epic feeds are byte-cached like other GETs: for a project version, a page
+//   changes only when the history window's start passes an event (or the account's plan changes the
+//   window), so the key adds the first version inside the window (queries/activity-feeds.ts
+//   windowVariant) and the people's change stamp (performers' names). `/my/activity` spans projects
+//   and is computed every time.
 import type { ActivityDoc } from '../../domain/activity/activity-doc.js';
 import { invalidParameter, type ValidationError } from '../../domain/errors.js';
 import type { Values } from '../../domain/events.js';
 import type { Doc } from '../../ports/read-store.js';
+import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { FeedBounds } from '../../queries/activity-feeds.js';
 import type { Paged } from '../../queries/page.js';
 import { datetimeParameter } from '../datetime-parameter.js';
@@ -32,7 +37,7 @@ import type { ApiRequest, ApiResult, RouteDefinition } from '../route-table.js';
 import { renderDatetime } from '../serializer.js';
 import type { Queries, ResourceModule } from './resource-module.js';
 
-export function activityResources(deps: { queries: Pick<Queries, 'activity'> }): ResourceModule {
+export function activityResources(deps: { queries: Pick<Queries, 'activity'>; readModelChanges: ReadModelChanges }): ResourceModule {
   const feeds = deps.queries.activity;
 
   const result = (paged: Paged<ActivityDoc>): ApiResult => ({
@@ -42,12 +47,17 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'> }):
     pagination: paged.pagination,
   });
 
+  // Performers are shown with their names as they are now: a person's change (not counted by the
+  // project's version) moves the people stamp.
+  const cacheVariant = async (req: ApiRequest) => `${await feeds.windowVariant(req.project!.project, req.now)}|${deps.readModelChanges.stampOf(['people'])}`;
+  const inWindow = { cacheable: true, cacheVariant } as const;
   const routes: RouteDefinition[] = [
     {
       method: 'GET',
       path: '/projects/:project_id/activity',
       access: 'project:read',
       timeTravel: false,
+      ...inWindow,
       handle: async (req) => result(await feeds.projectFeed(req.project!.project, feedBounds(req), pageParams(req.query), req.now)),
     },
     ...([['story', 'stories'], ['epic', 'epics']] as const).map(
@@ -56,6 +66,7 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'> }):
         path: `/projects/:project_id/${collection}/:${kind}_id/activity`,
         access: 'project:read',
         timeTravel: false,
+        ...inWindow,
         async handle(req) {
           const subject = { kind, id: idParam(req.params[`${kind}_id`]) };
           return result(await feeds.subjectFeed(req.project!.project, subject, feedBounds(req), pageParams(req.query), req.now));
