@@ -88,15 +88,17 @@ async function feedOver(count: number): Promise<Feed> {
   await readStore.collection('projects').write([{ op: 'insert', doc: project }]);
   await readStore.collection('accounts').write([{ op: 'insert', doc: { id: 1, name: 'Bench', plan: 'free' } }]);
   await readStore.collection('people').write(PEOPLE.map((doc) => ({ op: 'insert' as const, doc })));
+  const unchanging = { stamp: () => 0, stampOf: () => 0 };
   const activity = activityFeeds({
     read: (name) => readStore.collection(name),
+    readModelChanges: unchanging,
     eventStore: store,
     settings: { activityWindowMonths: 6, enterpriseActivityWindowMonths: 25 },
     storyUrl: (id) => `http://bench.test/story/show/${id}`,
     epicUrl: (id) => `http://bench.test/epic/show/${id}`,
   });
   // The route's handler is called directly (no response cache): a read-model change stamp that never moves.
-  const { routes } = activityResources({ queries: { activity }, readModelChanges: { stamp: () => 0, stampOf: () => 0 } });
+  const { routes } = activityResources({ queries: { activity }, readModelChanges: unchanging });
   const route = routes.find((r) => r.path === '/projects/:project_id/activity')!;
   const request = pageOneRequest(project, now);
   return {

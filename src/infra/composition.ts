@@ -183,6 +183,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
       activity: activityFeeds({
         read,
+        readModelChanges: runner,
         eventStore,
         settings: config,
         storyUrl: (id) => storyUrl(config.siteUrl, id),

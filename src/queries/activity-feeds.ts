@@ -9,14 +9,18 @@ import { renderActivity } from '../domain/activity/render-activity.js';
 import { DomainError } from '../domain/errors.js';
 import { projectIdOfStream, streams, type RecordedEvent } from '../domain/events.js';
 import type { EventStore } from '../ports/event-store.js';
+import type { ReadModelChanges } from '../ports/read-model-changes.js';
 import type { Doc, Filter, ReadOnlyCollection } from '../ports/read-store.js';
 import { ACTIVITY_BY_PERFORMER } from '../projections/activity/performer-activity-projection.js';
 import { ACTIVITY_BY_RESOURCE } from '../projections/activity/subject-activity-projection.js';
 import { indexFilter, indexedFeedPage, projectFeedPage, windowFirstVersion, type FeedFilter, type FeedPage, type WindowFirstVersion } from './activity-feed.js';
 import { paginationOf, type Page, type Paged } from './page.js';
+import { ReadModelMemo } from './read-model-memo.js';
 
 export interface ActivityFeedDeps {
   read(collection: string): ReadOnlyCollection;
+  /** Accounts' plans (which set the window) are remembered until the accounts change. */
+  readModelChanges: ReadModelChanges;
   eventStore: EventStore;
   settings: ActivityWindowConfig;
   /** Web addresses of stories and epics, for the activities' resources. */
@@ -51,11 +55,13 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
   const byResource = deps.read(ACTIVITY_BY_RESOURCE);
   const byPerformer = deps.read(ACTIVITY_BY_PERFORMER);
 
+  const rememberedPlans = new ReadModelMemo<number, string | null>(deps.readModelChanges, { dependsOn: ['accounts'] });
+
   /** The history window start of each project, from its account's plan. */
   async function windowStarts(projectDocs: readonly Doc[], now: number): Promise<Map<number, number | null>> {
     const accountIds = [...new Set(projectDocs.map((project) => project['account_id']).filter(isInteger))];
-    const accountDocs = accountIds.length ? await accounts.find({ id: { $in: accountIds } }) : [];
-    const plans = new Map(accountDocs.map((account) => [account.id, stringOrNull(account['plan'])]));
+    const planOf = async (id: number) => [id, await rememberedPlans.get(id, async () => stringOrNull((await accounts.findOne({ id }))?.['plan']))] as const;
+    const plans = new Map(await Promise.all(accountIds.map(planOf)));
     return new Map(
       projectDocs.map((project) => {
         const plan = isInteger(project['account_id']) ? (plans.get(project['account_id']) ?? null) : null;
