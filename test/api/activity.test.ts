@@ -685,6 +685,25 @@ describe('activity feeds over HTTP', function () {
   });
 });
 
+/**
+ * No endpoint sets a plan (a self-hosted account has none): an account imported from an enterprise plan
+ * is stood in for by the account event such an import appends (the project's version stays).
+ */
+async function moveToEnterprisePlan(app: Awaited<ReturnType<typeof storylineApp>>, accountId: number): Promise<void> {
+  await app.storyline.commands.execute(
+    streams.account(accountId),
+    () => ({
+      type: 'account_update',
+      data: {
+        changes: [{ kind: 'account', change_type: 'update', id: accountId, original_values: { plan: 'self_hosted' }, new_values: { plan: 'enterprise' } }],
+        primary_resources: [{ kind: 'account', id: accountId }],
+      },
+      subject: { kind: 'account', id: accountId },
+    }),
+    { commandId: `plan-enterprise-${accountId}`, actorId: null, now: app.clock.now },
+  );
+}
+
 describe('activity history window', function () {
   this.timeout(30_000);
   const NOW = Date.UTC(2025, 5, 1, 12);
@@ -697,21 +716,7 @@ describe('activity history window', function () {
       const created = await app.api('POST', '/projects', { as: owner, body: { name: 'Old', new_account_name: 'Old Co' } });
       const project = created.json.id as number;
       if (options.enterprise) {
-        // No endpoint sets a plan (a self-hosted account has none); an account imported from an
-        // enterprise plan is stood in for by the account event such an import appends.
-        const accountId = created.json.account_id as number;
-        await app.storyline.commands.execute(
-          streams.account(accountId),
-          () => ({
-            type: 'account_update',
-            data: {
-              changes: [{ kind: 'account', change_type: 'update', id: accountId, original_values: { plan: 'self_hosted' }, new_values: { plan: 'enterprise' } }],
-              primary_resources: [{ kind: 'account', id: accountId }],
-            },
-            subject: { kind: 'account', id: accountId },
-          }),
-          { commandId: 'import-plan', actorId: null, now: app.clock.now },
-        );
+        await moveToEnterprisePlan(app, created.json.account_id as number);
       }
       app.clock.now = NOW - 400 * DAY;
       const story = (await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Ancient' } })).json.id as number;
@@ -760,20 +765,8 @@ describe('activity history window', function () {
       // Twenty days on, nothing written (the same project version): the story's creation has left the window.
       app.clock.now = NOW + 20 * DAY;
       expect(await seen()).to.deep.include({ project: [3], total: '1', story: [3] });
-      // The account moves to an enterprise plan (an account event: the project's version stays): 25 months again.
-      const accountId = created.json.account_id as number;
-      await app.storyline.commands.execute(
-        streams.account(accountId),
-        () => ({
-          type: 'account_update',
-          data: {
-            changes: [{ kind: 'account', change_type: 'update', id: accountId, original_values: { plan: 'self_hosted' }, new_values: { plan: 'enterprise' } }],
-            primary_resources: [{ kind: 'account', id: accountId }],
-          },
-          subject: { kind: 'account', id: accountId },
-        }),
-        { commandId: 'plan-enterprise', actorId: null, now: app.clock.now },
-      );
+      // The account moves to an enterprise plan (the project's version stays): 25 months again.
+      await moveToEnterprisePlan(app, created.json.account_id as number);
       expect(await seen()).to.deep.include({ project: [3, 2, 1], total: '3', story: [3, 2] });
     } finally {
       await app.close();
