@@ -1,6 +1,7 @@
 // The one command handler: load the stream's state (cached; read from the store when not cached) -> decide ->
 // append with the expected version -> on a version conflict catch up and decide again (bounded) ->
 // wait until the read models have applied the event -> return the new state and version.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DomainError } from '../domain/errors.js';
 import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
 import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
@@ -203,6 +204,9 @@ export class CommandHandler {
       const events = await this.options.eventStore.readStream(stream, { from: state.version + 1, limit: 1000 });
       for (const event of events) evolve(state, event);
       if (events.length < 1000) break;
+      // A long stream read cold (the first write to it since the start): other requests get their turn
+      // between pages, or folding a big project's history would hold the whole server.
+      await nextTurn();
     }
     if (!this.cache.has(stream)) {
       this.cache.set(stream, state);

@@ -71,6 +71,21 @@ describe('command handler', () => {
     expect((await store.readStream(STREAM)).map((event) => event.version)).to.deep.equal([1, 2]);
   });
 
+  it('lets the event loop turn between the pages of a long stream it reads cold', async () => {
+    const warm = handlerOver(store);
+    for (let n = 0; n < 2_100; n++) await warm.execute(STREAM, addLabels(1), meta());
+    let pagesRead = 0;
+    const counting: EventStore = { ...store, readStream: (...args) => (pagesRead++, store.readStream(...args)) };
+    const cold = handlerOver(counting);
+    // An immediate queued as the command starts runs at the first turn the cold read gives back: a read
+    // that never yielded would have taken all three pages (1,000 events each) first.
+    let pagesAtFirstTurn = -1;
+    setImmediate(() => (pagesAtFirstTurn = pagesRead));
+    const outcome = await cold.execute(STREAM, addLabel('after a long history'), meta());
+    expect(outcome.version).to.equal(2_101);
+    expect(pagesAtFirstTurn).to.be.within(1, 2);
+  });
+
   it('leaves state and log untouched when a decision is refused', async () => {
     const handler = handlerOver(store);
     await handler.execute(STREAM, addLabel('alpha'), meta());
