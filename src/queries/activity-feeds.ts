@@ -125,8 +125,11 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
 
   return {
     async projectFeed(project, bounds, page, now) {
-      const filter = await projectFilter(project, bounds, now);
-      const feed = await projectFeedPage(deps.eventStore, project.id, await headOf(project), filter, page);
+      const { windowStart, ...rest } = await projectFilter(project, bounds, now);
+      // The window as a version bound: the first version inside it is already known (the cache key
+      // asked for it), so the page is not searched for it a second time.
+      const sinceVersion = windowStart === null ? rest.sinceVersion : Math.max(rest.sinceVersion, (await firstInWindow(project, windowStart)) - 1);
+      const feed = await projectFeedPage(deps.eventStore, project.id, await headOf(project), { ...rest, sinceVersion, windowStart: null }, page);
       return render(feed, projectNameMap(project), page);
     },
 
