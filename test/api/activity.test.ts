@@ -5,6 +5,7 @@
 // every activity compared whole with what it must say: kind, guid, version, message, highlight, changes
 // (nulls explicit, label counts), resources, performer and time.
 import { expect } from 'chai';
+import { entityTag } from '../../src/api/response-cache.js';
 import { streams } from '../../src/domain/events.js';
 import type { TestResponse } from './support/http-client.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
@@ -755,13 +756,17 @@ describe('activity history window', function () {
       const seen = async () => {
         const feed = await app.api('GET', `/projects/${project}/activity`, { as: owner });
         const storyFeed = await app.api('GET', `/projects/${project}/stories/${story}/activity`, { as: owner });
-        return { project: versionsOf(feed), total: feed.headers['x-tracker-pagination-total'], story: versionsOf(storyFeed), etag: feed.headers['etag'] };
+        const performers = [...new Set((feed.json as Array<{ performed_by: { name: string } }>).map((activity) => activity.performed_by.name))];
+        const fromCache = feed.headers['etag'] !== entityTag(Buffer.from(feed.text)); // a cached answer carries its key's tag
+        return { project: versionsOf(feed), total: feed.headers['x-tracker-pagination-total'], story: versionsOf(storyFeed), performers, fromCache };
       };
       app.clock.now = NOW;
       const first = await seen();
-      expect(first).to.deep.include({ project: [3, 2], total: '2', story: [3, 2] });
-      const again = await seen();
-      expect(again).to.deep.equal(first); // the same bytes: the cache's entity tag
+      expect(first).to.deep.include({ project: [3, 2], total: '2', story: [3, 2], performers: ['Olga Owner'] });
+      expect(await seen()).to.deep.equal({ ...first, fromCache: true });
+      // The performer renames herself (a person event: the project's version stays): pages show the new name.
+      await app.storyline.deps.people.updatePerson(owner.id, { name: 'Olga Renamed' }, { commandId: 'rename-olga', actorId: owner.id, now: app.clock.now });
+      expect(await seen()).to.deep.include({ project: [3, 2], performers: ['Olga Renamed'] });
       // Twenty days on, nothing written (the same project version): the story's creation has left the window.
       app.clock.now = NOW + 20 * DAY;
       expect(await seen()).to.deep.include({ project: [3], total: '1', story: [3] });
