@@ -24,8 +24,11 @@ import type { EventStore } from '../../ports/event-store.js';
 import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
 import type { CollectionWrites, Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
-import { guardOp } from './replay-guard.js';
-import { DEFAULT_REBUILD_HEAP_BYTES, RebuildWorkingSet } from './rebuild-working-set.js';
+import { foldLog } from './log-fold.js';
+import { guardedWrites, physicalName, targetOf, type Target } from './projection-target.js';
+import { DEFAULT_REBUILD_HEAP_BYTES } from './rebuild-working-set.js';
+
+export { physicalName };
 
 export interface ProjectorRunnerOptions {
   eventStore: EventStore;
@@ -99,25 +102,10 @@ interface Checkpoint extends Doc {
   position: number;
 }
 
-/** One generation of one projection and how far it has applied the log. */
-interface Target {
-  readonly projection: Projection;
-  readonly generation: number;
-  /** The projection version this generation was built with. */
-  readonly version: number;
-  position: number;
-  /** Logical collection name -> the physical collection of this generation. */
-  readonly collections: ReadonlyMap<string, ReadCollection>;
-}
-
 interface Waiter {
   position: number;
   resolve(): void;
   reject(error: unknown): void;
-}
-
-export function physicalName(logical: string, generation: number): string {
-  return `${logical}__g${generation}`;
 }
 
 const PHYSICAL_NAME = /^(.+)__g(\d+)$/;
@@ -137,27 +125,6 @@ function checkpointWrite(target: Target, position: number): WriteOp {
   const id = checkpointId(target.projection.name);
   const doc: Checkpoint = { id, name: target.projection.name, version: target.version, generation: target.generation, position };
   return { op: 'replace', filter: { id }, doc, upsert: true };
-}
-
-/**
- * What `events` write to `target`'s generation, per physical collection, each op behind the replay
- * guard (events the target has applied already are passed over). `written` collects the logical names
- * of the collections written.
- */
-function guardedWrites(target: Target, events: readonly RecordedEvent[], written?: Set<string>): CollectionWrites[] {
-  const byCollection = new Map<string, WriteOp[]>();
-  for (const event of events) {
-    if (event.position <= target.position) continue;
-    for (const { collection, ops } of target.projection.apply(event)) {
-      if (!target.collections.has(collection)) throw new Error(`projection ${target.projection.name} wrote to undeclared collection ${collection}`);
-      written?.add(collection);
-      const physical = physicalName(collection, target.generation);
-      let batch = byCollection.get(physical);
-      if (!batch) byCollection.set(physical, (batch = []));
-      for (const op of ops) batch.push(guardOp(op, event.position));
-    }
-  }
-  return [...byCollection].map(([collection, ops]) => ({ collection, ops }));
 }
 
 function elapsedSince(start: number): number {
@@ -418,7 +385,7 @@ export class ProjectorRunner implements ReadModelChanges {
     const started = performance.now();
     const targets = projectionNames.map((name) => {
       const live = this.live.get(name)!;
-      return this.newTarget(live.projection, live.generation + 1, live.projection.version, 0);
+      return targetOf(this.readStore, live.projection, live.generation + 1, live.projection.version, 0);
     });
     const liveHead = () => Math.min(...projectionNames.map((name) => this.live.get(name)!.position));
     let eventsRead = 0;
@@ -474,40 +441,25 @@ export class ProjectorRunner implements ReadModelChanges {
   }
 
   /**
-   * The offline shape of a rebuild's first pass: the log up to `until` read once, every target's
-   * guarded ops applied to one in-memory working set, whose documents reach the read store once each
-   * (moved out early only to bound the heap). The fresh collections exist from the start (empty), so
+   * The offline shape of a rebuild's first pass (log-fold.ts): the log up to `until` read once and folded
+   * in memory, each final document written once. The fresh collections exist from the start (empty), so
    * a rebuild in progress shows in the read store's list as before.
    */
   private async foldInto(targets: readonly Target[], until: number, onRead: (events: number) => void): Promise<void> {
     for (const target of targets) for (const collection of target.collections.values()) await this.readStore.putDocuments(collection.name, []);
-    const workingSet = new RebuildWorkingSet(this.readStore, { heapBudgetBytes: this.rebuildHeapBytes });
-    let position = Math.min(...targets.map((target) => target.position));
-    while (position < until) {
+    const read = (events: number) => {
       this.assertRunning();
-      const events = await this.eventStore.readAll({ after: position, limit: Math.min(this.batchSize, until - position) });
-      if (events.length === 0) break;
-      const writes: CollectionWrites[] = [];
-      for (const target of targets) writes.push(...guardedWrites(target, events));
-      await workingSet.apply(writes);
-      position = events[events.length - 1]!.position;
-      onRead(events.length);
-      await nextTurn(); // a server rebuilding while it serves answers between batches
-    }
-    await workingSet.flush();
+      onRead(events);
+    };
+    const report = await foldLog(targets, until, { eventStore: this.eventStore, readStore: this.readStore, batchSize: this.batchSize, heapBudgetBytes: this.rebuildHeapBytes, onRead: read });
     // Only now are the documents up to `position` in the read store (a live target's position is what waitFor trusts).
-    for (const target of targets) target.position = Math.max(target.position, position);
-    this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted: workingSet.evicted, reloaded: workingSet.reloaded, streamed: workingSet.streamed });
+    for (const target of targets) target.position = Math.max(target.position, report.position);
+    const { evicted, reloaded, streamed } = report;
+    this.log.info('rebuild working set written', { projections: targets.map((target) => target.projection.name), evicted, reloaded, streamed });
   }
 
   private assertRunning(): void {
     if (!this.running) throw new ProjectorStopped();
-  }
-
-  private newTarget(projection: Projection, generation: number, version: number, position: number): Target {
-    const collections = new Map<string, ReadCollection>();
-    for (const { name } of projection.collections) collections.set(name, this.readStore.collection(physicalName(name, generation)));
-    return { projection, generation, version, position, collections };
   }
 
   /**
@@ -520,8 +472,8 @@ export class ProjectorRunner implements ReadModelChanges {
     if (stored && stored.name !== projection.name) {
       throw new Error(`checkpoint ${stored.id} belongs to ${stored.name}, not ${projection.name}`);
     }
-    if (stored && stored.position <= head) return this.newTarget(projection, stored.generation, stored.version, stored.position);
-    const fresh = this.newTarget(projection, (stored?.generation ?? 0) + 1, projection.version, 0);
+    if (stored && stored.position <= head) return targetOf(this.readStore, projection, stored.generation, stored.version, stored.position);
+    const fresh = targetOf(this.readStore, projection, (stored?.generation ?? 0) + 1, projection.version, 0);
     if (stored) {
       this.log.warn('read models are ahead of the event log: building them again', { projection: projection.name, checkpoint: stored.position, head });
       await this.dropGeneration(fresh);
