@@ -30,6 +30,11 @@ readStoreContract('SQLite with a cache too small to hold a document', async () =
   return { store, dispose: () => store.close() };
 });
 
+readStoreContract('SQLite gathering index entries before its write lock (unsharedIndexBuilds)', async () => {
+  const store = openSqliteReadStore({ path: ':memory:', unsharedIndexBuilds: true });
+  return { store, dispose: () => store.close() };
+});
+
 readStoreContract('SQLite walking a sort index from the first candidate', async () => {
   const store = openSqliteReadStore({ path: ':memory:', sortWalkMinCandidates: 0 });
   return { store, dispose: () => store.close() };
@@ -247,35 +252,37 @@ describe('SQLite read store on disk', () => {
     }
   });
 
-  it('builds the index of documents already stored with the entries their writes would have made, whatever the value', async () => {
-    const path = join(dir, 'readmodels.sqlite');
-    const store = openSqliteReadStore({ path });
-    const values: unknown[] = [
-      undefined, null, 0, -3, 2.5, 1e21, 2 ** 60, '', 'text', '\u{1F600}astral', '\uFF21wide', 'lone \uD800 surrogate', 'back\\ud800slash',
-      true, false, { nested: 1 }, [], [1, 1, 'a', null, true], [{ id: 5 }, 7], [[1], 2], ['\uDC00'],
-    ];
-    const docs = values.map((value, i) => (value === undefined ? { id: i + 1 } : { id: i + 1, field: value, 'dotted': { field: value } }));
-    const indexes = [{ field: 'field' }, { field: 'dotted.field' }];
-    const entries = (name: string) =>
-      new Database(path, { readonly: true })
-        .prepare(`SELECT field, hex(key) AS key, typeof(key) AS type, id FROM "k:${name}" ORDER BY field, id, hex(key)`)
-        .all();
-    try {
-      const written = store.collection('written');
-      await written.ensureIndexes(indexes);
-      await written.write(docs.map((doc) => ({ op: 'insert' as const, doc })));
-      const built = store.collection('built');
-      await built.write(docs.map((doc) => ({ op: 'insert' as const, doc })));
-      await built.ensureIndexes(indexes);
-      expect(entries('built')).to.have.length.greaterThan(values.length).and.to.deep.equal(entries('written'));
-      for (const value of [null, 1, 'a', true, '\uFF21wide', 'lone \uD800 surrogate', '\uDC00', 2 ** 60]) {
-        const idsOf = (docs: Doc[]) => docs.map((doc) => doc.id);
-        expect(idsOf(await built.find({ field: value }))).to.deep.equal(idsOf(await written.find({ field: value })));
+  for (const unsharedIndexBuilds of [false, true]) {
+    it(`builds the index of documents already stored with the entries their writes would have made, whatever the value${unsharedIndexBuilds ? ', gathered before the write lock' : ''}`, async () => {
+      const path = join(dir, 'readmodels.sqlite');
+      const store = openSqliteReadStore({ path, unsharedIndexBuilds });
+      const values: unknown[] = [
+        undefined, null, 0, -3, 2.5, 1e21, 2 ** 60, '', 'text', '\u{1F600}astral', '\uFF21wide', 'lone \uD800 surrogate', 'back\\ud800slash',
+        true, false, { nested: 1 }, [], [1, 1, 'a', null, true], [{ id: 5 }, 7], [[1], 2], ['\uDC00'],
+      ];
+      const docs = values.map((value, i) => (value === undefined ? { id: i + 1 } : { id: i + 1, field: value, 'dotted': { field: value } }));
+      const indexes = [{ field: 'field' }, { field: 'dotted.field' }];
+      const entries = (name: string) =>
+        new Database(path, { readonly: true })
+          .prepare(`SELECT field, hex(key) AS key, typeof(key) AS type, id FROM "k:${name}" ORDER BY field, id, hex(key)`)
+          .all();
+      try {
+        const written = store.collection('written');
+        await written.ensureIndexes(indexes);
+        await written.write(docs.map((doc) => ({ op: 'insert' as const, doc })));
+        const built = store.collection('built');
+        await built.write(docs.map((doc) => ({ op: 'insert' as const, doc })));
+        await built.ensureIndexes(indexes);
+        expect(entries('built')).to.have.length.greaterThan(values.length).and.to.deep.equal(entries('written'));
+        for (const value of [null, 1, 'a', true, '\uFF21wide', 'lone \uD800 surrogate', '\uDC00', 2 ** 60]) {
+          const idsOf = (docs: Doc[]) => docs.map((doc) => doc.id);
+          expect(idsOf(await built.find({ field: value }))).to.deep.equal(idsOf(await written.find({ field: value })));
+        }
+      } finally {
+        await store.close();
       }
-    } finally {
-      await store.close();
-    }
-  });
+    });
+  }
 
   describe('counts and pages in SQL when the index decides the filter', () => {
     // Values chosen to sit where SQL and the evaluator could disagree: booleans beside 1 and 0, objects

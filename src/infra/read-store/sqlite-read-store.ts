@@ -64,6 +64,13 @@ export interface SqliteReadStoreOptions {
    * there is one (unsynced-writes.ts). Null: written with synchronous=NORMAL.
    */
   bootId?: string | null;
+  /**
+   * The caller promises that no other connection writes a collection while this store builds indexes on
+   * it (the workers of a parallel rebuild, each folding collections of its own): an index build then
+   * reads the documents and gathers their entries BEFORE it takes the file's write lock, and holds the
+   * lock only to insert them, so other connections' writes do not wait seconds behind it.
+   */
+  unsharedIndexBuilds?: boolean;
 }
 
 export interface SqliteReadStore extends ReadStore {
@@ -869,47 +876,92 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
   /** Index entries per INSERT statement while they are gathered. */
   const INDEX_BUILD_ROWS = 256;
 
-  const ensureIndexes = (name: string, indexes: IndexSpec[]): void =>
+  /** The indexes of `indexes` that `stored` lacks (`id` is the key of every collection). */
+  const missingIndexes = (stored: StoredCollection, indexes: IndexSpec[]): IndexSpec[] =>
+    indexes.filter(({ field }) => field !== 'id' && !stored.indexes.some((index) => index.field === field));
+
+  /**
+   * Gathers in temp.index_build the entries of `stored`'s documents under indexes `added`, numbered from
+   * `first`. The entries are inserted in key order afterwards (insertGathered): a b-tree filled in
+   * order, instead of one random insert per entry (a quarter of a rebuild before). Each document is
+   * parsed once for every index added (a rebuild adds them all after its load). Unique indexes are not
+   * gathered: insertGathered checks and inserts their entries under the write lock.
+   */
+  const gatherEntries = (stored: StoredCollection, added: readonly IndexSpec[], first: number): void => {
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS index_build (field INTEGER NOT NULL, key, id INTEGER NOT NULL)');
+    db.exec('DELETE FROM temp.index_build');
+    const gathered: unknown[] = [];
+    const gatherMany = db.prepare(`INSERT INTO temp.index_build (field, key, id) VALUES ${Array(INDEX_BUILD_ROWS).fill('(?, ?, ?)').join(', ')}`);
+    const gatherOne = db.prepare('INSERT INTO temp.index_build (field, key, id) VALUES (?, ?, ?)');
+    const gather = (field: number, key: unknown, id: number) => {
+      gathered.push(field, key, id);
+      if (gathered.length === 3 * INDEX_BUILD_ROWS) gatherMany.run(gathered.splice(0));
+    };
+    forEachStored(stored, (id, doc) => {
+      added.forEach((index, offset) => {
+        if (index.unique) return;
+        const { keys, unkeyed } = indexKeysOf(doc, index.field);
+        for (const key of keys) gather(first + offset, sqlKey(key), id);
+        if (unkeyed) gather(first + offset, UNKEYED, id);
+      });
+    });
+    for (let row = 0; row < gathered.length; row += 3) gatherOne.run(gathered.slice(row, row + 3));
+  };
+
+  /** Calls `visit` with every stored document of `stored`, in id order, a page at a time. */
+  const forEachStored = (stored: StoredCollection, visit: (id: number, doc: Doc) => void): void => {
+    const page = db.prepare(`SELECT id, doc FROM ${stored.docsTable} WHERE id > ? ORDER BY id LIMIT ${INDEX_BUILD_PAGE}`).raw(true);
+    for (let after = -Infinity; ; ) {
+      const rows = page.all(after) as Array<[number, string]>;
+      for (const [id, json] of rows) visit(id, JSON.parse(json) as Doc);
+      if (rows.length < INDEX_BUILD_PAGE) return;
+      after = rows[rows.length - 1]![0];
+    }
+  };
+
+  /** Inserts the gathered entries in key order and the entries of unique indexes (numbered from `first`), then records the indexes. */
+  const insertGathered = (stored: StoredCollection, first: number): void => {
+    db.exec(`INSERT OR IGNORE INTO ${stored.keysTable} (field, key, id) SELECT field, key, id FROM temp.index_build ORDER BY field, key, id`);
+    db.exec('DELETE FROM temp.index_build');
+    const unique = stored.indexes.map((index, number) => ({ index, number })).filter(({ index, number }) => number >= first && index.unique);
+    if (unique.length > 0) {
+      forEachStored(stored, (id, doc) => {
+        for (const { index, number } of unique) stored.insertEntries(number, indexKeysOf(doc, index.field), id);
+      });
+    }
+    db.prepare('UPDATE _collections SET indexes = ? WHERE name = ?').run(JSON.stringify(stored.indexes), stored.name);
+  };
+
+  /**
+   * ReadCollection.ensureIndexes: adds the indexes the collection lacks, with the entries of the
+   * documents it holds. With unsharedIndexBuilds, the entries are gathered before the write lock is
+   * taken (in a transaction of the connection's own temporary database) and gathered again under it
+   * only if the collection's indexes changed meanwhile.
+   */
+  const ensureIndexes = (name: string, indexes: IndexSpec[]): void => {
+    let early: { first: number; added: IndexSpec[] } | null = null;
+    const before = options.unsharedIndexBuilds ? existing(name) : undefined;
+    if (before) {
+      const added = missingIndexes(before, indexes);
+      if (added.length > 0) {
+        early = { first: before.indexes.length, added };
+        db.transaction(() => gatherEntries(before, added, before.indexes.length))();
+      }
+    }
     transaction(() => {
       const stored = created(name);
-      const added = indexes.filter(({ field }) => field !== 'id' && !stored.indexes.some((index) => index.field === field));
-      if (added.length === 0) return;
-      const first = stored.indexes.length;
-      for (const index of added) stored.indexes.push({ field: index.field, unique: index.unique ?? false });
-      // Each document parsed once for every index added (a rebuild adds them all after its load). The
-      // entries of non-unique indexes are gathered in a scratch table and inserted in key order: a
-      // b-tree filled in order, instead of one random insert per entry (a quarter of a rebuild before).
-      db.exec('CREATE TEMP TABLE IF NOT EXISTS index_build (field INTEGER NOT NULL, key, id INTEGER NOT NULL)');
-      const gathered: unknown[] = [];
-      const gatherMany = db.prepare(`INSERT INTO temp.index_build (field, key, id) VALUES ${Array(INDEX_BUILD_ROWS).fill('(?, ?, ?)').join(', ')}`);
-      const gatherOne = db.prepare('INSERT INTO temp.index_build (field, key, id) VALUES (?, ?, ?)');
-      const gather = (field: number, key: unknown, id: number) => {
-        gathered.push(field, key, id);
-        if (gathered.length === 3 * INDEX_BUILD_ROWS) gatherMany.run(gathered.splice(0));
-      };
-      const page = db.prepare(`SELECT id, doc FROM ${stored.docsTable} WHERE id > ? ORDER BY id LIMIT ${INDEX_BUILD_PAGE}`).raw(true);
-      for (let after = -Infinity; ; ) {
-        const rows = page.all(after) as Array<[number, string]>;
-        for (const [id, json] of rows) {
-          const doc = JSON.parse(json) as Doc;
-          for (let number = first; number < stored.indexes.length; number++) {
-            const index = stored.indexes[number]!;
-            const { keys, unkeyed } = indexKeysOf(doc, index.field);
-            if (index.unique) stored.insertEntries(number, { keys, unkeyed }, id);
-            else {
-              for (const key of keys) gather(number, sqlKey(key), id);
-              if (unkeyed) gather(number, UNKEYED, id);
-            }
-          }
-        }
-        if (rows.length < INDEX_BUILD_PAGE) break;
-        after = rows[rows.length - 1]![0];
+      const added = missingIndexes(stored, indexes);
+      if (added.length === 0) {
+        if (early) db.exec('DELETE FROM temp.index_build'); // gathered for indexes another connection has added since
+        return;
       }
-      for (let row = 0; row < gathered.length; row += 3) gatherOne.run(gathered.slice(row, row + 3));
-      db.exec(`INSERT OR IGNORE INTO ${stored.keysTable} (field, key, id) SELECT field, key, id FROM temp.index_build ORDER BY field, key, id`);
-      db.exec('DELETE FROM temp.index_build');
-      db.prepare('UPDATE _collections SET indexes = ? WHERE name = ?').run(JSON.stringify(stored.indexes), name);
+      const first = stored.indexes.length;
+      const gathered = early !== null && early.first === first && JSON.stringify(early.added) === JSON.stringify(added);
+      if (!gathered) gatherEntries(stored, added, first);
+      for (const index of added) stored.indexes.push({ field: index.field, unique: index.unique ?? false });
+      insertGathered(stored, first);
     });
+  };
 
   /** ReadStore.putDocuments: the fast path without indexes (a fresh generation), else the pending path that moves index entries. */
   const putDocuments = (name: string, docs: readonly Doc[]): void =>
