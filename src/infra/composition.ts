@@ -21,7 +21,7 @@ import { MembershipCommands } from '../commands/memberships.js';
 import { PeopleCommands } from '../commands/people.js';
 import { ProjectCommands } from '../commands/projects.js';
 import { ResourceWriter } from '../commands/resource-writer.js';
-import { projections } from '../projections/registry.js';
+import { projections, rebuildCosts } from '../projections/registry.js';
 import type { Reaction } from '../reactions/reaction.js';
 import { reactionFactories } from '../reactions/registry.js';
 import { NOTIFICATIONS } from '../reactions/notifications.js';
@@ -53,6 +53,7 @@ import { IdAllocator } from './id-allocator.js';
 import { silentLog, type Log } from './log.js';
 import { packageVersion } from './package-version.js';
 import { CHECKPOINTS, ProjectorRunner, type CatchUpReport } from './projector/projector-runner.js';
+import { sqliteParallelFold } from './projector/parallel-fold.js';
 import { createMemoryReadStore } from './read-store/memory-read-store.js';
 import { openSqliteReadStore } from './read-store/sqlite-read-store.js';
 import type { ReadStore } from '../ports/read-store.js';
@@ -119,7 +120,22 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const blobs = await openBlobStore(config);
 
   const foldFromScratch = !inMemory && config.readStore !== 'memory';
-  const runner = new ProjectorRunner({ eventStore, readStore, projections, log, rebuildHeapBytes: config.rebuildHeapBytes, foldFromScratch, foldRebuilds: options.offlineRebuilds === true });
+  // Offline, on the embedded files, the fold runs on every core (parallel-fold.ts); a server folds in its own thread.
+  const embeddedFiles = !inMemory && !config.kurrentUrl && !config.mongoUrl && config.readStore === 'sqlite';
+  const parallelFold =
+    options.offlineRebuilds === true && embeddedFiles && config.rebuildWorkers > 1
+      ? sqliteParallelFold({ eventsPath: dataFile('events.sqlite'), readModelsPath: dataFile('readmodels.sqlite') }, config.rebuildWorkers, rebuildCosts)
+      : undefined;
+  const runner = new ProjectorRunner({
+    eventStore,
+    readStore,
+    projections,
+    log,
+    rebuildHeapBytes: config.rebuildHeapBytes,
+    foldFromScratch,
+    foldRebuilds: options.offlineRebuilds === true,
+    parallelFold,
+  });
   const startup = await runner.start(options.signal).catch(async (error: unknown) => {
     for (const store of [eventStore, readStore, credentials, projectViews, blobs]) await store.close();
     throw error;

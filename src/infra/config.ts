@@ -1,4 +1,5 @@
 // Operator configuration, read once from the environment by the CLI and passed down from there.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
 import { DEFAULT_READ_CACHE_BYTES } from './read-store/sqlite-read-store.js';
@@ -19,6 +20,8 @@ export interface StorylineConfig {
   readCacheBytes: number;
   /** Heap a projection rebuild may grow to before its working set moves documents out to the read store. */
   rebuildHeapBytes: number;
+  /** Worker threads `storyline rebuild-projections` folds in (1: in its own thread). */
+  rebuildWorkers: number;
   mongoDbName: string;
   createdStatus: 200 | 201;
   maxBodyBytes: number;
@@ -72,6 +75,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     readStore: readStoreKind(env['STORYLINE_READ_STORE']),
     readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', DEFAULT_READ_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     rebuildHeapBytes: integer(env, 'STORYLINE_REBUILD_HEAP_BYTES', DEFAULT_REBUILD_HEAP_BYTES, 1, 1024 ** 4),
+    rebuildWorkers: integer(env, 'STORYLINE_REBUILD_WORKERS', availableParallelism(), 1, 64),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxUploadBytes: integer(env, 'STORYLINE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

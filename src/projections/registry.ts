@@ -16,3 +16,18 @@ export const projections: Projection[] = [
   storyTransitionsProjection,
   storyWordsProjection,
 ];
+
+/**
+ * What rebuilding each projection costs beyond reading the log, in seconds on the disk bench's 1M-event
+ * log (`rebuild-projections --only NAME`, 2026-11-27): how a parallel rebuild balances its workers
+ * (src/infra/projector/parallel-fold.ts). Only the proportions matter; a projection missing here counts
+ * as the average.
+ */
+export const rebuildCosts: Readonly<Record<string, number>> = {
+  resources: 40,
+  'story-words': 32,
+  performer_activity: 18,
+  subject_activity: 16,
+  iterations: 5,
+  analytics: 4,
+};

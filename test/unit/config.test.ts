@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
 import { ConfigError, configFromEnv } from '../../src/infra/config.js';
 
@@ -43,6 +44,12 @@ describe('operator configuration', () => {
     expect(configFromEnv({ STORYLINE_READ_STORE: 'memory', STORYLINE_READ_CACHE_BYTES: '1048576' })).to.include({ readStore: 'memory', readCacheBytes: 1048576 });
     expect(() => configFromEnv({ STORYLINE_READ_STORE: 'disk' })).to.throw(ConfigError, /STORYLINE_READ_STORE/);
     expect(() => configFromEnv({ STORYLINE_READ_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_READ_CACHE_BYTES/);
+  });
+
+  it('rebuilds in as many worker threads as the machine has cores unless STORYLINE_REBUILD_WORKERS says otherwise', () => {
+    expect(configFromEnv({}).rebuildWorkers).to.equal(availableParallelism());
+    expect(configFromEnv({ STORYLINE_REBUILD_WORKERS: '1' }).rebuildWorkers).to.equal(1);
+    for (const value of ['0', '65', 'all']) expect(() => configFromEnv({ STORYLINE_REBUILD_WORKERS: value })).to.throw(ConfigError, /STORYLINE_REBUILD_WORKERS/);
   });
 
   it('keeps :memory: as it is', () => {

@@ -1,6 +1,7 @@
 // The offline shape of a build from the log: the log read once up to `until`, every target's guarded ops
 // applied to one in-memory working set, whose documents reach the read store once each (moved out early
-// only to bound the heap: rebuild-working-set.ts).
+// only to bound the heap: rebuild-working-set.ts). Run by the projector runner in its own thread, or by
+// each worker of a parallel rebuild for its share of the projections (parallel-fold.ts).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventStore } from '../../ports/event-store.js';
 import type { CollectionWrites, ReadStore } from '../../ports/read-store.js';

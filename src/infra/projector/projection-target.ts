@@ -1,5 +1,6 @@
 // One generation of one projection as the projector writes it: its physical collections
-// (`<name>__g<generation>`) and what a batch of events writes there behind the replay guard.
+// (`<name>__g<generation>`) and what a batch of events writes there behind the replay guard. Shared by
+// the projector runner and the workers of a parallel rebuild (fold-worker.ts).
 import type { RecordedEvent } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
 import type { CollectionWrites, ReadCollection, ReadStore, WriteOp } from '../../ports/read-store.js';

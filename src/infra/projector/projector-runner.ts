@@ -25,6 +25,7 @@ import type { Log } from '../log.js';
 import { silentLog } from '../log.js';
 import type { CollectionWrites, Doc, ReadCollection, ReadOnlyCollection, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { foldLog } from './log-fold.js';
+import type { ParallelFold } from './parallel-fold.js';
 import { guardedWrites, physicalName, targetOf, type Target } from './projection-target.js';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './rebuild-working-set.js';
 
@@ -54,6 +55,12 @@ export interface ProjectorRunnerOptions {
    * into the new generation (what a serving process does: requests are answered between two batches).
    */
   foldRebuilds?: boolean;
+  /**
+   * Folds (those of rebuild() when foldRebuilds, of generations built from scratch at start) in worker
+   * threads, their indexes built there too (parallel-fold.ts): given by the composition for the embedded
+   * SQLite stores of `storyline rebuild-projections`, where nothing else writes to the read store.
+   */
+  parallelFold?: ParallelFold;
   log?: Log;
 }
 
@@ -139,6 +146,7 @@ export class ProjectorRunner implements ReadModelChanges {
   private readonly rebuildHeapBytes: number;
   private readonly foldFromScratch: boolean;
   private readonly foldRebuilds: boolean;
+  private readonly parallelFold: ParallelFold | null;
   private readonly log: Log;
   private readonly checkpoints: ReadCollection;
   /** Logical collection name -> name of the projection that owns it. */
@@ -171,6 +179,7 @@ export class ProjectorRunner implements ReadModelChanges {
     this.rebuildHeapBytes = options.rebuildHeapBytes ?? DEFAULT_REBUILD_HEAP_BYTES;
     this.foldFromScratch = options.foldFromScratch ?? false;
     this.foldRebuilds = options.foldRebuilds ?? false;
+    this.parallelFold = options.parallelFold ?? null;
     this.log = options.log ?? silentLog;
     this.checkpoints = this.readStore.collection(CHECKPOINTS);
     if (!(Number.isSafeInteger(this.batchSize) && this.batchSize > 0)) throw new Error('batchSize must be a positive integer');
@@ -442,8 +451,9 @@ export class ProjectorRunner implements ReadModelChanges {
 
   /**
    * The offline shape of a rebuild's first pass (log-fold.ts): the log up to `until` read once and folded
-   * in memory, each final document written once. The fresh collections exist from the start (empty), so
-   * a rebuild in progress shows in the read store's list as before.
+   * in memory, each final document written once; in worker threads when parallelFold is given. The
+   * fresh collections exist from the start (empty), so a rebuild in progress shows in the read store's
+   * list as before.
    */
   private async foldInto(targets: readonly Target[], until: number, onRead: (events: number) => void): Promise<void> {
     for (const target of targets) for (const collection of target.collections.values()) await this.readStore.putDocuments(collection.name, []);
@@ -451,7 +461,17 @@ export class ProjectorRunner implements ReadModelChanges {
       this.assertRunning();
       onRead(events);
     };
-    const report = await foldLog(targets, until, { eventStore: this.eventStore, readStore: this.readStore, batchSize: this.batchSize, heapBudgetBytes: this.rebuildHeapBytes, onRead: read });
+    const report = this.parallelFold
+      ? await this.parallelFold(
+          {
+            targets: targets.map((target) => ({ projection: target.projection.name, generation: target.generation, version: target.version, position: target.position })),
+            until,
+            batchSize: this.batchSize,
+            heapBudgetBytes: this.rebuildHeapBytes,
+          },
+          read,
+        )
+      : await foldLog(targets, until, { eventStore: this.eventStore, readStore: this.readStore, batchSize: this.batchSize, heapBudgetBytes: this.rebuildHeapBytes, onRead: read });
     // Only now are the documents up to `position` in the read store (a live target's position is what waitFor trusts).
     for (const target of targets) target.position = Math.max(target.position, report.position);
     const { evicted, reloaded, streamed } = report;

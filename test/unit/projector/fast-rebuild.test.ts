@@ -2,13 +2,19 @@
 // the live build (every batch applied to the read store as it comes): for a scripted history written
 // through the HTTP API, every collection of every projection holds the same documents, `_pos` included,
 // whether the working set keeps everything in memory or moves documents out and back at every turn,
-// for a rebuild of all projections and of some (`--only`).
+// for a rebuild of all projections and of some (`--only`), in this thread and in worker threads.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
+import { balancedGroups, sqliteParallelFold, type FoldPlan, type ParallelFold } from '../../../src/infra/projector/parallel-fold.js';
+import type { Projection } from '../../../src/projections/projection.js';
 import { CHECKPOINTS, ProjectorRunner, checkpointId } from '../../../src/infra/projector/projector-runner.js';
 import { openSqliteReadStore } from '../../../src/infra/read-store/sqlite-read-store.js';
 import type { Log } from '../../../src/infra/log.js';
 import type { ReadStore } from '../../../src/ports/read-store.js';
-import { projections } from '../../../src/projections/registry.js';
+import { projections, rebuildCosts } from '../../../src/projections/registry.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../../api/support/storyline-app.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
@@ -171,5 +177,95 @@ describe('offline rebuild (working set folded in memory)', function () {
       await referenceStore.close();
       await store.close();
     }
+  });
+});
+
+describe('offline rebuild in worker threads (parallel fold)', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let eventStore: SqliteEventStore;
+  let readStore: ReadStore;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'storyline-parallel-fold-'));
+    const app = await storylineApp({ dataDir });
+    const owner = await app.person('Owner');
+    await writeHistory(app, owner, 20261127, 120);
+    await app.close();
+  });
+  beforeEach(async () => {
+    eventStore = await openSqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+    readStore = openSqliteReadStore({ path: join(dataDir, 'readmodels.sqlite') });
+  });
+  afterEach(async () => {
+    await readStore.close();
+    await eventStore.close();
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const files = () => ({ eventsPath: join(dataDir, 'events.sqlite'), readModelsPath: join(dataDir, 'readmodels.sqlite') });
+
+  it('gives every collection the documents of the live build, each worker folding its group and building its indexes', async () => {
+    const folds: FoldPlan[] = [];
+    const inWorkers = sqliteParallelFold(files(), 3, rebuildCosts);
+    const parallelFold: ParallelFold = (plan, onRead) => {
+      folds.push(plan);
+      return inWorkers(plan, onRead);
+    };
+    const progress: number[] = [];
+    const runner = new ProjectorRunner({ eventStore, readStore, projections, batchSize: 7, foldRebuilds: true, parallelFold });
+    try {
+      await runner.start();
+      const live = await dumpOf(runner);
+      const head = await eventStore.headPosition();
+      const reports = await runner.rebuildTogether(
+        projections.map((projection) => projection.name),
+        ({ eventsRead }) => progress.push(eventsRead),
+      );
+      expect(folds).to.have.length(1);
+      expect(balancedGroups(folds[0]!.targets, 3, rebuildCosts)).to.have.length(3);
+      expect(reports.map((report) => report.position)).to.deep.equal(projections.map(() => head));
+      expect(progress.at(-1)).to.equal(head); // the events every worker has read, not their sum
+      expectSameDocuments(await dumpOf(runner), live);
+      const stories = runner.collection('stories');
+      const someProject = (await stories.findOne({}))!['project_id'];
+      expect(await stories.count({ project_id: someProject })).to.be.greaterThan(0); // indexed field answered
+      await runner.rebuildTogether(['story-words', 'analytics']);
+      expectSameDocuments(await dumpOf(runner), live);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('fails the rebuild when a worker fails, and the live generation keeps serving', async () => {
+    // A projection the workers' registry does not hold: its worker throws before it folds anything.
+    const unknown: Projection = { name: 'unknown_to_workers', version: 1, collections: [{ name: 'probe', indexes: [] }], apply: () => [] };
+    const runner = new ProjectorRunner({
+      eventStore,
+      readStore,
+      projections: [...projections, unknown],
+      foldRebuilds: true,
+      parallelFold: sqliteParallelFold(files(), 2, rebuildCosts),
+    });
+    try {
+      await runner.start();
+      const live = await dumpOf(runner);
+      const failure = await runner.rebuildTogether(['resources', 'unknown_to_workers']).catch((error: unknown) => error);
+      expect(String(failure)).to.contain('no projection named unknown_to_workers');
+      expectSameDocuments(await dumpOf(runner), live);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
+describe('balancedGroups', () => {
+  const target = (projection: string) => ({ projection, generation: 2, version: 1, position: 0 });
+  it('splits targets into at most the workers asked for, largest first to the lightest group, unknown costs as the average', () => {
+    const targets = ['a', 'b', 'c', 'd', 'e'].map(target);
+    const names = (groups: ReturnType<typeof balancedGroups>) => groups.map((group) => group.map((each) => each.projection));
+    expect(names(balancedGroups(targets, 2, { a: 10, b: 6, c: 5, d: 1 }))).to.deep.equal([['a', 'c'], ['b', 'e', 'd']]); // e costs 5.5
+    expect(names(balancedGroups(targets.slice(0, 2), 4, { a: 1, b: 1 }))).to.deep.equal([['a'], ['b']]);
+    expect(names(balancedGroups(targets, 1, {}))).to.deep.equal([['a', 'b', 'c', 'd', 'e']]);
   });
 });
