@@ -120,10 +120,11 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const blobs = await openBlobStore(config);
 
   const foldFromScratch = !inMemory && config.readStore !== 'memory';
-  // Offline, on the embedded files, the fold runs on every core (parallel-fold.ts); a server folds in its own thread.
+  // On the embedded files a fold runs on every core (parallel-fold.ts): `rebuild-projections`, and a start
+  // that builds the read models from position 0 (before the server listens, while nothing else writes).
   const embeddedFiles = !inMemory && !config.kurrentUrl && !config.mongoUrl && config.readStore === 'sqlite';
   const parallelFold =
-    options.offlineRebuilds === true && embeddedFiles && config.rebuildWorkers > 1
+    embeddedFiles && config.rebuildWorkers > 1
       ? sqliteParallelFold({ eventsPath: dataFile('events.sqlite'), readModelsPath: dataFile('readmodels.sqlite') }, config.rebuildWorkers, rebuildCosts)
       : undefined;
   const runner = new ProjectorRunner({

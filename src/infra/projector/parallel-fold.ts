@@ -9,8 +9,9 @@
 // The main thread reports as progress the events every worker has read, and fails the fold, stopping
 // every worker, at the first worker that fails.
 //
-// Only for the embedded SQLite stores and the offline rebuild (`storyline rebuild-projections`), where
-// nothing else writes to the read-models file meanwhile.
+// Only for the embedded SQLite stores, and only where nothing else writes to the read-models file
+// meanwhile: `storyline rebuild-projections`, and a start that builds the read models from position 0
+// (before the server listens).
 import { Worker } from 'node:worker_threads';
 import type { LogFoldReport } from './log-fold.js';
 

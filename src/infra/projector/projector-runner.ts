@@ -58,7 +58,8 @@ export interface ProjectorRunnerOptions {
   /**
    * Folds (those of rebuild() when foldRebuilds, of generations built from scratch at start) in worker
    * threads, their indexes built there too (parallel-fold.ts): given by the composition for the embedded
-   * SQLite stores of `storyline rebuild-projections`, where nothing else writes to the read store.
+   * SQLite stores. Nothing else may write to the read store meanwhile: a start's catch-up runs before
+   * the server listens, and a serving process's rebuilds go batch by batch (foldRebuilds false).
    */
   parallelFold?: ParallelFold;
   log?: Log;

@@ -237,6 +237,36 @@ describe('offline rebuild in worker threads (parallel fold)', function () {
     }
   });
 
+  it('builds a missing read-models file at start in workers, checkpointed, so the next start reads nothing', async () => {
+    const live = new ProjectorRunner({ eventStore, readStore, projections });
+    const freshPath = join(dataDir, 'fresh-readmodels.sqlite');
+    const fresh = openSqliteReadStore({ path: freshPath });
+    const folding = () =>
+      new ProjectorRunner({
+        eventStore,
+        readStore: fresh,
+        projections,
+        foldFromScratch: true,
+        parallelFold: sqliteParallelFold({ ...files(), readModelsPath: freshPath }, 2, rebuildCosts),
+      });
+    const first = folding();
+    try {
+      await live.start();
+      const head = await eventStore.headPosition();
+      expect(await first.start()).to.include({ eventsRead: head, position: head });
+      expectSameDocuments(await dumpOf(first), await dumpOf(live));
+      await first.stop();
+      const second = folding();
+      expect(await second.start()).to.include({ eventsRead: 0, position: head });
+      expectSameDocuments(await dumpOf(second), await dumpOf(live));
+      await second.stop();
+    } finally {
+      await first.stop();
+      await live.stop();
+      await fresh.close();
+    }
+  });
+
   it('fails the rebuild when a worker fails, and the live generation keeps serving', async () => {
     // A projection the workers' registry does not hold: its worker throws before it folds anything.
     const unknown: Projection = { name: 'unknown_to_workers', version: 1, collections: [{ name: 'probe', indexes: [] }], apply: () => [] };
