@@ -86,6 +86,19 @@ function expectSameDocuments(actual: Map<string, string>, expected: Map<string, 
   for (const [name, docs] of expected) expect(actual.get(name), `collection ${name}`).to.equal(docs);
 }
 
+/** Two starts of runners from `folding`: the first folds the log from position 0, the next reads nothing; both hold `reference`'s documents. */
+async function expectBuiltOnceAtStart(folding: () => ProjectorRunner, reference: ProjectorRunner, head: number): Promise<void> {
+  for (const eventsRead of [head, 0]) {
+    const runner = folding();
+    try {
+      expect(await runner.start()).to.include({ eventsRead, position: head });
+      expectSameDocuments(await dumpOf(runner), await dumpOf(reference));
+    } finally {
+      await runner.stop();
+    }
+  }
+}
+
 /** A log that keeps what the rebuild says about its working set. */
 function workingSetLog(): { log: Log; moved: Array<Record<string, unknown>> } {
   const moved: Array<Record<string, unknown>> = [];
@@ -160,19 +173,10 @@ describe('offline rebuild (working set folded in memory)', function () {
     const reference = new ProjectorRunner({ eventStore: app.storyline.eventStore, readStore: referenceStore, projections });
     const store = openSqliteReadStore({ path: ':memory:', cacheBytes: 64 * 1024 });
     const folding = () => new ProjectorRunner({ eventStore: app.storyline.eventStore, readStore: store, projections, batchSize: 3, rebuildHeapBytes: 1, foldFromScratch: true });
-    const first = folding();
     try {
       await reference.start();
-      const head = await app.storyline.eventStore.headPosition();
-      expect(await first.start()).to.include({ eventsRead: head, position: head });
-      expectSameDocuments(await dumpOf(first), await dumpOf(reference));
-      await first.stop();
-      const second = folding();
-      expect(await second.start()).to.include({ eventsRead: 0, position: head });
-      expectSameDocuments(await dumpOf(second), await dumpOf(reference));
-      await second.stop();
+      await expectBuiltOnceAtStart(folding, reference, await app.storyline.eventStore.headPosition());
     } finally {
-      await first.stop();
       await reference.stop();
       await referenceStore.close();
       await store.close();
@@ -249,19 +253,10 @@ describe('offline rebuild in worker threads (parallel fold)', function () {
         foldFromScratch: true,
         parallelFold: sqliteParallelFold({ ...files(), readModelsPath: freshPath }, 2, rebuildCosts),
       });
-    const first = folding();
     try {
       await live.start();
-      const head = await eventStore.headPosition();
-      expect(await first.start()).to.include({ eventsRead: head, position: head });
-      expectSameDocuments(await dumpOf(first), await dumpOf(live));
-      await first.stop();
-      const second = folding();
-      expect(await second.start()).to.include({ eventsRead: 0, position: head });
-      expectSameDocuments(await dumpOf(second), await dumpOf(live));
-      await second.stop();
+      await expectBuiltOnceAtStart(folding, live, await eventStore.headPosition());
     } finally {
-      await first.stop();
       await live.stop();
       await fresh.close();
     }
