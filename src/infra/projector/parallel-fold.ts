@@ -85,11 +85,12 @@ export function sqliteParallelFold(files: SqliteFoldFiles, workers: number, cost
       let reported = 0;
       let exited = 0;
       let settled = false;
+      // Rejects once every worker has stopped: none writes to the file after the fold has failed.
       const fail = (error: unknown) => {
         if (settled) return;
         settled = true;
-        for (const worker of started) void worker.terminate();
-        reject(error instanceof Error ? error : new Error(String(error)));
+        const reason = error instanceof Error ? error : new Error(String(error));
+        void Promise.allSettled(started.map((worker) => worker.terminate())).then(() => reject(reason));
       };
       started.forEach((worker, index) => {
         worker.on('message', (message: FoldWorkerMessage) => {

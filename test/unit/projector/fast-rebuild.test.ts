@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { balancedGroups, sqliteParallelFold, type FoldPlan, type ParallelFold } from '../../../src/infra/projector/parallel-fold.js';
 import type { Projection } from '../../../src/projections/projection.js';
-import { CHECKPOINTS, ProjectorRunner, checkpointId } from '../../../src/infra/projector/projector-runner.js';
+import { CHECKPOINTS, ProjectorRunner, ProjectorStopped, checkpointId } from '../../../src/infra/projector/projector-runner.js';
 import { openSqliteReadStore } from '../../../src/infra/read-store/sqlite-read-store.js';
 import type { Log } from '../../../src/infra/log.js';
 import type { ReadStore } from '../../../src/ports/read-store.js';
@@ -259,6 +259,28 @@ describe('offline rebuild in worker threads (parallel fold)', function () {
     } finally {
       await live.stop();
       await fresh.close();
+    }
+  });
+
+  it('abandons a rebuild in workers when the runner stops: the rebuild rejects once the workers have stopped, and a start drops what they wrote', async () => {
+    const runner = new ProjectorRunner({ eventStore, readStore, projections, batchSize: 1, foldRebuilds: true, parallelFold: sqliteParallelFold(files(), 2, rebuildCosts) });
+    await runner.start();
+    const collections = await readStore.listCollections();
+    let stopping: Promise<void> | null = null;
+    const rebuilt = runner.rebuildTogether(
+      projections.map((projection) => projection.name),
+      () => (stopping ??= runner.stop()),
+    );
+    const failure = await rebuilt.catch((error: unknown) => error);
+    await stopping;
+    expect(failure).to.be.instanceOf(ProjectorStopped);
+    // Nothing of the abandoned generations is left once the runner starts again on the same file.
+    const again = new ProjectorRunner({ eventStore, readStore, projections });
+    try {
+      await again.start();
+      expect(await readStore.listCollections()).to.deep.equal(collections);
+    } finally {
+      await again.stop();
     }
   });
 
