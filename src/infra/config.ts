@@ -20,7 +20,7 @@ export interface StorylineConfig {
   readCacheBytes: number;
   /** Heap a projection rebuild may grow to before its working set moves documents out to the read store. */
   rebuildHeapBytes: number;
-  /** Worker threads `storyline rebuild-projections` folds in (1: in its own thread). */
+  /** Worker threads a fold of the read models runs in (`rebuild-projections`, a start on a missing file); 1: in the calling thread. */
   rebuildWorkers: number;
   mongoDbName: string;
   createdStatus: 200 | 201;

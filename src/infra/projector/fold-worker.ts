@@ -9,8 +9,8 @@ import type { FoldWorkerData, FoldWorkerMessage } from './parallel-fold.js';
 import { targetOf } from './projection-target.js';
 
 /**
- * How long a worker's write waits for another worker's (its index build holds the file's write lock
- * for seconds at a million events): a rebuild's writes wait their turn instead of failing.
+ * How long a worker's write waits for another worker's (inserting an index's entries holds the file's
+ * write lock for seconds at a million events): a rebuild's writes wait their turn instead of failing.
  */
 const FOLD_BUSY_TIMEOUT_MS = 30 * 60 * 1000;
 

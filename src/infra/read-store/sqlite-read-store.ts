@@ -890,6 +890,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
   const gatherEntries = (stored: StoredCollection, added: readonly IndexSpec[], first: number): void => {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS index_build (field INTEGER NOT NULL, key, id INTEGER NOT NULL)');
     db.exec('DELETE FROM temp.index_build');
+    if (added.every((index) => index.unique)) return;
     const gathered: unknown[] = [];
     const gatherMany = db.prepare(`INSERT INTO temp.index_build (field, key, id) VALUES ${Array(INDEX_BUILD_ROWS).fill('(?, ?, ?)').join(', ')}`);
     const gatherOne = db.prepare('INSERT INTO temp.index_build (field, key, id) VALUES (?, ?, ?)');
