@@ -67,20 +67,53 @@ export async function readBodyBytes(req: IncomingMessage, maxBytes: number): Pro
   if (announced !== undefined && Number(announced) > maxBytes) throw tooLarge(maxBytes);
   // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (most GETs).
   if (announced === '0' || (announced === undefined && req.headers['transfer-encoding'] === undefined)) return NO_BYTES;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) break;
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (!req.complete && (req.destroyed || req.socket.destroyed)) throw new RequestAbandoned();
-    throw error;
-  }
-  if (size > maxBytes) throw tooLarge(maxBytes);
+  const chunks = await collectChunks(req, maxBytes);
+  if (chunks === null) throw tooLarge(maxBytes);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/**
+ * The body's chunks, or null once they pass `maxBytes`: the rest is left to the refusal, which discards
+ * it as it arrives (discardUnreadBody) so the client reads its 413. Listens to the stream's events
+ * directly: an async iterator over the request cost a few percent of a POST's time in the serving thread.
+ */
+function collectChunks(req: IncomingMessage, maxBytes: number): Promise<Buffer[] | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      stop();
+      req.on('error', () => undefined); // a client going away while the rest is discarded is no one's error
+      resolve(null);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks);
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(!req.complete && (req.destroyed || req.socket.destroyed) ? new RequestAbandoned() : error);
+    };
+    // Closed before its end: the client went away (or was cut off) mid-body.
+    const onClose = () => {
+      stop();
+      reject(new RequestAbandoned());
+    };
+    if (req.readableEnded) return resolve(chunks);
+    if (req.destroyed) return reject(new RequestAbandoned());
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 export function parseBody(bytes: Buffer, contentType: string | undefined, method: HttpMethod, route: RouteDefinition): ParsedBody {

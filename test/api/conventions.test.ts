@@ -277,6 +277,18 @@ describe('API conventions', () => {
       expect(res).to.include('"code":"request_entity_too_large"');
     });
 
+    it('answers an oversized chunked body refused mid-upload 413 and keeps the connection for the next request', async () => {
+      const head = [`POST ${V5}/echo HTTP/1.1`, 'Host: x', 'Content-Type: application/json', 'Transfer-Encoding: chunked', '', ''].join('\r\n');
+      const next = [`POST ${V5}/echo HTTP/1.1`, 'Host: x', 'Content-Type: application/json', 'Content-Length: 12', 'Connection: close', '', '{"name":"n"}'].join('\r\n');
+      const res = await rawExchange(server.port, [head + `1388\r\n${'x'.repeat(5000)}\r\n`, `1388\r\n${'y'.repeat(5000)}\r\n0\r\n\r\n` + next]);
+      const answers = res.split(/(?=HTTP\/1\.1 )/);
+      expect(answers).to.have.length(2);
+      expect(answers[0]).to.match(/^HTTP\/1\.1 413/);
+      expect(answers[0]).to.include('"code":"request_entity_too_large"');
+      expect(answers[1]).to.match(/^HTTP\/1\.1 200/);
+      expect(answers[1]).to.include('"name":"n"');
+    });
+
     it('gives raw-body routes the bytes and their content type', async () => {
       const res = await call('POST', `${V5}/projects/${PRIVATE}/uploads`, {
         headers: { ...asBob, 'Content-Type': 'multipart/form-data; boundary=x' }, rawBody: '--x\r\n\r\nabc\r\n--x--',
@@ -545,8 +557,9 @@ describe('API conventions', () => {
   });
 });
 
-/** Sends raw bytes and returns everything the server answers until it closes the connection. */
-function rawExchange(port: number, request: string): Promise<string> {
+/** Sends raw bytes (the parts 50 ms apart) and returns everything the server answers until it closes the connection. */
+function rawExchange(port: number, request: string | readonly string[]): Promise<string> {
+  const [first, ...rest] = typeof request === 'string' ? [request] : request;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -554,6 +567,7 @@ function rawExchange(port: number, request: string): Promise<string> {
     socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
     socket.on('error', (error) => (chunks.length > 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(error)));
-    socket.write(request);
+    socket.write(first!);
+    rest.forEach((part, index) => setTimeout(() => socket.write(part), 50 * (index + 1)));
   });
 }
