@@ -52,6 +52,37 @@ describe('document cache', () => {
     expect(cache.usedBytes).to.equal(100);
   });
 
+  it('keeps the newest documents through a long churn of writes and deletes', () => {
+    const cache = new DocumentCache(1_000);
+    for (let id = 1; id <= 100_000; id++) {
+      cache.set(1, id, doc(id), 100);
+      if (id % 3 === 0) cache.delete(1, id - 1);
+    }
+    // The ten newest documents not deleted (every id before a multiple of 3 was).
+    const newest = [99_987, 99_988, 99_990, 99_991, 99_993, 99_994, 99_996, 99_997, 99_999, 100_000];
+    expect(cache.size).to.equal(newest.length);
+    expect(cache.usedBytes).to.equal(100 * newest.length);
+    expect(newest.map((id) => cache.get(1, id)?.['id'])).to.deep.equal(newest);
+    expect(cache.get(1, 99_998)).to.equal(undefined);
+    expect(cache.get(1, 99_986)).to.equal(undefined);
+  });
+
+  it('treats a document set again after its deletion as the newest', () => {
+    const cache = new DocumentCache(300);
+    cache.set(1, 1, doc(1), 100);
+    cache.set(1, 2, doc(2), 100);
+    cache.delete(1, 1);
+    cache.set(1, 3, doc(3), 100);
+    cache.set(1, 1, doc(1), 100);
+    cache.set(1, 4, doc(4), 100); // drops 2, the oldest held; 1 came back after 3
+    expect(cache.get(1, 2)).to.equal(undefined);
+    expect([3, 1, 4].map((id) => cache.get(1, id)?.['id'])).to.deep.equal([3, 1, 4]);
+    cache.clear();
+    cache.set(1, 5, doc(5), 300);
+    expect(cache.usedBytes).to.equal(300);
+    expect(cache.get(1, 5)).to.deep.equal({ id: 5 });
+  });
+
   it('does not keep a document larger than its capacity', () => {
     const cache = new DocumentCache(100);
     cache.set(1, 1, doc(1), 50);
