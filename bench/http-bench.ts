@@ -14,8 +14,9 @@
 // The same reads from a second Storyline serving the same log with STORYLINE_READ_STORE=memory (the
 // read models in memory, as before readmodels.sqlite): target ours >= 0.90 of it.
 //
-// Writes (16 connections over 16 projects, 5 s each): POST story and PUT story, every 2xx a durable
-// append acknowledged after the read models applied it. Target: >= 1,000 writes/s.
+// Writes (16 connections over 16 projects): POST story and PUT story, each 5 s of warm-up then 10 s
+// measured, every 2xx a durable append acknowledged after the read models applied it. Target: >= 1,000
+// writes/s. The warm-up's rate is printed too: a freshly started server's first seconds run cold code.
 //
 // `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_ROUNDS=n` sets the read rounds;
 // `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the Storyline children.
@@ -44,6 +45,9 @@ const WRITE_PROJECTS = 16;
 const READ_CONNECTIONS = 50;
 const WRITE_CONNECTIONS = 16;
 const DURATION_S = 5;
+/** Write loads: a warm-up, not counted, then the measured part (longer than a read's: writes vary more second to second). */
+const WRITE_WARM_UP_S = 5;
+const WRITE_DURATION_S = 10;
 /** Rounds of read measurements; `HTTP_BENCH_ROUNDS` overrides. */
 const READ_ROUNDS = Math.max(1, Number(process.env['HTTP_BENCH_ROUNDS'] ?? 3));
 const WARM_UP_S = 1;
@@ -134,53 +138,37 @@ export async function run(): Promise<void> {
     }
 
     if (!parts.includes('writes')) return;
-    process.stdout.write(`\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${DURATION_S} s (durable: acknowledged after the SQLite commit)\n`);
+    process.stdout.write(
+      `\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${WRITE_WARM_UP_S} s warm-up then ${WRITE_DURATION_S} s measured ` +
+        `(durable: acknowledged after the SQLite commit)\n`,
+    );
     for (const { name, port, child } of [{ name: 'storyline', port: oursPort, child: ours }, { name: 'memory store', port: memoryPort, child: memoryChild }]) {
       let created = 0;
-      let cpu = cpuMs(child);
-      const post = await autocannon({
-        url: `http://127.0.0.1:${port}`,
-        connections: WRITE_CONNECTIONS,
-        duration: DURATION_S,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              const n = created++;
-              return {
-                ...req,
-                path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
-                headers: { ...headers, 'Content-Type': 'application/json' },
-                body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
-              };
-            },
-          },
-        ],
-      });
-      process.stdout.write(`  ${name.padEnd(12)} POST story ${line(post)}  => ${(post['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(post)}${cpuPerWrite(child, cpu, post)}\n`);
-      cpu = cpuMs(child);
+      const post: RequestFor = () => {
+        const n = created++;
+        return {
+          method: 'POST',
+          path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
+          body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
+        };
+      };
       let edited = 0;
-      const put = await autocannon({
-        url: `http://127.0.0.1:${port}`,
-        connections: WRITE_CONNECTIONS,
-        duration: DURATION_S,
-        requests: [
-          {
-            method: 'PUT',
-            setupRequest: (req) => {
-              const n = edited++;
-              const slot = n % WRITE_PROJECTS;
-              return {
-                ...req,
-                path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
-                headers: { ...headers, 'Content-Type': 'application/json' },
-                body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
-              };
-            },
-          },
-        ],
-      });
-      process.stdout.write(`  ${name.padEnd(12)} PUT story  ${line(put)}  => ${(put['2xx'] / DURATION_S).toFixed(0)} durable writes/s${verdict(put)}${cpuPerWrite(child, cpu, put)}\n`);
+      const put: RequestFor = () => {
+        const n = edited++;
+        const slot = n % WRITE_PROJECTS;
+        return {
+          method: 'PUT',
+          path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
+          body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
+        };
+      };
+      for (const [label, requestFor] of [['POST story', post], ['PUT story ', put]] as const) {
+        const { warmUp, measured, cpu } = await measureWrites(port, child, headers, requestFor);
+        process.stdout.write(
+          `  ${name.padEnd(12)} ${label} ${line(measured)}  => ${writesPerSecond(measured).toFixed(0)} durable writes/s${verdict(measured)}` +
+            `${cpu}; warm-up ${(warmUp['2xx'] / WRITE_WARM_UP_S).toFixed(0)}/s\n`,
+        );
+      }
     }
   } finally {
     await Promise.all(children.map(stopChild));
@@ -256,8 +244,39 @@ function cpuPerWrite(child: ChildProcess, before: number | null, result: Autocan
   return `, server CPU ${((after - before) / result['2xx']).toFixed(2)} ms per write`;
 }
 
+function writesPerSecond(result: AutocannonResult): number {
+  return result['2xx'] / WRITE_DURATION_S;
+}
+
 function verdict(result: AutocannonResult): string {
-  return result['2xx'] / DURATION_S >= 1000 ? ' (target >= 1000: met)' : ' (target >= 1000: NOT met)';
+  return writesPerSecond(result) >= 1000 ? ' (target >= 1000: met)' : ' (target >= 1000: NOT met)';
+}
+
+/** The next write request of a load: each call gives a fresh one (a new name, the next project). */
+type RequestFor = () => { method: 'POST' | 'PUT'; path: string; body: string };
+
+/**
+ * One write load on `port`: WRITE_WARM_UP_S of it (a server just started runs its first seconds of
+ * writes in unoptimised code, well below its later rate), then WRITE_DURATION_S measured, with the
+ * server's CPU per write over the measured part.
+ */
+async function measureWrites(
+  port: number,
+  child: ChildProcess,
+  headers: Record<string, string>,
+  requestFor: RequestFor,
+): Promise<{ warmUp: AutocannonResult; measured: AutocannonResult; cpu: string }> {
+  const load = (duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: WRITE_CONNECTIONS,
+      duration,
+      requests: [{ setupRequest: (req) => ({ ...req, ...requestFor(), headers: { ...headers, 'Content-Type': 'application/json' } }) }],
+    });
+  const warmUp = await load(WRITE_WARM_UP_S);
+  const before = cpuMs(child);
+  const measured = await load(WRITE_DURATION_S);
+  return { warmUp, measured, cpu: cpuPerWrite(child, before, measured) };
 }
 
 /**
