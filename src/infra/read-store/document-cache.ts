@@ -23,6 +23,9 @@ interface CachedDocument {
   held: boolean;
 }
 
+/** What a dropped entry's slot holds instead of its document. */
+const RELEASED: Doc = Object.freeze({ id: 0 });
+
 /** Passed queue slots kept before the queue is cut down to the ones ahead of the hand. */
 const PASSED_SLOTS_KEPT = 1024;
 
@@ -107,6 +110,7 @@ export class DocumentCache {
 
   private drop(entry: CachedDocument): void {
     entry.held = false;
+    entry.doc = RELEASED; // its slot may wait in the queue: the document itself goes now
     this.bytes -= entry.bytes;
     this.entries.delete(entry.key);
     // Dropped entries wait in the queue for the hand; a cache dropping more than it sweeps is cut down.
