@@ -9,9 +9,9 @@ import { openSqliteReadStore } from '../../../src/infra/read-store/sqlite-read-s
 import type { CollectionWrites, ReadStore, WriteOp } from '../../../src/ports/read-store.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
-function randomBatches(seed: number, count: number, withOtherFilters: boolean): CollectionWrites[][] {
+function randomBatches(seed: number, count: number, withOtherFilters: boolean, shape = { ids: 40, opsPerBatch: 6 }): CollectionWrites[][] {
   const random = seededRandom(seed);
-  const id = () => 1 + Math.floor(random() * 40);
+  const id = () => 1 + Math.floor(random() * shape.ids);
   const tag = () => ['a', 'b', 'c'][Math.floor(random() * 3)]!;
   const op = (late: boolean): WriteOp => {
     const roll = random();
@@ -26,7 +26,7 @@ function randomBatches(seed: number, count: number, withOtherFilters: boolean): 
   return Array.from({ length: count }, (_, batch) =>
     ['one', 'two'].map((collection) => ({
       collection,
-      ops: Array.from({ length: 1 + Math.floor(random() * 6) }, () => {
+      ops: Array.from({ length: 1 + Math.floor(random() * shape.opsPerBatch) }, () => {
         const next = op(batch >= count / 2);
         if (next.op === 'replace') next.doc.id = next.filter.id as number; // a replacement keeps its id
         return next;
@@ -64,6 +64,22 @@ describe('rebuild working set', () => {
       });
     }
   }
+
+  it('leaves the same documents over thousands of them moving out and back, with writes filtered by other fields', async () => {
+    // ~16,000 documents come in over 400 batches of up to 40 ops per collection while at most a few
+    // hundred stay in memory: thousands move out, and come back when written again.
+    const batches = randomBatches(11, 400, true, { ids: 5_000, opsPerBatch: 40 });
+    const direct = createMemoryReadStore();
+    for (const writes of batches) await direct.writeAtomically(writes);
+    const target = openSqliteReadStore({ path: ':memory:' });
+    const workingSet = new RebuildWorkingSet(target, { heapBudgetBytes: 1, heapUsed: () => 1e12 });
+    for (const writes of batches) await workingSet.apply(writes);
+    await workingSet.flush();
+    expect(await contents(target)).to.equal(await contents(direct));
+    expect(workingSet.evicted).to.be.greaterThan(3_000);
+    expect(workingSet.reloaded).to.be.greaterThan(100);
+    await target.close();
+  });
 
   it('writes out the documents of a collection written once per document as they age, below its budget too, and keeps one that rewrites', async () => {
     const batches: CollectionWrites[][] = Array.from({ length: 40 }, (_, batch) => [
