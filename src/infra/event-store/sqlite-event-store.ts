@@ -259,9 +259,12 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       assertOpen();
       const after = options.after ?? 0;
       const limit = options.limit ?? -1;
+      // Nothing after the head (a follower asking whether there is more): no query for the rows.
+      const head = readHead();
+      if (after >= head) return [];
       // From memory only while nothing follows the run in the file (another process may have appended).
       const held = recent.after(after, limit);
-      if (held && recent.lastPosition() === readHead()) return held;
+      if (held && recent.lastPosition() === head) return held;
       if (!readAhead || limit < READ_AHEAD_MIN_BATCH) return statements.all.all(after, limit).map(decodeColumns);
       const rows = (await readAhead.take(after, limit)) ?? statements.all.all(after, limit);
       if (rows.length === limit) readAhead.readAhead(rows[rows.length - 1]![0], limit);
