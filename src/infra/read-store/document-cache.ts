@@ -10,7 +10,7 @@
 // The sweep walks a queue of its own, from a hand that only moves forward. It used to walk the Map from
 // its start, where every entry it had dropped or moved stays behind as a hole until V8 compacts the
 // table: once the cache was full, each write skipped thousands of holes (60% of a loop of small inserts,
-// a third of the serving thread's time under POST load).
+// a quarter of the serving thread's time under POST load).
 import type { Doc } from '../../ports/read-store.js';
 
 interface CachedDocument {
