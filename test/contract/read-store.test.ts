@@ -419,6 +419,28 @@ describe('SQLite read store on disk', () => {
       }
     });
 
+    it('caches the documents of a page of more than 16 only when a page reads them again', async () => {
+      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      try {
+        const stories = sqlite.collection('stories');
+        await stories.ensureIndexes([{ field: 'project_id' }]);
+        await stories.write(Array.from({ length: 300 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${2000 - i}` } })));
+        sqlite.cache.clear();
+        const page = await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 40 });
+        expect(page.map((doc) => doc.id).slice(0, 3)).to.deep.equal([298, 295, 292]);
+        expect(sqlite.cache.size, 'read once: not kept').to.equal(0);
+        expect(await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 40 })).to.deep.equal(page);
+        expect(sqlite.cache.size, 'read again: kept').to.equal(40);
+        expect(await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 40 })).to.deep.equal(page);
+        expect(await stories.findOne({ id: 1 })).to.deep.equal({ id: 1, project_id: 1, rank: 'r2000' });
+        expect(sqlite.cache.size, 'a read by id keeps its document at once').to.equal(41);
+        await stories.write([{ op: 'update', filter: { id: 2 }, update: { $set: { rank: 'a' } } }]);
+        expect(sqlite.cache.size, 'a write keeps what it stored').to.equal(42);
+      } finally {
+        await sqlite.close();
+      }
+    });
+
     it('parses only the documents of the page it returns', async () => {
       const { memory, sqlite } = await bothStores(seededDocs(300, (value) => typeof value === 'number' && value > 1));
       try {

@@ -92,6 +92,12 @@ const NULL_KEY = Buffer.from([1]);
  * load, against 435-473 MB with 32 MiB caches (docs/decisions.md, "document cache").
  */
 export const DEFAULT_READ_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * A read of more documents than this, each chosen before it is read (by SQL order or an index walk), is
+ * a page read: the documents it misses are cached only on their second miss (DocumentCache). Scans that
+ * evaluate a filter on every candidate keep caching what they read: they come back for the same ones.
+ */
+const PAGE_READ_DOCUMENTS = 16;
 /** Prepared candidate queries kept per collection (filters of many shapes would otherwise pile up). */
 const MAX_PREPARED_QUERIES = 64;
 /** How long reads trust that no other process has committed to the file. */
@@ -207,8 +213,11 @@ class StoredCollection {
     return this.indexes.map(({ field }) => indexKeysOf(doc, field));
   }
 
-  /** The current version of a document by id: pending, cached or stored (the cache's own object). */
-  load(id: number): Doc | undefined {
+  /**
+   * The current version of a document by id: pending, cached or stored (the cache's own object). A
+   * document read from the file is cached, or with `byPage` only on its second miss (DocumentCache).
+   */
+  load(id: number, byPage = false): Doc | undefined {
     const pending = this.pending.get(id);
     if (pending) return pending.doc ?? undefined;
     const cached = this.cache.get(this.serial, id);
@@ -216,7 +225,7 @@ class StoredCollection {
     const row = this.sql.selectDoc.get(id);
     if (!row) return undefined;
     const doc = JSON.parse(row.doc) as Doc;
-    this.cache.set(this.serial, id, doc, estimatedDocumentBytes(row.doc.length));
+    if (!byPage || this.cache.admitsOnRepeat(this.serial, id)) this.cache.set(this.serial, id, doc, estimatedDocumentBytes(row.doc.length));
     return doc;
   }
 
@@ -746,9 +755,10 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     flushAll();
     const predicate = compileFilter(filter);
     const start = Math.max(0, options.skip ?? 0);
+    const byPage = start + options.limit! > PAGE_READ_DOCUMENTS;
     const page: Doc[] = [];
     for (const id of stored.idsInKeyOrder(number, range, order.direction)) {
-      const doc = stored.load(id);
+      const doc = stored.load(id, byPage);
       if (doc && predicate(doc)) page.push(doc);
       if (page.length >= start + options.limit!) break;
     }
@@ -773,6 +783,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     const predicate = stored.decidedBySql(filter) ? null : compileFilter(filter);
     const start = Math.max(0, options.skip ?? 0);
     const end = start + options.limit!;
+    const byPage = end > PAGE_READ_DOCUMENTS;
     const budget = SORT_WALK_ENTRIES_PER_CANDIDATE * Math.max(candidates.length, end);
     const page: Doc[] = [];
     let matched = 0;
@@ -781,10 +792,10 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
       if (++read > budget) return null;
       if (!sortedIncludes(candidates, id)) continue;
       if (predicate) {
-        const doc = stored.load(id);
+        const doc = stored.load(id, byPage);
         if (!doc || !predicate(doc)) continue;
         if (matched >= start) page.push(doc);
-      } else if (matched >= start) page.push(stored.load(id)!);
+      } else if (matched >= start) page.push(stored.load(id, byPage)!);
       if (++matched >= end) break;
     }
     sortIndexWalks++;
@@ -991,7 +1002,9 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
       if (ordered) {
         // Only the page's documents are loaded: the order came from SQL.
         const end = options.limit && options.limit > 0 ? start + options.limit : ordered.length;
-        return ordered.slice(start, end).map((id) => copyFound(stored.load(id)!, options.fields));
+        const pageIds = ordered.slice(start, end);
+        const byPage = pageIds.length > PAGE_READ_DOCUMENTS;
+        return pageIds.map((id) => copyFound(stored.load(id, byPage)!, options.fields));
       }
       const matched = sortDocuments(matchAll(stored, filter), options.sort);
       const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;

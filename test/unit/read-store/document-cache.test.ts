@@ -90,4 +90,25 @@ describe('document cache', () => {
     expect(cache.get(1, 1)).to.equal(undefined);
     expect(cache.usedBytes).to.equal(0);
   });
+
+  it('admits a document missed by a page read on its second miss, per collection', () => {
+    const cache = new DocumentCache(1_000);
+    expect(cache.admitsOnRepeat(1, 7)).to.equal(false);
+    expect(cache.admitsOnRepeat(2, 7), 'another collection').to.equal(false);
+    expect(cache.admitsOnRepeat(1, 7)).to.equal(true);
+    expect(cache.admitsOnRepeat(1, 7), 'remembered again from its admission on').to.equal(false);
+    cache.admitsOnRepeat(1, 8);
+    cache.clear();
+    expect(cache.admitsOnRepeat(1, 8), 'forgotten by clear').to.equal(false);
+  });
+
+  it('starts its doorkeeper afresh once it remembers 65,536 misses', () => {
+    const cache = new DocumentCache(1_000);
+    for (let id = 1; id <= 65_536; id++) cache.admitsOnRepeat(1, id);
+    expect(cache.admitsOnRepeat(1, 65_536)).to.equal(true);
+    cache.admitsOnRepeat(1, 65_537); // the 65,536th key remembered: the next miss starts afresh
+    cache.admitsOnRepeat(1, 65_538);
+    expect(cache.admitsOnRepeat(1, 1)).to.equal(false);
+    expect(cache.admitsOnRepeat(1, 65_538)).to.equal(true);
+  });
 });
