@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/domain/events.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
+import { SqliteReadAhead } from '../../src/infra/event-store/sqlite-read-ahead.js';
 import { appendOf } from './event-store.fixtures.js';
 
 async function appendMany(store: SqliteEventStore, stream: string, count: number, tag: string): Promise<void> {
@@ -56,5 +57,42 @@ describe('SQLite event store: batched reads of the global log (read-ahead)', fun
     const direct = await store.readAll();
     expect(direct).to.have.length(1_000 + 4 * 120);
     expect(batched).to.deep.equal(direct);
+  });
+
+  it('reads a long run of one stream in the worker, as direct reads return it, appends included', async () => {
+    const workerReads: number[] = [];
+    const original = SqliteReadAhead.prototype.readStream;
+    SqliteReadAhead.prototype.readStream = function (this: SqliteReadAhead, stream, from, limit) {
+      workerReads.push(from);
+      return original.call(this, stream, from, limit);
+    };
+    try {
+      for (let round = 0; round < 3; round++) {
+        await appendMany(store, 'project-1', 450, `a${round}`);
+        await appendMany(store, 'project-2', 100, `b${round}`);
+      }
+      const direct: RecordedEvent[] = [];
+      for (let from = 1; ; from += 100) {
+        const page = await store.readStream('project-1', { from, limit: 100 });
+        direct.push(...page);
+        if (page.length < 100) break;
+      }
+      expect(workerReads, 'pages of 100 are read directly').to.deep.equal([]);
+      expect(direct.map((event) => event.version)).to.deep.equal(Array.from({ length: 1_350 }, (_, i) => i + 1));
+      expect(await store.readStream('project-1')).to.deep.equal(direct);
+      expect(await store.readStream('project-1', { from: 1_001, limit: 1_000 })).to.deep.equal(direct.slice(1_000));
+      expect(workerReads).to.deep.equal([1, 1_001]);
+      expect(await store.readStream('project-1', { from: 1_201, limit: 1_000 }), 'fewer than 256 left: read directly').to.deep.equal(direct.slice(1_200));
+      await appendMany(store, 'project-1', 300, 'late');
+      const late = await store.readStream('project-1', { from: 1_351, limit: 1_000 });
+      expect(late.map((event) => event.version)).to.deep.equal(Array.from({ length: 300 }, (_, i) => 1_351 + i));
+      expect(workerReads, 'what this process appended, read in the worker').to.deep.equal([1, 1_001, 1_351]);
+      expect(await store.readStream('project-1', { from: 1_651, limit: 1_000 })).to.deep.equal([]);
+      expect(await store.readStream('project-9', { limit: 1_000 })).to.deep.equal([]);
+      expect(await store.readStream('project-1', { limit: 0 })).to.deep.equal([]);
+      expect(workerReads).to.have.length(3);
+    } finally {
+      SqliteReadAhead.prototype.readStream = original;
+    }
   });
 });

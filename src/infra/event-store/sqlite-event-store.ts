@@ -73,7 +73,7 @@ export const SCHEMA = `
 
 const COLUMNS = 'position, id, stream, version, type, data, meta';
 
-/** Batches at least this large are read ahead in a worker (replay and catch-up). */
+/** Batches at least this large are read ahead in a worker (replay and catch-up), and stream reads of at least this many (or no limit) read there. */
 const READ_AHEAD_MIN_BATCH = 256;
 
 /** Events this process appended that the followers of the log take from memory (recent-events.ts). */
@@ -248,10 +248,13 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     async readStream(stream, options: ReadStreamOptions = {}) {
       assertOpen();
       const limit = options.limit ?? -1;
-      const rows =
-        options.direction === 'backwards'
-          ? statements.backwards.all(stream, options.from ?? Number.MAX_SAFE_INTEGER, limit)
-          : statements.forwards.all(stream, options.from ?? 1, limit);
+      if (options.direction === 'backwards') return statements.backwards.all(stream, options.from ?? Number.MAX_SAFE_INTEGER, limit).map(decodeColumns);
+      const from = Math.max(1, options.from ?? 1);
+      const available = readStreamVersion(stream) - from + 1;
+      if (available <= 0 || limit === 0) return [];
+      // A long read (a cold stream's history) runs in the worker: its rows lie scattered across the file.
+      const long = readAhead !== null && (limit < 0 ? available : Math.min(limit, available)) >= READ_AHEAD_MIN_BATCH;
+      const rows = (long ? await readAhead.readStream(stream, from, limit) : null) ?? statements.forwards.all(stream, from, limit);
       return rows.map(decodeColumns);
     },
 
