@@ -80,8 +80,9 @@ async function writeStoryWork(dir: string, setup: { personId: number; projectIds
   const eventStore = await openSqliteEventStore({ path: join(dir, 'events.sqlite') });
   // Large id blocks: 200 writers would otherwise queue behind a block reservation every 100 creates.
   const ids = new IdAllocator(eventStore, { blockSize: 5000 });
-  // The generator waits for no read model: the benches build them from this log.
-  const commands = new CommandHandler({ eventStore, ids, projections: { waitFor: async () => undefined }, cacheSize: PROJECTS + 10 });
+  // The generator waits for no read model: the benches build them from this log. It writes to every
+  // project at random, so every project's state stays in memory.
+  const commands = new CommandHandler({ eventStore, ids, projections: { waitFor: async () => undefined }, cacheDocuments: Infinity });
   const random = seededRandom(1017);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(' ');

@@ -143,7 +143,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   });
 
   const ids = new IdAllocator(eventStore);
-  const commands = new CommandHandler({ eventStore, ids, projections: runner });
+  const commands = new CommandHandler({ eventStore, ids, projections: runner, cacheDocuments: config.stateCacheDocuments });
   const secrets = new PersonSecrets(credentials);
   // Every read of a read model goes through the time-travel scope: live, except inside a GET with
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.

@@ -44,6 +44,9 @@ describe('operator configuration', () => {
     expect(configFromEnv({ STORYLINE_READ_STORE: 'memory', STORYLINE_READ_CACHE_BYTES: '1048576' })).to.include({ readStore: 'memory', readCacheBytes: 1048576 });
     expect(() => configFromEnv({ STORYLINE_READ_STORE: 'disk' })).to.throw(ConfigError, /STORYLINE_READ_STORE/);
     expect(() => configFromEnv({ STORYLINE_READ_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_READ_CACHE_BYTES/);
+    expect(configFromEnv({ STORYLINE_STATE_CACHE_DOCUMENTS: '5000' })).to.include({ stateCacheDocuments: 5000 });
+    expect(configFromEnv({})).to.include({ stateCacheDocuments: 100_000 });
+    expect(() => configFromEnv({ STORYLINE_STATE_CACHE_DOCUMENTS: '-1' })).to.throw(ConfigError, /STORYLINE_STATE_CACHE_DOCUMENTS/);
   });
 
   it('rebuilds in as many worker threads as the machine has cores unless STORYLINE_REBUILD_WORKERS says otherwise', () => {

@@ -86,6 +86,30 @@ describe('command handler', () => {
     expect(pagesAtFirstTurn).to.be.within(1, 2);
   });
 
+  it('keeps stream states up to a bound on their documents, letting the least recently used go first', async () => {
+    const coldLoads: string[] = [];
+    const counting: EventStore = {
+      ...store,
+      readStream: (stream, options) => {
+        if ((options?.from ?? 1) === 1) coldLoads.push(stream);
+        return store.readStream(stream, options);
+      },
+    };
+    const handler = new CommandHandler({ eventStore: counting, ids: new IdAllocator(store, { blockSize: 100 }), projections: { waitFor: async () => undefined }, cacheDocuments: 4 });
+    const [a, b] = [streams.project(21), streams.project(22)];
+    const projectLoads = () => coldLoads.filter((stream) => stream.startsWith('project'));
+    await handler.execute(a, addLabels(3), meta());
+    await handler.execute(b, addLabels(3), meta()); // 3 + 3 documents over 4: a, used longest ago, goes
+    await handler.execute(b, addLabel('b1'), meta());
+    expect(projectLoads()).to.deep.equal([a, b]);
+    const outcome = await handler.execute(a, addLabel('a1'), meta()); // folded again from the log; b goes
+    expect([...outcome.state.docs.get('label')!.values()].map((label) => label['name'])).to.deep.equal(['bulk-0', 'bulk-1', 'bulk-2', 'a1']);
+    await handler.execute(a, addLabel('a2'), meta()); // larger than the bound alone, and kept
+    expect(projectLoads()).to.deep.equal([a, b, a]);
+    await handler.execute(b, addLabel('b2'), meta());
+    expect(projectLoads()).to.deep.equal([a, b, a, b]);
+  });
+
   it('leaves state and log untouched when a decision is refused', async () => {
     const handler = handlerOver(store);
     await handler.execute(STREAM, addLabel('alpha'), meta());
