@@ -1,13 +1,15 @@
-// The one command handler: load the stream's state (cached; read from the store when not cached) -> decide ->
-// append with the expected version -> on a version conflict catch up and decide again (bounded) ->
-// wait until the read models have applied the event -> return the new state and version.
+// The one command handler: load the stream's state (cached; else from its latest snapshot and the events
+// after it, or from the whole stream) -> decide -> append with the expected version -> on a version
+// conflict catch up and decide again (bounded) -> wait until the read models have applied the event ->
+// return the new state and version. Every `snapshotEvery` events a stream's state is snapshotted.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DomainError } from '../domain/errors.js';
 import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
 import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
 import { eventInWholeSeconds, wholeSecond } from '../domain/whole-seconds.js';
-import { emptyState, evolve, type StreamState } from '../domain/resource-state.js';
+import { emptyState, evolve, snapshotOfState, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../domain/resource-state.js';
 import { WrongExpectedVersion, eventId, type EventStore } from '../ports/event-store.js';
+import type { StreamSnapshots } from '../ports/stream-snapshots.js';
 
 /** Who asks, when, and under which id: the same command id never appends twice. */
 export interface CommandMeta {
@@ -46,7 +48,21 @@ export interface CommandHandlerOptions {
    * the least recently used states are let go first; the one just used is kept whatever its size.
    */
   cacheDocuments?: number;
+  /** Where states are kept between starts; without, the first command on a stream folds its whole history. */
+  snapshots?: StreamSnapshots;
+  /** Events a stream folds past its last snapshot before the next is stored (default DEFAULT_SNAPSHOT_EVERY). */
+  snapshotEvery?: number;
+  /** Told of a snapshot that could not be read or stored: the command goes on without it. */
+  onSnapshotError?: (error: unknown, stream: string) => void;
 }
+
+/**
+ * Default distance between a stream's snapshots: 1,000 events. The first command on a project of the
+ * 1M-event log folded 5,000 events (0.15 s from the OS cache, up to 1 s from a cold disk); from a
+ * snapshot it reads one row and folds fewer than 1,000. Storing one (a project of ~1,600 documents:
+ * ~1.1 MB of JSON) costs a few milliseconds, once per 1,000 writes to the project.
+ */
+export const DEFAULT_SNAPSHOT_EVERY = 1000;
 
 /**
  * Default bound of the cached stream states: 100,000 documents. A project of ~1,600 documents measured
@@ -67,6 +83,9 @@ export class CommandHandler {
   /** The documents of each cached state when it was last caught up, and their sum. */
   private readonly cachedDocuments = new Map<string, number>();
   private cachedDocumentsTotal = 0;
+  /** The version of the latest snapshot stored or read of each cached state. */
+  private readonly snapshotVersions = new Map<string, number>();
+  private readonly snapshotEvery: number;
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly maxAttempts: number;
   private readonly cacheDocuments: number;
@@ -74,6 +93,7 @@ export class CommandHandler {
   constructor(private readonly options: CommandHandlerOptions) {
     this.maxAttempts = options.maxAttempts ?? 20;
     this.cacheDocuments = options.cacheDocuments ?? DEFAULT_STATE_CACHE_DOCUMENTS;
+    this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
   }
 
   /**
@@ -139,6 +159,7 @@ export class CommandHandler {
         };
         evolve(state, recorded);
         this.keep(stream, state);
+        this.snapshotIfDue(state);
         await this.options.projections.waitFor(result.position);
         return { state, event: recorded, subject, version: result.version, position: result.position };
       } catch (error) {
@@ -213,7 +234,7 @@ export class CommandHandler {
   }
 
   private async caughtUp(stream: string): Promise<StreamState> {
-    const state = this.cached(stream) ?? emptyState(stream);
+    const state = this.cached(stream) ?? (await this.fromSnapshot(stream)) ?? emptyState(stream);
     for (;;) {
       const events = await this.options.eventStore.readStream(stream, { from: state.version + 1, limit: 1000 });
       for (const event of events) evolve(state, event);
@@ -223,7 +244,41 @@ export class CommandHandler {
       await nextTurn();
     }
     this.keep(stream, state);
+    this.snapshotIfDue(state);
     return state;
+  }
+
+  /** The state of the stream's latest snapshot, when it is of this format and the log still holds its last event. */
+  private async fromSnapshot(stream: string): Promise<StreamState | null> {
+    const { snapshots, eventStore } = this.options;
+    if (!snapshots) return null;
+    try {
+      const snapshot = await snapshots.latest(stream);
+      if (!snapshot || snapshot.format !== STREAM_STATE_FORMAT || snapshot.stream !== stream) return null;
+      // A log restored from another backup, or written again, does not hold the event the snapshot ends with.
+      const [last] = await eventStore.readStream(stream, { from: snapshot.version, limit: 1 });
+      if (last?.id !== snapshot.lastEventId) return null;
+      this.snapshotVersions.set(stream, snapshot.version);
+      return stateOfSnapshot(snapshot);
+    } catch (error) {
+      this.options.onSnapshotError?.(error, stream);
+      return null;
+    }
+  }
+
+  /** Stores a snapshot of the state once it has folded `snapshotEvery` events past its last one. */
+  private snapshotIfDue(state: StreamState): void {
+    const { snapshots } = this.options;
+    if (!snapshots || state.lastEventId === null) return;
+    if (state.version - (this.snapshotVersions.get(state.stream) ?? 0) < this.snapshotEvery) return;
+    this.snapshotVersions.set(state.stream, state.version);
+    let saving: Promise<void>;
+    try {
+      saving = snapshots.save(snapshotOfState(state));
+    } catch (error) {
+      saving = Promise.reject(error);
+    }
+    saving.catch((error: unknown) => this.options.onSnapshotError?.(error, state.stream));
   }
 
   /**
@@ -241,6 +296,7 @@ export class CommandHandler {
       this.cache.delete(oldest);
       this.cachedDocumentsTotal -= this.cachedDocuments.get(oldest)!;
       this.cachedDocuments.delete(oldest);
+      this.snapshotVersions.delete(oldest);
     }
   }
 

@@ -10,6 +10,8 @@ export interface StreamState {
   version: number;
   /** ms of the last folded event. */
   updatedAt: number;
+  /** The id of the last folded event (null before the first). */
+  lastEventId: string | null;
   readonly docs: Map<ResourceKind, Map<number, ResourceDoc>>;
   /** Values derived from the docs, each tagged with the version it was computed at (project-state.ts). */
   readonly derived: Map<string, { version: number; value: unknown }>;
@@ -56,7 +58,44 @@ export function storedValues(kind: ResourceKind, values: Values | undefined): { 
 }
 
 export function emptyState(stream: string): StreamState {
-  return { stream, version: 0, updatedAt: 0, docs: new Map(), derived: new Map(), indexes: new Map() };
+  return { stream, version: 0, updatedAt: 0, lastEventId: null, docs: new Map(), derived: new Map(), indexes: new Map() };
+}
+
+/**
+ * What a stored state was folded by: a snapshot of another format is not used. Raise it whenever
+ * evolve() or applyChange() change what a state holds for the same events.
+ */
+export const STREAM_STATE_FORMAT = 1;
+
+/** A state as stored between starts (ports/stream-snapshots.ts): its documents by kind, in fold order. */
+export interface StreamStateSnapshot {
+  readonly stream: string;
+  readonly format: number;
+  readonly version: number;
+  readonly updatedAt: number;
+  /** The stream's event at `version`: a snapshot serves only a log that still holds that event. */
+  readonly lastEventId: string;
+  readonly docs: Readonly<Partial<Record<ResourceKind, readonly ResourceDoc[]>>>;
+}
+
+/** The snapshot of a state that has folded at least one event (its documents shared: store it before the state folds more). */
+export function snapshotOfState(state: StreamState): StreamStateSnapshot {
+  if (state.lastEventId === null) throw new Error(`${state.stream} has folded no event`);
+  const docs: Partial<Record<ResourceKind, ResourceDoc[]>> = {};
+  for (const [kind, byId] of state.docs) if (byId.size > 0) docs[kind] = [...byId.values()];
+  return { stream: state.stream, format: STREAM_STATE_FORMAT, version: state.version, updatedAt: state.updatedAt, lastEventId: state.lastEventId, docs };
+}
+
+/** The state a snapshot of the current format describes; derived values and indexes are built again on use. */
+export function stateOfSnapshot(snapshot: StreamStateSnapshot): StreamState {
+  const state = emptyState(snapshot.stream);
+  state.version = snapshot.version;
+  state.updatedAt = snapshot.updatedAt;
+  state.lastEventId = snapshot.lastEventId;
+  for (const [kind, docs] of Object.entries(snapshot.docs) as Array<[ResourceKind, readonly ResourceDoc[]]>) {
+    state.docs.set(kind, new Map(docs.map((doc) => [doc.id, doc])));
+  }
+  return state;
 }
 
 export function docsOf(state: StreamState, kind: ResourceKind): Map<number, ResourceDoc> {
@@ -97,5 +136,6 @@ export function evolve(state: StreamState, event: RecordedEvent): StreamState {
   }
   state.version = event.version;
   state.updatedAt = event.meta.occurred_at;
+  state.lastEventId = event.id;
   return state;
 }

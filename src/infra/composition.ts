@@ -42,7 +42,8 @@ import { ThrottledViewRecorder } from './project-views/throttled-view-recorder.j
 
 /** What a multipart body may carry beyond its file (boundaries, part headers, a long file name). */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-import { openDataDirectory, SNAPSHOTS_FILE } from './data-directory.js';
+import { openDataDirectory, SNAPSHOTS_FILE, STATES_FILE } from './data-directory.js';
+import { openSqliteStreamSnapshots } from './stream-snapshots/sqlite-stream-snapshots.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
 import type { CredentialStore } from '../ports/credentials.js';
@@ -143,7 +144,17 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   });
 
   const ids = new IdAllocator(eventStore);
-  const commands = new CommandHandler({ eventStore, ids, projections: runner, cacheDocuments: config.stateCacheDocuments });
+  // The states commands decide on are snapshotted beside the embedded log (derived, deletable); KurrentDB
+  // and an in-memory log fold a stream's whole history on its first command.
+  const streamSnapshots = inMemory || config.kurrentUrl ? undefined : openSqliteStreamSnapshots(dataFile(STATES_FILE), log);
+  const commands = new CommandHandler({
+    eventStore,
+    ids,
+    projections: runner,
+    cacheDocuments: config.stateCacheDocuments,
+    snapshots: streamSnapshots,
+    onSnapshotError: (error, stream) => log.warn('a stream state snapshot could not be read or stored', { stream, error: String(error) }),
+  });
   const secrets = new PersonSecrets(credentials);
   // Every read of a read model goes through the time-travel scope: live, except inside a GET with
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
@@ -283,6 +294,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await history.close();
         await snapshots.close();
         await checkpoints.close();
+        await streamSnapshots?.close();
         await eventStore.close();
         await readStore.close();
         await credentials.close();

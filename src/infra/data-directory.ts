@@ -15,6 +15,8 @@ export function storeFiles(dataDir: string): StoreFiles {
 
 /** Snapshots of project folds for time travel: derived data, deletable (src/infra/time-travel/snapshot-store.ts). */
 export const SNAPSHOTS_FILE = 'snapshots.sqlite';
+/** Snapshots of the stream states commands decide on (derived, deletable). */
+export const STATES_FILE = 'states.sqlite';
 
 /** Creates the directory (0700) and the credentials file (0600) if missing, and tightens both if looser. */
 export function prepareDataDirectory(dataDir: string): void {

@@ -23,11 +23,11 @@
 //   pool, off the event loop.
 // - `synchronous = NORMAL`: a power loss may take back the last commits (snapshots, then the progress
 //   row written after them); the worst case is a missing snapshot (a longer fold), never a wrong one.
-import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Doc } from '../../ports/read-store.js';
+import { isCorruption, removeDatabaseFiles } from '../derived-database-files.js';
 import { silentLog, type Log } from '../log.js';
 
 /** A projection as snapshots are keyed: its name and code version. */
@@ -107,11 +107,6 @@ export async function decodeSnapshotBody(body: Buffer): Promise<ProjectSnapshot[
 }
 
 /** SQLite's answer that a file is not (or no longer) a readable database: delete and start again. */
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT_'));
-}
-
 interface StoredRow {
   version: number;
   position: number;
@@ -163,10 +158,6 @@ function openDatabase(path: string): { db: Database.Database; statements: Statem
     db.close();
     throw error;
   }
-}
-
-function removeDatabaseFiles(path: string): void {
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
 }
 
 /** The snapshot store in `path` (`:memory:` in tests and memory-only servers). */

@@ -10,6 +10,8 @@ import type { StreamState } from '../../../src/domain/resource-state.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { WrongExpectedVersion, type EventStore } from '../../../src/ports/event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
+import { memoryStreamSnapshots } from '../../../src/infra/stream-snapshots/sqlite-stream-snapshots.js';
+import type { StreamSnapshots } from '../../../src/ports/stream-snapshots.js';
 
 const STREAM = streams.project(7);
 
@@ -108,6 +110,95 @@ describe('command handler', () => {
     expect(projectLoads()).to.deep.equal([a, b, a]);
     await handler.execute(b, addLabel('b2'), meta());
     expect(projectLoads()).to.deep.equal([a, b, a, b]);
+  });
+
+  describe('stream state snapshots', () => {
+    /** A handler over `eventStore` with `snapshots` every 10 events, and the `from` of every stream read it makes. */
+    function snapshotting(eventStore: EventStore, snapshots: StreamSnapshots, errors: unknown[] = []) {
+      const reads: number[] = [];
+      const counting: EventStore = { ...eventStore, readStream: (stream, options) => (stream === STREAM && reads.push(options?.from ?? 1), eventStore.readStream(stream, options)) };
+      const handler = new CommandHandler({
+        eventStore: counting,
+        ids: new IdAllocator(eventStore, { blockSize: 100 }),
+        projections: { waitFor: async () => undefined },
+        snapshots,
+        snapshotEvery: 10,
+        onSnapshotError: (error) => void errors.push(error),
+      });
+      return { handler, reads };
+    }
+    const labelNames = (state: StreamState) => [...state.docs.get('label')!.values()].map((label) => label['name']);
+
+    it('folds a cold stream from its latest snapshot and the events after it', async () => {
+      const snapshots = memoryStreamSnapshots();
+      const { handler: writer } = snapshotting(store, snapshots);
+      for (let n = 1; n <= 25; n++) await writer.execute(STREAM, addLabel(`label ${n}`), meta());
+      expect((await snapshots.latest(STREAM))!.version).to.equal(20);
+      const { handler: restarted, reads } = snapshotting(store, snapshots);
+      const outcome = await restarted.execute(STREAM, addLabel('after a restart'), meta());
+      expect(reads, 'the snapshot checked against the log, then the events after it').to.deep.equal([20, 21]);
+      const scratch = await handlerOver(store).load(STREAM);
+      expect(outcome.version).to.equal(26);
+      expect(labelNames(outcome.state)).to.deep.equal(labelNames(scratch));
+      expect(outcome.state.docs).to.deep.equal(scratch.docs);
+      // The rule that reads the state sees the documents of the snapshot.
+      const refused = await restarted.execute(STREAM, addLabel('label 3'), meta()).catch((error: unknown) => error);
+      expect(refused).to.be.instanceOf(DomainError);
+    });
+
+    it('snapshots a stream folded cold past the distance, and not one folded from a recent snapshot', async () => {
+      for (let n = 0; n < 3; n++) await handlerOver(store).execute(STREAM, addLabels(4), meta());
+      const snapshots = memoryStreamSnapshots();
+      for (let n = 0; n < 12; n++) await handlerOver(store).execute(STREAM, addLabel(`more ${n}`), meta());
+      const { handler } = snapshotting(store, snapshots);
+      await handler.load(STREAM);
+      expect((await snapshots.latest(STREAM))!.version, 'a cold fold of 15 events').to.equal(15);
+      await handlerOver(store).execute(STREAM, addLabel('elsewhere'), meta());
+      const { handler: next, reads } = snapshotting(store, snapshots);
+      await next.load(STREAM);
+      expect(reads).to.deep.equal([15, 16]);
+      expect((await snapshots.latest(STREAM))!.version).to.equal(15);
+    });
+
+    it('folds the whole stream when the log does not hold the snapshot\'s last event, or the snapshot is of another format', async () => {
+      const snapshots = memoryStreamSnapshots();
+      const { handler: writer } = snapshotting(store, snapshots);
+      for (let n = 1; n <= 12; n++) await writer.execute(STREAM, addLabel(`first log ${n}`), meta());
+      const other = await openSqliteEventStore({ path: ':memory:' });
+      try {
+        for (let n = 1; n <= 12; n++) await handlerOver(other).execute(STREAM, addLabel(`other log ${n}`), meta());
+        const { handler, reads } = snapshotting(other, snapshots);
+        const state = await handler.load(STREAM);
+        expect(reads[0], 'the snapshot checked').to.equal(10);
+        expect(reads.slice(1)).to.deep.equal([1]);
+        expect(labelNames(state)).to.have.members(Array.from({ length: 12 }, (_, n) => `other log ${n + 1}`));
+      } finally {
+        await other.close();
+      }
+      const latest = (await snapshots.latest(STREAM))!;
+      await snapshots.save({ ...latest, format: latest.format + 1 });
+      const { handler, reads } = snapshotting(store, snapshots);
+      expect(labelNames(await handler.load(STREAM))).to.have.length(12);
+      expect(reads).to.deep.equal([1]);
+    });
+
+    it('goes on without snapshots that cannot be read or stored, and says so', async () => {
+      const errors: unknown[] = [];
+      const broken: StreamSnapshots = {
+        latest: async () => {
+          throw new Error('unreadable');
+        },
+        save: () => {
+          throw new Error('unwritable');
+        },
+        close: async () => undefined,
+      };
+      const { handler } = snapshotting(store, broken, errors);
+      for (let n = 1; n <= 11; n++) await handler.execute(STREAM, addLabel(`label ${n}`), meta());
+      expect(errors.map((error) => (error as Error).message)).to.deep.equal(['unreadable', 'unwritable']);
+      const { handler: restarted } = snapshotting(store, broken, errors);
+      expect(labelNames(await restarted.load(STREAM))).to.have.length(11);
+    });
   });
 
   it('leaves state and log untouched when a decision is refused', async () => {

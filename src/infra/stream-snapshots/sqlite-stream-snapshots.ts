@@ -1,0 +1,79 @@
+// Stream-state snapshots in a small SQLite file of their own (`states.sqlite` beside the log), one row
+// per stream (the latest snapshot replaces the one before), written by the serving process's command
+// handler. Derived data, deletable: `synchronous = NORMAL` (a power loss may take back the last
+// snapshots), a short busy timeout (a CLI writing at the same moment makes one save fail, logged, not
+// wait), a row that does not decode is read as no snapshot, and a file that is not a readable database
+// is deleted and created again (one that cannot be opened at all: snapshots kept in memory for the run).
+// A body is the snapshot as JSON.
+import Database from 'better-sqlite3';
+import type { StreamStateSnapshot } from '../../domain/resource-state.js';
+import type { StreamSnapshots } from '../../ports/stream-snapshots.js';
+import { isCorruption, removeDatabaseFiles } from '../derived-database-files.js';
+import type { Log } from '../log.js';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS stream_states (
+    stream  TEXT    PRIMARY KEY,
+    version INTEGER NOT NULL,
+    body    TEXT    NOT NULL
+  ) WITHOUT ROWID;
+`;
+
+/** The snapshots of `path`, recovering from a file that cannot serve as the header says. */
+export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapshots {
+  try {
+    return openStreamSnapshots(path);
+  } catch (error) {
+    if (isCorruption(error)) {
+      log.warn('states.sqlite is not a readable database: deleted and created again', { path, error: String(error) });
+      removeDatabaseFiles(path);
+      return openStreamSnapshots(path);
+    }
+    log.warn('states.sqlite cannot be opened: stream states are snapshotted in memory for this run', { path, error: String(error) });
+    return memoryStreamSnapshots();
+  }
+}
+
+function openStreamSnapshots(path: string): StreamSnapshots {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 250');
+  db.exec(SCHEMA);
+  const upsert = db.prepare<[string, number, string]>(
+    'INSERT INTO stream_states (stream, version, body) VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET version = excluded.version, body = excluded.body',
+  );
+  const select = db.prepare<[string], string>('SELECT body FROM stream_states WHERE stream = ?').pluck();
+  return {
+    async latest(stream) {
+      const body = select.get(stream);
+      if (body === undefined) return null;
+      try {
+        return JSON.parse(body) as StreamStateSnapshot;
+      } catch {
+        return null;
+      }
+    },
+    async save(snapshot) {
+      upsert.run(snapshot.stream, snapshot.version, JSON.stringify(snapshot));
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** The same in memory (tests, an in-memory log): each snapshot kept as its JSON text, as the file would. */
+export function memoryStreamSnapshots(): StreamSnapshots {
+  const bodies = new Map<string, string>();
+  return {
+    async latest(stream) {
+      const body = bodies.get(stream);
+      return body === undefined ? null : (JSON.parse(body) as StreamStateSnapshot);
+    },
+    async save(snapshot) {
+      bodies.set(snapshot.stream, JSON.stringify(snapshot));
+    },
+    async close() {},
+  };
+}

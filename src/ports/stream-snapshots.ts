@@ -1,0 +1,12 @@
+// The port: snapshots of the stream states commands decide on (domain/resource-state.ts), so that the
+// first command on a project after a start folds the events since its latest snapshot, not its whole
+// history. Derived data: a missing, unreadable or outdated snapshot only means a longer fold.
+import type { StreamStateSnapshot } from '../domain/resource-state.js';
+
+export interface StreamSnapshots {
+  /** The latest snapshot stored for the stream, or null (none, or none readable). */
+  latest(stream: string): Promise<StreamStateSnapshot | null>;
+  /** Stores a snapshot in place of the stream's earlier one; the snapshot is read before this returns its promise. */
+  save(snapshot: StreamStateSnapshot): Promise<void>;
+  close(): Promise<void>;
+}

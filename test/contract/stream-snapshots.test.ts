@@ -1,0 +1,77 @@
+// Stream-state snapshots, in the file beside the log and in memory: the latest one per stream, read back
+// as it was stored; a file that is not a database is made again, not a reason to stop.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { STREAM_STATE_FORMAT, type StreamStateSnapshot } from '../../src/domain/resource-state.js';
+import { createLog, silentLog } from '../../src/infra/log.js';
+import { memoryStreamSnapshots, openSqliteStreamSnapshots } from '../../src/infra/stream-snapshots/sqlite-stream-snapshots.js';
+import type { StreamSnapshots } from '../../src/ports/stream-snapshots.js';
+
+function snapshotAt(stream: string, version: number): StreamStateSnapshot {
+  return {
+    stream,
+    format: STREAM_STATE_FORMAT,
+    version,
+    updatedAt: 1_700_000_000_000 + version,
+    lastEventId: `event-${version}`,
+    docs: { story: [{ id: 1, name: 'Ünïcode ✓', label_ids: [2, 3], rank: 'U00001' }], label: [{ id: 2, name: 'ops' }, { id: 3, name: 'api' }] },
+  };
+}
+
+describe('stream-state snapshots', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'storyline-states-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const adapters: Array<[string, () => StreamSnapshots]> = [
+    ['in a file', () => openSqliteStreamSnapshots(join(dir, 'states.sqlite'), silentLog)],
+    ['in memory', () => memoryStreamSnapshots()],
+  ];
+  for (const [name, open] of adapters) {
+    it(`keeps the latest snapshot of each stream, read back as stored (${name})`, async () => {
+      const snapshots = open();
+      try {
+        expect(await snapshots.latest('project-1')).to.equal(null);
+        await snapshots.save(snapshotAt('project-1', 1_000));
+        await snapshots.save(snapshotAt('project-2', 3_000));
+        await snapshots.save(snapshotAt('project-1', 2_000));
+        expect(await snapshots.latest('project-1')).to.deep.equal(JSON.parse(JSON.stringify(snapshotAt('project-1', 2_000))));
+        expect((await snapshots.latest('project-2'))!.version).to.equal(3_000);
+      } finally {
+        await snapshots.close();
+      }
+    });
+  }
+
+  it('keeps its snapshots across a reopening of the file', async () => {
+    const path = join(dir, 'states.sqlite');
+    const first = openSqliteStreamSnapshots(path, silentLog);
+    await first.save(snapshotAt('project-7', 1_000));
+    await first.close();
+    const again = openSqliteStreamSnapshots(path, silentLog);
+    try {
+      expect((await again.latest('project-7'))!.lastEventId).to.equal('event-1000');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('makes a file that is not a database again, and says so', async () => {
+    const path = join(dir, 'states.sqlite');
+    writeFileSync(path, 'not a database at all, but long enough to be read as a header of one'.repeat(100));
+    const warnings: string[] = [];
+    const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
+    try {
+      expect(await snapshots.latest('project-1')).to.equal(null);
+      await snapshots.save(snapshotAt('project-1', 1_000));
+      expect((await snapshots.latest('project-1'))!.version).to.equal(1_000);
+      expect(warnings.join('\n')).to.match(/states\.sqlite is not a readable database/);
+    } finally {
+      await snapshots.close();
+    }
+  });
+});
