@@ -285,6 +285,16 @@ describe('SQLite read store on disk', () => {
   }
 
   describe('counts and pages in SQL when the index decides the filter', () => {
+    /** 300 stories of projects 1-3 (ranks descending with the id), indexed by project, none cached. */
+    async function storiesOfThreeProjects() {
+      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      const stories = sqlite.collection('stories');
+      await stories.ensureIndexes([{ field: 'project_id' }]);
+      await stories.write(Array.from({ length: 300 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${2000 - i}` } })));
+      sqlite.cache.clear();
+      return { sqlite, stories };
+    }
+
     // Values chosen to sit where SQL and the evaluator could disagree: booleans beside 1 and 0, objects
     // (unkeyed), arrays, null and missing fields, mixed types in the sort field.
     const projectValues: unknown[] = [7, 8, 'seven', 1, true, 0, false, null, undefined, [7, 9], [{ nested: 7 }, 7]];
@@ -359,12 +369,8 @@ describe('SQLite read store on disk', () => {
     });
 
     it('pages and counts an equality to 1 in SQL while no document holds a boolean there, and tells true from 1 once one does', async () => {
-      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      const { sqlite, stories } = await storiesOfThreeProjects();
       try {
-        const stories = sqlite.collection('stories');
-        await stories.ensureIndexes([{ field: 'project_id' }]);
-        await stories.write(Array.from({ length: 300 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${2000 - i}` } })));
-        sqlite.cache.clear();
         const page = await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 10 });
         expect(page.map((doc) => doc.id)).to.deep.equal([298, 295, 292, 289, 286, 283, 280, 277, 274, 271]);
         expect(await stories.count({ project_id: 1 })).to.equal(100);
@@ -420,12 +426,8 @@ describe('SQLite read store on disk', () => {
     });
 
     it('caches the documents of a page of more than 16 only when a page reads them again', async () => {
-      const sqlite = openSqliteReadStore({ path: ':memory:' });
+      const { sqlite, stories } = await storiesOfThreeProjects();
       try {
-        const stories = sqlite.collection('stories');
-        await stories.ensureIndexes([{ field: 'project_id' }]);
-        await stories.write(Array.from({ length: 300 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${2000 - i}` } })));
-        sqlite.cache.clear();
         const page = await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 40 });
         expect(page.map((doc) => doc.id).slice(0, 3)).to.deep.equal([298, 295, 292]);
         expect(sqlite.cache.size, 'read once: not kept').to.equal(0);
