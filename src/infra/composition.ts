@@ -153,6 +153,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     projections: runner,
     cacheDocuments: config.stateCacheDocuments,
     snapshots: streamSnapshots,
+    snapshotEvery: config.stateSnapshotEvery,
     onSnapshotError: (error, stream) => log.warn('a stream state snapshot could not be read or stored', { stream, error: String(error) }),
   });
   const secrets = new PersonSecrets(credentials);

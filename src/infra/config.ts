@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
 import { DEFAULT_READ_CACHE_BYTES } from './read-store/sqlite-read-store.js';
-import { DEFAULT_STATE_CACHE_DOCUMENTS } from '../commands/command-handler.js';
+import { DEFAULT_SNAPSHOT_EVERY, DEFAULT_STATE_CACHE_DOCUMENTS } from '../commands/command-handler.js';
 
 export interface StorylineConfig {
   port: number;
@@ -21,6 +21,8 @@ export interface StorylineConfig {
   readCacheBytes: number;
   /** Documents the command handler's cached stream states may hold together. */
   stateCacheDocuments: number;
+  /** Events a stream folds past its last state snapshot (states.sqlite) before the next is taken. */
+  stateSnapshotEvery: number;
   /** Heap a projection rebuild may grow to before its working set moves documents out to the read store. */
   rebuildHeapBytes: number;
   /** Worker threads a fold of the read models runs in (`rebuild-projections`, a start on a missing file); 1: in the calling thread. */
@@ -78,6 +80,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     readStore: readStoreKind(env['STORYLINE_READ_STORE']),
     readCacheBytes: integer(env, 'STORYLINE_READ_CACHE_BYTES', DEFAULT_READ_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     stateCacheDocuments: integer(env, 'STORYLINE_STATE_CACHE_DOCUMENTS', DEFAULT_STATE_CACHE_DOCUMENTS, 0, 1_000_000_000),
+    stateSnapshotEvery: integer(env, 'STORYLINE_STATE_SNAPSHOT_EVERY', DEFAULT_SNAPSHOT_EVERY, 1, 1_000_000_000),
     rebuildHeapBytes: integer(env, 'STORYLINE_REBUILD_HEAP_BYTES', DEFAULT_REBUILD_HEAP_BYTES, 1, 1024 ** 4),
     rebuildWorkers: integer(env, 'STORYLINE_REBUILD_WORKERS', availableParallelism(), 1, 64),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,

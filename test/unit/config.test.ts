@@ -45,7 +45,9 @@ describe('operator configuration', () => {
     expect(() => configFromEnv({ STORYLINE_READ_STORE: 'disk' })).to.throw(ConfigError, /STORYLINE_READ_STORE/);
     expect(() => configFromEnv({ STORYLINE_READ_CACHE_BYTES: 'lots' })).to.throw(ConfigError, /STORYLINE_READ_CACHE_BYTES/);
     expect(configFromEnv({ STORYLINE_STATE_CACHE_DOCUMENTS: '5000' })).to.include({ stateCacheDocuments: 5000 });
-    expect(configFromEnv({})).to.include({ stateCacheDocuments: 100_000 });
+    expect(configFromEnv({})).to.include({ stateCacheDocuments: 100_000, stateSnapshotEvery: 1000 });
+    expect(configFromEnv({ STORYLINE_STATE_SNAPSHOT_EVERY: '5' })).to.include({ stateSnapshotEvery: 5 });
+    expect(() => configFromEnv({ STORYLINE_STATE_SNAPSHOT_EVERY: '0' })).to.throw(ConfigError, /STORYLINE_STATE_SNAPSHOT_EVERY/);
     expect(() => configFromEnv({ STORYLINE_STATE_CACHE_DOCUMENTS: '-1' })).to.throw(ConfigError, /STORYLINE_STATE_CACHE_DOCUMENTS/);
   });
 
