@@ -12,8 +12,8 @@
 // table: once the cache was full, each write skipped thousands of holes (60% of a loop of small inserts,
 // a quarter of the serving thread's time under POST load).
 //
-// Admission: a read of a whole page of documents (admitsOnRepeat) keeps a document only on its second
-// miss. Uncached pages of 100 stories under load pushed ~16 MB a second of parsed documents through the
+// Admission: a read of a whole page of documents (admitsOnRepeat) does not keep a document on its first
+// miss, only from its second on. Uncached pages of 100 stories under load pushed ~16 MB a second of parsed documents through the
 // cache; each lived long enough to be promoted to V8's old space before it was evicted, which kept ~150 MB
 // of old space for ~55 MB live. A document read once by a page now dies young; one read again is kept.
 import type { Doc } from '../../ports/read-store.js';
@@ -61,7 +61,7 @@ export class DocumentCache {
   private queue: CachedDocument[] = [];
   private hand = 0;
   private bytes = 0;
-  /** The keys missed once by a page read (admitsOnRepeat). */
+  /** The keys a page read has missed (admitsOnRepeat). */
   private missedOnce = new Set<number | string>();
 
   constructor(readonly capacityBytes: number) {}
@@ -102,12 +102,13 @@ export class DocumentCache {
   }
 
   /**
-   * Whether a page read should keep this missed document: not on its first miss, yes on its second
-   * (the doorkeeper forgets everything once it holds DOORKEEPER_KEYS keys).
+   * Whether a page read should keep this missed document: not on its first miss, yes on every later one
+   * (a document evicted and read again is kept again at once; the doorkeeper forgets everything once it
+   * holds DOORKEEPER_KEYS keys).
    */
   admitsOnRepeat(serial: number, id: number): boolean {
     const key = keyOf(serial, id);
-    if (this.missedOnce.delete(key)) return true;
+    if (this.missedOnce.has(key)) return true;
     if (this.missedOnce.size >= DOORKEEPER_KEYS) this.missedOnce = new Set();
     this.missedOnce.add(key);
     return false;
