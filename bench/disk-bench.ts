@@ -10,7 +10,9 @@
 //   (e) start-up to /me after the SIGKILL: <= 3 s;
 //   (f) the activity page (GET /projects/:id/activity, 100 activities): uncached, the first request of
 //       each project's page (p50), then hot beside a bare express app serving the same bytes, 3 rounds
-//       interleaved, 10 connections: target ours >= 0.7 of express.
+//       interleaved, 10 connections: target ours >= 0.7 of express;
+//   (g) the first writes to 8 projects at once after a start, with states.sqlite deleted (each folds its
+//       project's whole history) and again after a restart (from the snapshots), /me polled meanwhile.
 // DISK_BENCH_SKIP_REBUILD=1 leaves (a) out; DISK_BENCH_REBUILD_ONLY=1 runs (a) alone.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,6 +86,74 @@ export async function run(): Promise<void> {
   } finally {
     await stopServer(killed.child, 'SIGTERM');
   }
+
+  // (g)
+  await measureFirstWrites(log, env);
+}
+
+/** Projects whose first writes after a start (g) times: none of them written by (d). */
+const FIRST_WRITE_PROJECTS = 8;
+
+/**
+ * (g): the first write to each of 8 projects at once after a start, /me polled meanwhile: once with
+ * states.sqlite deleted (each project's whole history folded), once more after a restart (from the
+ * snapshots the first round stored).
+ */
+async function measureFirstWrites(log: RealisticLog, env: Record<string, string>): Promise<void> {
+  const projects = log.projectIds.slice(-FIRST_WRITE_PROJECTS);
+  for (const file of ['states.sqlite', 'states.sqlite-wal', 'states.sqlite-shm']) rmSync(join(log.dir, file), { force: true });
+  for (const from of ['the whole history (states.sqlite deleted)', 'their snapshots, after a restart']) {
+    const server = await startServer(env, log.token);
+    try {
+      const { writesMs, allMs, slowestMeMs, meAnswers } = await firstWrites(server.port, log.token, projects);
+      say(
+        `  (g) first writes to ${projects.length} projects at once after a start, from ${from}: ${writesMs.map((ms) => ms.toFixed(0)).join(' ')} ms ` +
+          `(all in ${allMs.toFixed(0)} ms); /me polled meanwhile ${meAnswers} times, slowest ${slowestMeMs.toFixed(0)} ms`,
+      );
+    } finally {
+      await stopServer(server.child, 'SIGTERM');
+    }
+  }
+}
+
+async function firstWrites(port: number, token: string, projects: readonly number[]): Promise<{ writesMs: number[]; allMs: number; slowestMeMs: number; meAnswers: number }> {
+  const base = `http://127.0.0.1:${port}${PREFIX}`;
+  const headers = { 'X-TrackerToken': token };
+  const storyIds: number[] = [];
+  for (const project of projects) {
+    const res = await fetch(`${base}/projects/${project}/stories?limit=1&fields=id`, { headers });
+    storyIds.push(((await res.json()) as Array<{ id: number }>)[0]!.id);
+  }
+  let writing = true;
+  let slowestMeMs = 0;
+  let meAnswers = 0;
+  const polling = (async () => {
+    while (writing) {
+      const started = performance.now();
+      await (await fetch(`${base}/me`, { headers })).arrayBuffer();
+      slowestMeMs = Math.max(slowestMeMs, performance.now() - started);
+      meAnswers++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const started = performance.now();
+  const writesMs = await Promise.all(
+    projects.map(async (project, index) => {
+      const begun = performance.now();
+      const res = await fetch(`${base}/projects/${project}/stories/${storyIds[index]}`, {
+        method: 'PUT',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `First write after a start ${Date.now()}` }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`first write to project ${project}: ${res.status}`);
+      return performance.now() - begun;
+    }),
+  );
+  const allMs = performance.now() - started;
+  writing = false;
+  await polling;
+  return { writesMs, allMs, slowestMeMs, meAnswers };
 }
 
 /**
