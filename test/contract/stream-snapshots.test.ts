@@ -1,6 +1,6 @@
 // Stream-state snapshots, in the file beside the log and in memory: the latest one per stream, read back
 // as it was stored; a file that is not a database is made again, not a reason to stop.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -70,6 +70,27 @@ describe('stream-state snapshots', () => {
       await snapshots.save(snapshotAt('project-1', 1_000));
       expect((await snapshots.latest('project-1'))!.version).to.equal(1_000);
       expect(warnings.join('\n')).to.match(/states\.sqlite is not a readable database/);
+    } finally {
+      await snapshots.close();
+    }
+  });
+
+  it('makes the file again when a read finds it corrupt while it is open', async () => {
+    const path = join(dir, 'states.sqlite');
+    const warnings: string[] = [];
+    const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
+    try {
+      // More than the connection's page cache holds, so that a read goes to the file.
+      const wide = (stream: string): StreamStateSnapshot => ({ ...snapshotAt(stream, 1_000), docs: { story: [{ id: 1, name: 'x'.repeat(5_000) }] } });
+      for (let n = 0; n < 3_000; n++) await snapshots.save(wide(`project-${n}`));
+      writeFileSync(path, Buffer.alloc(statSync(path).size + 40_960, 7));
+      writeFileSync(`${path}-wal`, Buffer.alloc(0));
+      const failed = await snapshots.latest('project-3').catch((error: unknown) => error);
+      expect(failed).to.have.property('code', 'SQLITE_CORRUPT');
+      expect(warnings.join('\n')).to.match(/states\.sqlite is corrupt: deleted and created again/);
+      expect(await snapshots.latest('project-3'), 'a new, empty file').to.equal(null);
+      await snapshots.save(snapshotAt('project-3', 2_000));
+      expect((await snapshots.latest('project-3'))!.version).to.equal(2_000);
     } finally {
       await snapshots.close();
     }

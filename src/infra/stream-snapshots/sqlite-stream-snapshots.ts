@@ -3,7 +3,8 @@
 // handler. Derived data, deletable: `synchronous = NORMAL` (a power loss may take back the last
 // snapshots), a short busy timeout (a CLI writing at the same moment makes one save fail, logged, not
 // wait), a row that does not decode is read as no snapshot, and a file that is not a readable database
-// is deleted and created again (one that cannot be opened at all: snapshots kept in memory for the run).
+// (at the start or later) is deleted and created again (one that cannot be opened at all: snapshots
+// kept in memory for the run).
 // A body is the snapshot as JSON.
 import Database from 'better-sqlite3';
 import type { StreamStateSnapshot } from '../../domain/resource-state.js';
@@ -19,8 +20,33 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-/** The snapshots of `path`, recovering from a file that cannot serve as the header says. */
+/**
+ * The snapshots of `path`. A file that is not a readable database, at the start or found corrupt by a
+ * read or a write, is deleted and created again (that call still fails: the command folds without it);
+ * one that cannot be opened at all gives way to snapshots in memory for the run.
+ */
 export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapshots {
+  let file = openOrRecreate(path, log);
+  const recoverable = async <T>(task: (file: StreamSnapshots) => Promise<T>): Promise<T> => {
+    try {
+      return await task(file);
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      log.warn('states.sqlite is corrupt: deleted and created again', { path, error: String(error) });
+      await file.close();
+      removeDatabaseFiles(path);
+      file = openOrRecreate(path, log);
+      throw error;
+    }
+  };
+  return {
+    latest: (stream) => recoverable((current) => current.latest(stream)),
+    save: (snapshot) => recoverable((current) => current.save(snapshot)),
+    close: () => file.close(),
+  };
+}
+
+function openOrRecreate(path: string, log: Log): StreamSnapshots {
   try {
     return openStreamSnapshots(path);
   } catch (error) {

@@ -106,7 +106,6 @@ export async function decodeSnapshotBody(body: Buffer): Promise<ProjectSnapshot[
   return collections as ProjectSnapshot['collections'];
 }
 
-/** SQLite's answer that a file is not (or no longer) a readable database: delete and start again. */
 interface StoredRow {
   version: number;
   position: number;
