@@ -1,8 +1,10 @@
 // Stream-state snapshots, in the file beside the log and in memory: the latest one per stream, read back
 // as it was stored; a file that is not a database is made again, not a reason to stop.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { STREAM_STATE_FORMAT, type StreamStateSnapshot } from '../../src/domain/resource-state.js';
 import { createLog, silentLog } from '../../src/infra/log.js';
@@ -41,6 +43,10 @@ describe('stream-state snapshots', () => {
         await snapshots.save(snapshotAt('project-1', 2_000));
         expect(await snapshots.latest('project-1')).to.deep.equal(JSON.parse(JSON.stringify(snapshotAt('project-1', 2_000))));
         expect((await snapshots.latest('project-2'))!.version).to.equal(3_000);
+        // Asked for one after the other without waiting: stored in that order, whatever their sizes.
+        const large = { ...snapshotAt('project-2', 4_000), docs: { story: Array.from({ length: 2_000 }, (_, id) => ({ id, name: randomBytes(64).toString('hex') })) } };
+        await Promise.all([snapshots.save(large), snapshots.save(snapshotAt('project-2', 5_000))]);
+        expect((await snapshots.latest('project-2'))!.version).to.equal(5_000);
       } finally {
         await snapshots.close();
       }
@@ -57,6 +63,22 @@ describe('stream-state snapshots', () => {
       expect((await again.latest('project-7'))!.lastEventId).to.equal('event-1000');
     } finally {
       await again.close();
+    }
+  });
+
+  it('empties a file of another layout', async () => {
+    const path = join(dir, 'states.sqlite');
+    const old = new Database(path);
+    old.exec('CREATE TABLE stream_states (stream TEXT PRIMARY KEY, version INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID');
+    old.prepare('INSERT INTO stream_states VALUES (?, ?, ?)').run('project-1', 1_000, JSON.stringify(snapshotAt('project-1', 1_000)));
+    old.close();
+    const snapshots = openSqliteStreamSnapshots(path, silentLog);
+    try {
+      expect(await snapshots.latest('project-1')).to.equal(null);
+      await snapshots.save(snapshotAt('project-1', 2_000));
+      expect((await snapshots.latest('project-1'))!.version).to.equal(2_000);
+    } finally {
+      await snapshots.close();
     }
   });
 
@@ -80,9 +102,10 @@ describe('stream-state snapshots', () => {
     const warnings: string[] = [];
     const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
     try {
-      // More than the connection's page cache holds, so that a read goes to the file.
-      const wide = (stream: string): StreamStateSnapshot => ({ ...snapshotAt(stream, 1_000), docs: { story: [{ id: 1, name: 'x'.repeat(5_000) }] } });
-      for (let n = 0; n < 3_000; n++) await snapshots.save(wide(`project-${n}`));
+      // More than the connection's page cache holds, in bodies that do not deflate and span several
+      // overflow pages, so that the read goes to the file and meets a page it cannot follow.
+      const wide = (stream: string): StreamStateSnapshot => ({ ...snapshotAt(stream, 1_000), docs: { story: [{ id: 1, name: randomBytes(12_000).toString('base64') }] } });
+      for (let n = 0; n < 500; n++) await snapshots.save(wide(`project-${n}`));
       writeFileSync(path, Buffer.alloc(statSync(path).size + 40_960, 7));
       writeFileSync(`${path}-wal`, Buffer.alloc(0));
       const failed = await snapshots.latest('project-3').catch((error: unknown) => error);

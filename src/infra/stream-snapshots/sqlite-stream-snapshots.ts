@@ -2,21 +2,31 @@
 // per stream (the latest snapshot replaces the one before), written by the serving process's command
 // handler. Derived data, deletable: `synchronous = NORMAL` (a power loss may take back the last
 // snapshots), a short busy timeout (a CLI writing at the same moment makes one save fail, logged, not
-// wait), a row that does not decode is read as no snapshot, and a file that is not a readable database
-// (at the start or later) is deleted and created again (one that cannot be opened at all: snapshots
-// kept in memory for the run).
-// A body is the snapshot as JSON.
+// wait), a row that does not decode is read as no snapshot, a file of another layout is emptied, and a
+// file that is not a readable database (at the start or later) is deleted and created again (one that
+// cannot be opened at all: snapshots kept in memory for the run).
+// A body is the snapshot as JSON, deflated (raw deflate, level 1, on libuv's thread pool, as
+// snapshots.sqlite does): a 1,539-document state's 0.8 MB of JSON is stored in 132 KB, and its upsert
+// held the serving thread 6 ms instead of 16-20. Saves are stored in the order they were asked for.
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { StreamStateSnapshot } from '../../domain/resource-state.js';
 import type { StreamSnapshots } from '../../ports/stream-snapshots.js';
 import { isCorruption, removeDatabaseFiles } from '../derived-database-files.js';
 import type { Log } from '../log.js';
 
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+
+/** `PRAGMA user_version` of the current layout; a file of another layout is emptied (derived data). */
+const LAYOUT_VERSION = 1;
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS stream_states (
     stream  TEXT    PRIMARY KEY,
     version INTEGER NOT NULL,
-    body    TEXT    NOT NULL
+    body    BLOB    NOT NULL
   ) WITHOUT ROWID;
 `;
 
@@ -65,25 +75,35 @@ function openStreamSnapshots(path: string): StreamSnapshots {
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 250');
+  if (db.pragma('user_version', { simple: true }) !== LAYOUT_VERSION) {
+    db.exec('DROP TABLE IF EXISTS stream_states');
+    db.pragma(`user_version = ${LAYOUT_VERSION}`);
+  }
   db.exec(SCHEMA);
-  const upsert = db.prepare<[string, number, string]>(
+  const upsert = db.prepare<[string, number, Buffer]>(
     'INSERT INTO stream_states (stream, version, body) VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET version = excluded.version, body = excluded.body',
   );
-  const select = db.prepare<[string], string>('SELECT body FROM stream_states WHERE stream = ?').pluck();
+  const select = db.prepare<[string], Buffer>('SELECT body FROM stream_states WHERE stream = ?').pluck();
+  /** The saves asked for so far, stored one after the other. */
+  let writes: Promise<unknown> = Promise.resolve();
   return {
     async latest(stream) {
       const body = select.get(stream);
       if (body === undefined) return null;
       try {
-        return JSON.parse(body) as StreamStateSnapshot;
+        return JSON.parse((await inflate(body)).toString('utf8')) as StreamStateSnapshot;
       } catch {
         return null;
       }
     },
-    async save(snapshot) {
-      upsert.run(snapshot.stream, snapshot.version, JSON.stringify(snapshot));
+    save(snapshot) {
+      const body = deflate(JSON.stringify(snapshot), { level: zlib.Z_BEST_SPEED });
+      const stored = writes.then(async () => void upsert.run(snapshot.stream, snapshot.version, await body));
+      writes = stored.catch(() => undefined);
+      return stored;
     },
     async close() {
+      await writes;
       if (db.open) db.close();
     },
   };
