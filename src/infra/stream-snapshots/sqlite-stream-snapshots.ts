@@ -10,10 +10,9 @@
 // held the serving thread 6 ms instead of 16-20. Saves are stored in the order they were asked for.
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
-import Database from 'better-sqlite3';
 import type { StreamStateSnapshot } from '../../domain/resource-state.js';
 import type { StreamSnapshots } from '../../ports/stream-snapshots.js';
-import { isCorruption, removeDatabaseFiles } from '../derived-database-files.js';
+import { isCorruption, openDerivedDatabase, removeDatabaseFiles } from '../derived-database-files.js';
 import type { Log } from '../log.js';
 
 const deflate = promisify(deflateRaw);
@@ -71,15 +70,7 @@ function openOrRecreate(path: string, log: Log): StreamSnapshots {
 }
 
 function openStreamSnapshots(path: string): StreamSnapshots {
-  const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 250');
-  if (db.pragma('user_version', { simple: true }) !== LAYOUT_VERSION) {
-    db.exec('DROP TABLE IF EXISTS stream_states');
-    db.pragma(`user_version = ${LAYOUT_VERSION}`);
-  }
-  db.exec(SCHEMA);
+  const db = openDerivedDatabase(path, { version: LAYOUT_VERSION, tables: ['stream_states'], schema: SCHEMA });
   const upsert = db.prepare<[string, number, Buffer]>(
     'INSERT INTO stream_states (stream, version, body) VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET version = excluded.version, body = excluded.body',
   );

@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Doc } from '../../ports/read-store.js';
-import { isCorruption, removeDatabaseFiles } from '../derived-database-files.js';
+import { isCorruption, openDerivedDatabase, removeDatabaseFiles } from '../derived-database-files.js';
 import { silentLog, type Log } from '../log.js';
 
 /** A projection as snapshots are keyed: its name and code version. */
@@ -129,16 +129,8 @@ interface Statements {
 }
 
 function openDatabase(path: string): { db: Database.Database; statements: Statements } {
-  const db = new Database(path);
+  const db = openDerivedDatabase(path, { version: SCHEMA_VERSION, tables: ['snapshots', 'snapshot_progress'], schema: SCHEMA });
   try {
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 250');
-    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
-      db.exec('DROP TABLE IF EXISTS snapshots; DROP TABLE IF EXISTS snapshot_progress;');
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }
-    db.exec(SCHEMA);
     const statements: Statements = {
       nearest: db.prepare(NEAREST_SQL),
       put: db.prepare(`INSERT OR REPLACE INTO snapshots (project_id, projection, projection_version, version, position, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)`),
