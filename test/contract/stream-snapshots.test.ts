@@ -1,7 +1,7 @@
 // Stream-state snapshots, in the file beside the log and in memory: the latest one per stream, read back
 // as it was stored; a file that is not a database is made again, not a reason to stop.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -77,6 +77,20 @@ describe('stream-state snapshots', () => {
       expect(await snapshots.latest('project-1')).to.equal(null);
       await snapshots.save(snapshotAt('project-1', 2_000));
       expect((await snapshots.latest('project-1'))!.version).to.equal(2_000);
+    } finally {
+      await snapshots.close();
+    }
+  });
+
+  it('goes without snapshots where the file cannot be opened, and says so', async () => {
+    const path = join(dir, 'states.sqlite');
+    mkdirSync(path);
+    const warnings: string[] = [];
+    const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
+    try {
+      await snapshots.save(snapshotAt('project-1', 1_000));
+      expect(await snapshots.latest('project-1')).to.equal(null);
+      expect(warnings.join('\n')).to.match(/states\.sqlite cannot be opened: no stream state is snapshotted/);
     } finally {
       await snapshots.close();
     }

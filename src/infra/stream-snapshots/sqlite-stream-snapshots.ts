@@ -4,7 +4,7 @@
 // snapshots), a short busy timeout (a CLI writing at the same moment makes one save fail, logged, not
 // wait), a row that does not decode is read as no snapshot, a file of another layout is emptied, and a
 // file that is not a readable database (at the start or later) is deleted and created again (one that
-// cannot be opened at all: snapshots kept in memory for the run).
+// cannot be opened at all: no snapshots for the run, logged).
 // A body is the snapshot as JSON, deflated (raw deflate, level 1, on libuv's thread pool, as
 // snapshots.sqlite does): a 1,539-document state's 0.8 MB of JSON is stored in 132 KB, and its upsert
 // held the serving thread 6 ms instead of 16-20. Saves are stored in the order they were asked for.
@@ -32,7 +32,7 @@ const SCHEMA = `
 /**
  * The snapshots of `path`. A file that is not a readable database, at the start or found corrupt by a
  * read or a write, is deleted and created again (that call still fails: the command folds without it);
- * one that cannot be opened at all gives way to snapshots in memory for the run.
+ * one that cannot be opened at all gives way to no snapshots for the run.
  */
 export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapshots {
   let file = openOrRecreate(path, log);
@@ -64,10 +64,17 @@ function openOrRecreate(path: string, log: Log): StreamSnapshots {
       removeDatabaseFiles(path);
       return openStreamSnapshots(path);
     }
-    log.warn('states.sqlite cannot be opened: stream states are snapshotted in memory for this run', { path, error: String(error) });
-    return memoryStreamSnapshots();
+    log.warn('states.sqlite cannot be opened: no stream state is snapshotted in this run', { path, error: String(error) });
+    return NO_SNAPSHOTS;
   }
 }
+
+/** Where the file cannot be opened (a read-only volume): snapshots in memory would hold as much as the states they spare. */
+const NO_SNAPSHOTS: StreamSnapshots = {
+  latest: async () => null,
+  save: async () => undefined,
+  close: async () => undefined,
+};
 
 function openStreamSnapshots(path: string): StreamSnapshots {
   const db = openDerivedDatabase(path, { version: LAYOUT_VERSION, tables: ['stream_states'], schema: SCHEMA });
