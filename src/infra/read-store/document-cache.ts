@@ -13,9 +13,10 @@
 // a quarter of the serving thread's time under POST load).
 //
 // Admission: a read of a whole page of documents (admitsOnRepeat) does not keep a document on its first
-// miss, only from its second on. Uncached pages of 100 stories under load pushed ~16 MB a second of parsed documents through the
-// cache; each lived long enough to be promoted to V8's old space before it was evicted, which kept ~150 MB
-// of old space for ~55 MB live. A document read once by a page now dies young; one read again is kept.
+// miss, only from its second on. Uncached pages of 100 stories under load pushed ~16 MB a second of
+// parsed documents through the cache; each lived long enough to be promoted to V8's old space before it
+// was evicted, which kept ~150 MB of old space for ~55 MB live. A document a page reads once now dies
+// young; one read again is kept.
 import type { Doc } from '../../ports/read-store.js';
 
 interface CachedDocument {
@@ -62,7 +63,7 @@ export class DocumentCache {
   private hand = 0;
   private bytes = 0;
   /** The keys a page read has missed (admitsOnRepeat). */
-  private missedOnce = new Set<number | string>();
+  private missedByPages = new Set<number | string>();
 
   constructor(readonly capacityBytes: number) {}
 
@@ -108,9 +109,9 @@ export class DocumentCache {
    */
   admitsOnRepeat(serial: number, id: number): boolean {
     const key = keyOf(serial, id);
-    if (this.missedOnce.has(key)) return true;
-    if (this.missedOnce.size >= DOORKEEPER_KEYS) this.missedOnce = new Set();
-    this.missedOnce.add(key);
+    if (this.missedByPages.has(key)) return true;
+    if (this.missedByPages.size >= DOORKEEPER_KEYS) this.missedByPages = new Set();
+    this.missedByPages.add(key);
     return false;
   }
 
@@ -126,7 +127,7 @@ export class DocumentCache {
 
   clear(): void {
     this.entries.clear();
-    this.missedOnce = new Set();
+    this.missedByPages = new Set();
     this.queue = [];
     this.hand = 0;
     this.bytes = 0;
