@@ -7,13 +7,15 @@
 // worker. Where a second connection cannot reach the log (an in-memory log, KurrentDB) they are taken on
 // the calling thread, as before. Both placements build the same snapshotter (projectSnapshotter).
 //
-// The worker answers one message per call; a call fails when the worker fails or exits (the reaction
-// retries with its back-off, at least once: a take is idempotent), and the next call starts a fresh one.
-import { threadId, Worker } from 'node:worker_threads';
+// The worker answers one message per call (worker-calls.ts); a call fails when the worker fails or exits
+// (the reaction retries with its back-off, at least once: a take is idempotent), and the next call starts
+// a fresh one.
+import { threadId } from 'node:worker_threads';
 import type { EventStore } from '../../ports/event-store.js';
 import { projections } from '../../projections/registry.js';
 import type { ProjectSnapshots } from '../../reactions/project-snapshots.js';
 import type { Log } from '../log.js';
+import { WorkerCalls } from '../worker-calls.js';
 import { projectSnapshotter } from './project-snapshotter.js';
 import { openSnapshotReader, type ProjectionKey, type ProjectSnapshot, type SnapshotSource, type SnapshotStore } from './snapshot-store.js';
 
@@ -57,33 +59,25 @@ export interface SnapshotWorkerData {
 
 /** One call to the worker. */
 export type SnapshotWorkerCall =
-  | { id: number; call: 'takenUpTo' }
-  | { id: number; call: 'take'; projectId: number; version: number; position: number }
-  | { id: number; call: 'recordTakenUpTo'; position: number }
-  | { id: number; call: 'discard'; projectId: number; projection: ProjectionKey; snapshot: Pick<ProjectSnapshot, 'version' | 'position'> }
-  | { id: number; call: 'close' };
-
-/** The worker's messages: the answer to a call (`value`: takenUpTo's position, take's thread id), or a log line. */
-export type SnapshotWorkerMessage =
-  | { id: number; ok: true; value: number | null }
-  | { id: number; ok: false; error: string }
-  | { log: 'debug' | 'info' | 'warn' | 'error'; message: string; details?: Record<string, unknown> };
-
-/** A call as the worker gets it, without its id. */
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-type Call = WithoutId<SnapshotWorkerCall>;
+  | { call: 'takenUpTo' }
+  | { call: 'take'; projectId: number; version: number; position: number }
+  | { call: 'recordTakenUpTo'; position: number }
+  | { call: 'discard'; projectId: number; projection: ProjectionKey; snapshot: Pick<ProjectSnapshot, 'version' | 'position'> }
+  | { call: 'close' };
 
 /** Takes snapshots in a worker thread over the files at `eventsPath` (the log, read-only) and `snapshotsPath` (written there only). */
 export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
   readonly source: SnapshotSource & { close(): Promise<void> };
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve(value: number | null): void; reject(error: Error): void }>();
-  private nextId = 1;
-  private closed = false;
+  /** The answers: takenUpTo's position, take's thread id, nothing for the others. */
+  private readonly worker: WorkerCalls<SnapshotWorkerCall, number | null>;
   private lastThreadId: number | null = null;
+  private closed = false;
 
   constructor(private readonly options: SnapshotWorkerData & { log: Log }) {
-    this.source = openSnapshotReader(options.snapshotsPath, (projectId, projection, snapshot) => this.discard(projectId, projection, snapshot), options.log);
+    const { eventsPath, snapshotsPath, cacheBytes, log } = options;
+    this.source = openSnapshotReader(snapshotsPath, (projectId, projection, snapshot) => this.discard(projectId, projection, snapshot), log);
+    const workerData: SnapshotWorkerData = { eventsPath, snapshotsPath, cacheBytes };
+    this.worker = new WorkerCalls({ url: new URL('./snapshot-worker.js', import.meta.url), workerData, log, name: 'the snapshot worker' });
   }
 
   get lastTakeThreadId(): number | null {
@@ -91,83 +85,31 @@ export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
   }
 
   async takenUpTo(): Promise<number> {
-    return (await this.call({ call: 'takenUpTo' }))!;
+    return (await this.worker.call({ call: 'takenUpTo' }))!;
   }
 
   async take(projectId: number, version: number, position: number): Promise<void> {
-    this.lastThreadId = await this.call({ call: 'take', projectId, version, position });
+    this.lastThreadId = await this.worker.call({ call: 'take', projectId, version, position });
   }
 
   async recordTakenUpTo(position: number): Promise<void> {
-    await this.call({ call: 'recordTakenUpTo', position });
+    await this.worker.call({ call: 'recordTakenUpTo', position });
   }
 
-  /** Rejects the calls in flight, has the worker close its connections (so its WAL is checkpointed), then ends it. */
+  /** Has the worker close its connections (so its WAL is checkpointed), then ends it. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.source.close();
-    const worker = this.worker;
-    if (!worker) return;
-    const closed = new Error('the snapshots are closed');
-    for (const reply of this.pending.values()) reply.reject(closed);
-    this.pending.clear();
-    await this.send(worker, { call: 'close' }).catch(() => {});
-    this.worker = null;
-    await worker.terminate();
+    await this.worker.close({ call: 'close' });
   }
 
   /** Best effort, as SnapshotStore.discard: a failed worker leaves the snapshot for the next fold to find again. */
   private async discard(projectId: number, projection: ProjectionKey, snapshot: Pick<ProjectSnapshot, 'version' | 'position'>): Promise<void> {
     try {
-      await this.call({ call: 'discard', projectId, projection: { name: projection.name, version: projection.version }, snapshot: { version: snapshot.version, position: snapshot.position } });
+      await this.worker.call({ call: 'discard', projectId, projection: { name: projection.name, version: projection.version }, snapshot: { version: snapshot.version, position: snapshot.position } });
     } catch (error) {
       this.options.log.warn('a snapshot could not be discarded', { projectId, projection: projection.name, version: snapshot.version, error: String(error) });
     }
-  }
-
-  private call(call: Call): Promise<number | null> {
-    if (this.closed) return Promise.reject(new Error('the snapshots are closed'));
-    return this.send(this.running(), call);
-  }
-
-  private send(worker: Worker, call: Call): Promise<number | null> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ ...call, id });
-    });
-  }
-
-  /** The worker, started when none runs (the first call, or the first after one failed). */
-  private running(): Worker {
-    if (this.worker) return this.worker;
-    const { eventsPath, snapshotsPath, cacheBytes, log } = this.options;
-    const workerData: SnapshotWorkerData = { eventsPath, snapshotsPath, cacheBytes };
-    const worker = new Worker(new URL('./snapshot-worker.js', import.meta.url), { workerData });
-    worker.on('message', (message: SnapshotWorkerMessage) => {
-      if ('log' in message) return log[message.log](message.message, message.details);
-      const reply = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (this.pending.size === 0) worker.unref();
-      if (message.ok) reply?.resolve(message.value);
-      else reply?.reject(new Error(message.error));
-    });
-    worker.on('error', (error) => this.stop(worker, new Error(`the snapshot worker failed: ${error.message}`)));
-    worker.on('exit', (code) => this.stop(worker, new Error(`the snapshot worker exited (code ${code})`)));
-    // Idle, the worker does not keep the process alive; a call in flight does (call() refs it).
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  /** Fails every call in flight of `worker` (their outcome is unknown; each is safe to repeat); the next call starts a fresh worker. */
-  private stop(worker: Worker, reason: Error): void {
-    if (this.worker !== worker) return;
-    this.worker = null;
-    if (!this.closed) this.options.log.warn('the snapshot worker stopped: the next call starts a fresh one', { error: reason.message });
-    for (const reply of this.pending.values()) reply.reject(reason);
-    this.pending.clear();
   }
 }

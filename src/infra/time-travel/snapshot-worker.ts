@@ -1,19 +1,15 @@
 // The snapshot worker (see snapshot-placement.ts): takes the project-snapshots reaction's snapshots off
 // the serving thread, with the same snapshotter as in-thread placement, over a read-only connection of its
 // own to the log and the one connection that writes snapshots.sqlite. Its log lines go to the parent.
-import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { projections } from '../../projections/registry.js';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
-import type { Log } from '../log.js';
+import { answerCalls, parentLog } from '../worker-calls.js';
 import { projectSnapshotter } from './project-snapshotter.js';
-import type { SnapshotWorkerCall, SnapshotWorkerData, SnapshotWorkerMessage } from './snapshot-placement.js';
+import type { SnapshotWorkerCall, SnapshotWorkerData } from './snapshot-placement.js';
 import { openSqliteSnapshotStore } from './snapshot-store.js';
 
-const port = parentPort!;
-const post = (message: SnapshotWorkerMessage) => port.postMessage(message);
-const toParent = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, details?: Record<string, unknown>) => post({ log: level, message, ...(details ? { details } : {}) });
-const log: Log = { debug: toParent('debug'), info: toParent('info'), warn: toParent('warn'), error: toParent('error') };
-
+const log = parentLog();
 const { eventsPath, snapshotsPath, cacheBytes } = workerData as SnapshotWorkerData;
 // A log that cannot be opened fails the worker (the parent rejects the call; its next call starts a fresh one).
 const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
@@ -42,9 +38,4 @@ async function answer(call: SnapshotWorkerCall): Promise<number | null> {
   }
 }
 
-port.on('message', (call: SnapshotWorkerCall) => {
-  answer(call).then(
-    (value) => post({ id: call.id, ok: true, value }),
-    (error: unknown) => post({ id: call.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-  );
-});
+answerCalls(answer);

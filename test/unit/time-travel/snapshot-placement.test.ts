@@ -85,8 +85,8 @@ describe('time travel: where snapshots are taken', function () {
     const placement = new WorkerProjectSnapshots({ eventsPath: join(dataDir, 'events.sqlite'), snapshotsPath: join(dataDir, SNAPSHOTS_FILE), cacheBytes: 1 << 30, log: silentLog });
     const inFlight = rejection(placement.take(project, version, event!.position));
     await placement.close();
-    expect((await inFlight).message).to.equal('the snapshots are closed');
-    expect((await rejection(placement.takenUpTo())).message).to.equal('the snapshots are closed');
+    expect((await inFlight).message).to.equal('the snapshot worker is closed');
+    expect((await rejection(placement.takenUpTo())).message).to.equal('the snapshot worker is closed');
   });
 
   it('takes the snapshots of an in-memory log on the calling thread', async () => {
