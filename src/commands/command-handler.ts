@@ -7,9 +7,10 @@ import { DomainError } from '../domain/errors.js';
 import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
 import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
 import { eventInWholeSeconds, wholeSecond } from '../domain/whole-seconds.js';
-import { emptyState, evolve, snapshotOfState, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../domain/resource-state.js';
+import { emptyState, evolve, snapshotOfState, type StreamState } from '../domain/resource-state.js';
 import { WrongExpectedVersion, eventId, type EventStore } from '../ports/event-store.js';
-import type { StreamSnapshots } from '../ports/stream-snapshots.js';
+import type { StreamSnapshotBuilder, StreamSnapshots } from '../ports/stream-snapshots.js';
+import { foldNewEvents, stateOfLatestSnapshot } from './stream-state-loading.js';
 
 /** Who asks, when, and under which id: the same command id never appends twice. */
 export interface CommandMeta {
@@ -50,6 +51,11 @@ export interface CommandHandlerOptions {
   cacheDocuments?: number;
   /** Where states are kept between starts; without, the first command on a stream folds its whole history. */
   snapshots?: StreamSnapshots;
+  /**
+   * Builds snapshots off the serving thread: a stream not cached is loaded once the builder has brought
+   * its snapshot near its head (a failed build only means a longer fold here).
+   */
+  snapshotBuilder?: StreamSnapshotBuilder;
   /** Events a stream folds past its last snapshot before the next is stored (default DEFAULT_SNAPSHOT_EVERY). */
   snapshotEvery?: number;
   /** Told of a snapshot that could not be read or stored: the command goes on without it. */
@@ -236,31 +242,31 @@ export class CommandHandler {
 
   private async caughtUp(stream: string): Promise<StreamState> {
     const state = this.cached(stream) ?? (await this.fromSnapshot(stream)) ?? emptyState(stream);
-    for (;;) {
-      const events = await this.options.eventStore.readStream(stream, { from: state.version + 1, limit: 1000 });
-      for (const event of events) evolve(state, event);
-      if (events.length < 1000) break;
-      // A long stream read cold (the first write to it since the start): other requests get their turn
-      // between pages, or folding a big project's history would hold the whole server.
-      await nextTurn();
-    }
+    // A long stream read cold (the first write to it since the start, without a recent snapshot): other
+    // requests get their turn between pages, or folding a big project's history would hold the whole server.
+    await foldNewEvents(this.options.eventStore, state, nextTurn);
     this.keep(stream, state);
     this.snapshotIfDue(state);
     return state;
   }
 
-  /** The state of the stream's latest snapshot, when it is of this format and the log still holds its last event. */
+  /**
+   * The state of the stream's latest snapshot when it can serve (stream-state-loading.ts); with a
+   * snapshot builder, once the builder has brought that snapshot near the stream's head.
+   */
   private async fromSnapshot(stream: string): Promise<StreamState | null> {
-    const { snapshots, eventStore } = this.options;
+    const { snapshots, snapshotBuilder, eventStore } = this.options;
     if (!snapshots) return null;
     try {
-      const snapshot = await snapshots.latest(stream);
-      if (!snapshot || snapshot.format !== STREAM_STATE_FORMAT || snapshot.stream !== stream) return null;
-      // A log restored from another backup, or written again, does not hold the event the snapshot ends with.
-      const [last] = await eventStore.readStream(stream, { from: snapshot.version, limit: 1 });
-      if (last?.id !== snapshot.lastEventId) return null;
-      this.snapshotVersions.set(stream, snapshot.version);
-      return stateOfSnapshot(snapshot);
+      // A stream shorter than the distance has nothing to build (and a one-shot CLI command starts no worker).
+      if (snapshotBuilder && (await eventStore.streamVersion(stream)) >= this.snapshotEvery) await snapshotBuilder.catchUp(stream);
+    } catch (error) {
+      this.options.onSnapshotError?.(error, stream);
+    }
+    try {
+      const state = await stateOfLatestSnapshot(snapshots, eventStore, stream);
+      if (state) this.snapshotVersions.set(stream, state.version);
+      return state;
     } catch (error) {
       this.options.onSnapshotError?.(error, stream);
       return null;

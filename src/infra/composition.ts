@@ -44,6 +44,7 @@ import { ThrottledViewRecorder } from './project-views/throttled-view-recorder.j
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 import { openDataDirectory, SNAPSHOTS_FILE, STATES_FILE } from './data-directory.js';
 import { openSqliteStreamSnapshots } from './stream-snapshots/sqlite-stream-snapshots.js';
+import { WorkerSnapshotBuilder } from './stream-snapshots/worker-snapshot-builder.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
 import type { CredentialStore } from '../ports/credentials.js';
@@ -80,6 +81,12 @@ export interface Storyline {
   snapshots: PlacedProjectSnapshots;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
+  /**
+   * Starts building, in a worker, the stream-state snapshots that long streams lack (the embedded log
+   * only; nothing elsewhere); resolves to how many were stored, or 0 when the build stopped (a close).
+   * Not started here: the server starts it (`serve`), as the reactions.
+   */
+  buildStateSnapshots(): Promise<number>;
   /** Adds a person who signs in with a password (operator CLI, demo). */
   addPerson(input: { email: string; name: string; password: string; initials?: string; username?: string }): Promise<{ id: number; api_token: string }>;
   close(): Promise<void>;
@@ -146,13 +153,19 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const ids = new IdAllocator(eventStore);
   // The states commands decide on are snapshotted beside the embedded log (derived, deletable); KurrentDB
   // and an in-memory log fold a stream's whole history on its first command.
+  // A stream not cached is loaded once a worker has brought its snapshot near its head
+  // (stream-snapshots/worker-snapshot-builder.ts).
   const streamSnapshots = inMemory || config.kurrentUrl ? undefined : openSqliteStreamSnapshots(dataFile(STATES_FILE), log);
+  const snapshotBuilder = streamSnapshots
+    ? new WorkerSnapshotBuilder({ eventsPath: dataFile('events.sqlite'), statesPath: dataFile(STATES_FILE), distance: config.stateSnapshotEvery }, log)
+    : undefined;
   const commands = new CommandHandler({
     eventStore,
     ids,
     projections: runner,
     cacheDocuments: config.stateCacheDocuments,
     snapshots: streamSnapshots,
+    snapshotBuilder,
     snapshotEvery: config.stateSnapshotEvery,
     onSnapshotError: (error, stream) => log.warn('a stream state snapshot could not be read or stored', { stream, error: String(error) }),
   });
@@ -283,6 +296,17 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     reactions,
     snapshots,
     startup,
+    async buildStateSnapshots() {
+      if (!snapshotBuilder) return 0;
+      try {
+        const stored = await snapshotBuilder.sweep();
+        if (stored > 0) log.info('stream state snapshots built in the background', { stored });
+        return stored;
+      } catch (error) {
+        if (!closing) log.warn('the background build of stream state snapshots stopped', { error: String(error) });
+        return 0;
+      }
+    },
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });
       return { id: person.id, api_token: apiToken };
@@ -295,6 +319,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await history.close();
         await snapshots.close();
         await checkpoints.close();
+        await snapshotBuilder?.close();
         await streamSnapshots?.close();
         await eventStore.close();
         await readStore.close();

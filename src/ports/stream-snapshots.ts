@@ -10,3 +10,14 @@ export interface StreamSnapshots {
   save(snapshot: StreamStateSnapshot): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Builds stream-state snapshots away from the serving thread, from the same log and snapshots, so that a
+ * command's first load of a long stream (after a start, an upgrade of the state format, a deleted
+ * snapshot file, or its state let go from the cache) folds only the events after a recent snapshot.
+ */
+export interface StreamSnapshotBuilder {
+  /** Resolves once the stream's latest snapshot is fewer than the builder's distance behind the stream's head (stored by then when it was not), or the stream is shorter than that. */
+  catchUp(stream: string): Promise<void>;
+  close(): Promise<void>;
+}

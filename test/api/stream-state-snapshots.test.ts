@@ -1,7 +1,7 @@
 // The states writes decide on, snapshotted into states.sqlite beside the log: after a restart a project's
 // first writes decide on its snapshot and the events after it exactly as on its whole history (a rule
-// that reads the state, the story it changes, the version it answers), and a deleted or corrupt file
-// changes no answer.
+// that reads the state, the story it changes, the version it answers), a deleted or corrupt file
+// changes no answer, and a start builds in the background the snapshots the file lacks.
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,5 +87,16 @@ describe('API: project states from their snapshots after a restart', function ()
     app = await open();
     await decidesAsBeforeAfterRestart('From a corrupt file');
     expect(snapshotVersion(), 'a cold fold of the whole history snapshots it again').to.be.a('number');
+  });
+
+  it('builds in the background, after a start, the snapshots the file lacks', async () => {
+    await app.close();
+    rmSync(file, { force: true });
+    app = await open();
+    expect(snapshotVersion()).to.equal(undefined);
+    expect(await app.storyline.buildStateSnapshots()).to.equal(1);
+    expect(snapshotVersion()).to.equal(version);
+    expect(await app.storyline.buildStateSnapshots(), 'nothing left to build').to.equal(0);
+    await decidesAsBeforeAfterRestart('After the background build');
   });
 });

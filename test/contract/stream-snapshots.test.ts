@@ -53,7 +53,7 @@ describe('stream-state snapshots', () => {
     });
   }
 
-  it('keeps its snapshots across a reopening of the file', async () => {
+  it('keeps its snapshots across a reopening of the file, and tells what each is of without its body', async () => {
     const path = join(dir, 'states.sqlite');
     const first = openSqliteStreamSnapshots(path, silentLog);
     await first.save(snapshotAt('project-7', 1_000));
@@ -61,6 +61,8 @@ describe('stream-state snapshots', () => {
     const again = openSqliteStreamSnapshots(path, silentLog);
     try {
       expect((await again.latest('project-7'))!.lastEventId).to.equal('event-1000');
+      expect(await again.storedHead('project-7')).to.deep.equal({ stream: 'project-7', version: 1_000, format: STREAM_STATE_FORMAT, lastEventId: 'event-1000' });
+      expect(await again.storedHead('project-8')).to.equal(null);
     } finally {
       await again.close();
     }

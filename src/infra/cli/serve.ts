@@ -62,6 +62,7 @@ export const serveCommand: CliCommand = {
       });
       await seedDemoIfEmpty(storyline, config, out);
       storyline.reactions.start();
+      void storyline.buildStateSnapshots();
       log.info('listening', { port: running.port, data: config.dataDir, pid: process.pid });
       const signal = await stopSignal;
       log.info('shutting down', { signal });

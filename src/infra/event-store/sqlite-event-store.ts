@@ -55,6 +55,8 @@ export type SqliteEventStore = EventStore & {
   readonly chainedOnOpen: number;
   /** `storyline verify`'s read: the ChainRestRows after `after` (the database writes each event's hashed text). */
   readChainRests(after: number, limit: number): Promise<ChainRestRow[]>;
+  /** Every stream of at least `events` events, with its version (one walk of the (stream, version) index). */
+  longStreams(events: number): Promise<Array<{ stream: string; version: number }>>;
 };
 
 /** The log's table as every store creates it (a bulk load ends with exactly this schema: sqlite-bulk-load.ts). */
@@ -146,6 +148,9 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
     chainRests: db.prepare<[number, number], ChainRestRow>(CHAIN_RESTS_SQL),
+    longStreams: db.prepare<[number], { stream: string; version: number }>(
+      'SELECT stream, MAX(version) AS version FROM events GROUP BY stream HAVING MAX(version) >= ?',
+    ),
   };
   for (const reader of [statements.forwards, statements.backwards, statements.all, statements.chain, statements.chainRests]) reader.raw(true);
 
@@ -287,6 +292,11 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
     async streamVersion(stream) {
       assertOpen();
       return readStreamVersion(stream);
+    },
+
+    async longStreams(events) {
+      assertOpen();
+      return statements.longStreams.all(events);
     },
 
     async headPosition() {

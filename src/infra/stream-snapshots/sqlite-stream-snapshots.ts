@@ -1,10 +1,11 @@
 // Stream-state snapshots in a small SQLite file of their own (`states.sqlite` beside the log), one row
 // per stream (the latest snapshot replaces the one before), written by the serving process's command
-// handler. Derived data, deletable: `synchronous = NORMAL` (a power loss may take back the last
-// snapshots), a short busy timeout (a CLI writing at the same moment makes one save fail, logged, not
-// wait), a row that does not decode is read as no snapshot, a file of another layout is emptied, and a
-// file that is not a readable database (at the start or later) is deleted and created again (one that
-// cannot be opened at all: no snapshots for the run, logged).
+// handler and by its snapshot builder's worker (worker-snapshot-builder.ts), each through a connection of
+// its own (the later save wins). Derived data, deletable: `synchronous = NORMAL` (a power loss may take
+// back the last snapshots), a short busy timeout (a writer holding the file too long makes one save fail,
+// logged, not wait), a row that does not decode is read as no snapshot, a file of another layout is
+// emptied, and a file that is not a readable database (at the start or later) is deleted and created
+// again (one that cannot be opened at all: no snapshots for the run, logged).
 // A body is the snapshot as JSON, deflated (raw deflate, level 1, on libuv's thread pool, as
 // snapshots.sqlite does): a 1,539-document state's 0.8 MB of JSON is stored in 132 KB, and its upsert
 // held the serving thread 6 ms instead of 16-20. Saves are stored in the order they were asked for.
@@ -18,25 +19,40 @@ import type { Log } from '../log.js';
 const deflate = promisify(deflateRaw);
 const inflate = promisify(inflateRaw);
 
-/** `PRAGMA user_version` of the current layout; a file of another layout is emptied (derived data). */
-const LAYOUT_VERSION = 1;
+/**
+ * `PRAGMA user_version` of the current layout; a file of another layout is emptied (derived data).
+ * 2: the stream's version, state format and last event id in columns of their own (the snapshot builder
+ * tells a snapshot that can serve without inflating it).
+ */
+const LAYOUT_VERSION = 2;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS stream_states (
     stream  TEXT    PRIMARY KEY,
     version INTEGER NOT NULL,
+    format  INTEGER NOT NULL,
+    last_event_id TEXT NOT NULL,
     body    BLOB    NOT NULL
   ) WITHOUT ROWID;
 `;
+
+/** What a stored snapshot is of, without its body. */
+export type StoredSnapshotHead = Pick<StreamStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>;
+
+/** The snapshots of a file, which also tell what each stored snapshot is of. */
+export interface SqliteStreamSnapshots extends StreamSnapshots {
+  /** What the stream's stored snapshot is of, or null. */
+  storedHead(stream: string): Promise<StoredSnapshotHead | null>;
+}
 
 /**
  * The snapshots of `path`. A file that is not a readable database, at the start or found corrupt by a
  * read or a write, is deleted and created again (that call still fails: the command folds without it);
  * one that cannot be opened at all gives way to no snapshots for the run.
  */
-export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapshots {
+export function openSqliteStreamSnapshots(path: string, log: Log): SqliteStreamSnapshots {
   let file = openOrRecreate(path, log);
-  const recoverable = async <T>(task: (file: StreamSnapshots) => Promise<T>): Promise<T> => {
+  const recoverable = async <T>(task: (file: SqliteStreamSnapshots) => Promise<T>): Promise<T> => {
     try {
       return await task(file);
     } catch (error) {
@@ -51,11 +67,12 @@ export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapsho
   return {
     latest: (stream) => recoverable((current) => current.latest(stream)),
     save: (snapshot) => recoverable((current) => current.save(snapshot)),
+    storedHead: (stream) => recoverable((current) => current.storedHead(stream)),
     close: () => file.close(),
   };
 }
 
-function openOrRecreate(path: string, log: Log): StreamSnapshots {
+function openOrRecreate(path: string, log: Log): SqliteStreamSnapshots {
   try {
     return openStreamSnapshots(path);
   } catch (error) {
@@ -70,18 +87,21 @@ function openOrRecreate(path: string, log: Log): StreamSnapshots {
 }
 
 /** Where the file cannot be opened (a read-only volume): snapshots in memory would hold as much as the states they spare. */
-const NO_SNAPSHOTS: StreamSnapshots = {
+const NO_SNAPSHOTS: SqliteStreamSnapshots = {
   latest: async () => null,
   save: async () => undefined,
+  storedHead: async () => null,
   close: async () => undefined,
 };
 
-function openStreamSnapshots(path: string): StreamSnapshots {
+function openStreamSnapshots(path: string): SqliteStreamSnapshots {
   const db = openDerivedDatabase(path, { version: LAYOUT_VERSION, tables: ['stream_states'], schema: SCHEMA });
-  const upsert = db.prepare<[string, number, Buffer]>(
-    'INSERT INTO stream_states (stream, version, body) VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET version = excluded.version, body = excluded.body',
+  const upsert = db.prepare<[string, number, number, string, Buffer]>(
+    `INSERT INTO stream_states (stream, version, format, last_event_id, body) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (stream) DO UPDATE SET version = excluded.version, format = excluded.format, last_event_id = excluded.last_event_id, body = excluded.body`,
   );
   const select = db.prepare<[string], Buffer>('SELECT body FROM stream_states WHERE stream = ?').pluck();
+  const selectHead = db.prepare<[string], StoredSnapshotHead>('SELECT stream, version, format, last_event_id AS lastEventId FROM stream_states WHERE stream = ?');
   /** The saves asked for so far, stored one after the other. */
   let writes: Promise<unknown> = Promise.resolve();
   return {
@@ -96,9 +116,12 @@ function openStreamSnapshots(path: string): StreamSnapshots {
     },
     save(snapshot) {
       const body = deflate(JSON.stringify(snapshot), { level: zlib.Z_BEST_SPEED });
-      const stored = writes.then(async () => void upsert.run(snapshot.stream, snapshot.version, await body));
+      const stored = writes.then(async () => void upsert.run(snapshot.stream, snapshot.version, snapshot.format, snapshot.lastEventId, await body));
       writes = stored.catch(() => undefined);
       return stored;
+    },
+    async storedHead(stream) {
+      return selectHead.get(stream) ?? null;
     },
     async close() {
       await writes;

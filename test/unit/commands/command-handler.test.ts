@@ -6,12 +6,12 @@ import { CommandHandler, type CommandMeta } from '../../../src/commands/command-
 import type { Decide } from '../../../src/domain/decision.js';
 import { DomainError, invalidField } from '../../../src/domain/errors.js';
 import { streams } from '../../../src/domain/events.js';
-import type { StreamState } from '../../../src/domain/resource-state.js';
+import { snapshotOfState, type StreamState } from '../../../src/domain/resource-state.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { WrongExpectedVersion, type EventStore } from '../../../src/ports/event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
 import { memoryStreamSnapshots } from '../../../src/infra/stream-snapshots/sqlite-stream-snapshots.js';
-import type { StreamSnapshots } from '../../../src/ports/stream-snapshots.js';
+import type { StreamSnapshotBuilder, StreamSnapshots } from '../../../src/ports/stream-snapshots.js';
 
 const STREAM = streams.project(7);
 
@@ -114,7 +114,7 @@ describe('command handler', () => {
 
   describe('stream state snapshots', () => {
     /** A handler over `eventStore` with `snapshots` every 10 events, and the `from` of every stream read it makes. */
-    function snapshotting(eventStore: EventStore, snapshots: StreamSnapshots, errors: unknown[] = []) {
+    function snapshotting(eventStore: EventStore, snapshots: StreamSnapshots, errors: unknown[] = [], snapshotBuilder?: StreamSnapshotBuilder) {
       const reads: number[] = [];
       const counting: EventStore = { ...eventStore, readStream: (stream, options) => (stream === STREAM && reads.push(options?.from ?? 1), eventStore.readStream(stream, options)) };
       const handler = new CommandHandler({
@@ -122,6 +122,7 @@ describe('command handler', () => {
         ids: new IdAllocator(eventStore, { blockSize: 100 }),
         projections: { waitFor: async () => undefined },
         snapshots,
+        ...(snapshotBuilder ? { snapshotBuilder } : {}),
         snapshotEvery: 10,
         onSnapshotError: (error) => void errors.push(error),
       });
@@ -180,6 +181,44 @@ describe('command handler', () => {
       const { handler, reads } = snapshotting(store, snapshots);
       expect(labelNames(await handler.load(STREAM))).to.have.length(12);
       expect(reads).to.deep.equal([1]);
+    });
+
+    it('loads a stream it has not cached once the snapshot builder has caught it up, unless the stream is shorter than the distance', async () => {
+      const snapshots = memoryStreamSnapshots();
+      const caughtUp: string[] = [];
+      // What the worker does, here in the test: the state at the stream's head, snapshotted.
+      const builder: StreamSnapshotBuilder = {
+        async catchUp(stream) {
+          caughtUp.push(stream);
+          await snapshots.save(snapshotOfState(await handlerOver(store).load(stream)));
+        },
+        close: async () => undefined,
+      };
+      for (let n = 1; n <= 9; n++) await handlerOver(store).execute(STREAM, addLabel(`label ${n}`), meta());
+      await snapshotting(store, snapshots, [], builder).handler.load(STREAM);
+      expect(caughtUp, 'nine events: shorter than the distance').to.deep.equal([]);
+      for (let n = 10; n <= 25; n++) await handlerOver(store).execute(STREAM, addLabel(`label ${n}`), meta());
+      const { handler, reads } = snapshotting(store, snapshots, [], builder);
+      const outcome = await handler.execute(STREAM, addLabel('after the build'), meta());
+      expect(caughtUp).to.deep.equal([STREAM]);
+      expect(reads, 'the built snapshot checked against the log, then nothing after it').to.deep.equal([25, 26]);
+      expect(outcome.version).to.equal(26);
+      expect(outcome.state.docs).to.deep.equal((await handlerOver(store).load(STREAM)).docs);
+    });
+
+    it('folds the whole stream itself when the snapshot builder fails, and says so', async () => {
+      for (let n = 1; n <= 12; n++) await handlerOver(store).execute(STREAM, addLabel(`label ${n}`), meta());
+      const errors: unknown[] = [];
+      const failing: StreamSnapshotBuilder = {
+        catchUp: async () => {
+          throw new Error('the snapshot builder failed');
+        },
+        close: async () => undefined,
+      };
+      const { handler, reads } = snapshotting(store, memoryStreamSnapshots(), errors, failing);
+      expect(labelNames(await handler.load(STREAM))).to.have.length(12);
+      expect(reads).to.deep.equal([1]);
+      expect(errors.map((error) => (error as Error).message)).to.deep.equal(['the snapshot builder failed']);
     });
 
     it('goes on without snapshots that cannot be read or stored, and says so', async () => {

@@ -1,0 +1,107 @@
+// The snapshot builder's worker (see worker-snapshot-builder.ts): folds streams from their latest usable
+// snapshot (or from their first event) to their head over a read-only connection to the log, and stores
+// the state in states.sqlite through a connection of its own. Its log lines go to the parent.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { workerData } from 'node:worker_threads';
+import { foldNewEvents, snapshotServes, stateOfLatestSnapshot } from '../../commands/stream-state-loading.js';
+import { emptyState, snapshotOfState } from '../../domain/resource-state.js';
+import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
+import { answerCalls, parentLog } from '../worker-calls.js';
+import { openSqliteStreamSnapshots } from './sqlite-stream-snapshots.js';
+import type { SnapshotBuilderCall, SnapshotBuilderData } from './worker-snapshot-builder.js';
+
+const log = parentLog();
+const { eventsPath, statesPath, distance } = workerData as SnapshotBuilderData;
+// A log that cannot be opened fails the worker (the parent's calls reject; its next call starts a fresh one).
+const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
+const snapshots = openSqliteStreamSnapshots(statesPath, log);
+let closing = false;
+
+class Closing extends Error {}
+
+/** One build at a time: a build a command waits for goes before the sweep's next. */
+class BuildTurns {
+  private busy = false;
+  private readonly urgent: Array<() => void> = [];
+  private readonly background: Array<() => void> = [];
+
+  async take<T>(urgent: boolean, build: () => Promise<T>): Promise<T> {
+    if (this.busy) await new Promise<void>((resolve) => (urgent ? this.urgent : this.background).push(resolve));
+    else this.busy = true;
+    try {
+      return await build();
+    } finally {
+      // The turn is handed over as it is (still busy), or ends.
+      const next = this.urgent.shift() ?? this.background.shift();
+      if (next) next();
+      else this.busy = false;
+    }
+  }
+}
+
+const turns = new BuildTurns();
+
+/** Between two pages of a fold: calls get their turn, and a close stops the fold. */
+async function betweenPages(): Promise<void> {
+  await nextTurn();
+  if (closing) throw new Closing('closing');
+}
+
+/** How far the stream's head is past its stored snapshot (past 0 when it has none that can serve). */
+async function gapOf(stream: string, head: number): Promise<number> {
+  const stored = await snapshots.storedHead(stream);
+  return stored && (await snapshotServes(eventStore, stored)) ? head - stored.version : head;
+}
+
+/** Stores a snapshot of the stream at its head when it is `distance` or more past its snapshot; resolves to the events folded. */
+async function build(stream: string): Promise<number> {
+  const head = await eventStore.streamVersion(stream);
+  if ((await gapOf(stream, head)) < distance) return 0;
+  const latest = await stateOfLatestSnapshot(snapshots, eventStore, stream).catch((error: unknown) => {
+    log.warn('a stream state snapshot could not be read: the stream is folded from its first event', { stream, error: String(error) });
+    return null;
+  });
+  const state = latest ?? emptyState(stream);
+  const folded = await foldNewEvents(eventStore, state, betweenPages);
+  await snapshots.save(snapshotOfState(state));
+  return folded;
+}
+
+/** Builds, longest gap first, the snapshots of every stream `distance` or more past its own; resolves to how many it stored. */
+async function sweep(): Promise<number> {
+  const gaps: Array<{ stream: string; gap: number }> = [];
+  for (const { stream, version } of await eventStore.longStreams(distance)) {
+    const gap = await gapOf(stream, version);
+    if (gap >= distance) gaps.push({ stream, gap });
+  }
+  let stored = 0;
+  for (const { stream } of gaps.sort((a, b) => b.gap - a.gap)) {
+    if (closing) break;
+    try {
+      if ((await turns.take(false, () => build(stream))) > 0) stored++;
+    } catch (error) {
+      if (error instanceof Closing) break;
+      log.warn('a stream state snapshot could not be built', { stream, error: String(error) });
+    }
+  }
+  return stored;
+}
+
+async function answer(call: SnapshotBuilderCall): Promise<number> {
+  switch (call.call) {
+    case 'catchUp':
+      return turns.take(true, () => build(call.stream));
+    case 'sweep':
+      return sweep();
+    case 'close':
+      closing = true;
+      // After the build under way (stopped at its next page): nothing writes to the files once they close.
+      return turns.take(true, async () => {
+        await snapshots.close();
+        await eventStore.close();
+        return 0;
+      });
+  }
+}
+
+answerCalls(answer);
