@@ -10,7 +10,7 @@ import { eventInWholeSeconds, wholeSecond } from '../domain/whole-seconds.js';
 import { emptyState, evolve, snapshotOfState, type StreamState } from '../domain/resource-state.js';
 import { WrongExpectedVersion, eventId, type EventStore } from '../ports/event-store.js';
 import type { StreamSnapshotBuilder, StreamSnapshots } from '../ports/stream-snapshots.js';
-import { foldNewEvents, stateOfLatestSnapshot } from './stream-state-loading.js';
+import { eventsPastSnapshot, foldNewEvents, stateOfLatestSnapshot } from './stream-state-loading.js';
 
 /** Who asks, when, and under which id: the same command id never appends twice. */
 export interface CommandMeta {
@@ -258,8 +258,9 @@ export class CommandHandler {
     const { snapshots, snapshotBuilder, eventStore } = this.options;
     if (!snapshots) return null;
     try {
-      // A stream shorter than the distance has nothing to build (and a one-shot CLI command starts no worker).
-      if (snapshotBuilder && (await eventStore.streamVersion(stream)) >= this.snapshotEvery) await snapshotBuilder.catchUp(stream);
+      // Only a stream the distance or more past its snapshot waits for the builder (a one-shot CLI command
+      // on a short stream starts no worker; a start with every snapshot in place asks it nothing).
+      if (snapshotBuilder && (await eventsPastSnapshot(snapshots, eventStore, stream)) >= this.snapshotEvery) await snapshotBuilder.catchUp(stream);
     } catch (error) {
       this.options.onSnapshotError?.(error, stream);
     }

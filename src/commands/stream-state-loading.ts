@@ -2,9 +2,9 @@
 // serve (this code's state format, this stream, and the log still holds the event it ends with), then the
 // events after it, folded a page at a time. The command handler loads this way on the serving thread, and
 // the snapshot builder (infra/stream-snapshots/worker-snapshot-builder.ts) in a worker, ahead of it.
-import { evolve, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState, type StreamStateSnapshot } from '../domain/resource-state.js';
+import { evolve, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../domain/resource-state.js';
 import type { EventStore } from '../ports/event-store.js';
-import type { StreamSnapshots } from '../ports/stream-snapshots.js';
+import type { StoredSnapshotHead, StreamSnapshots } from '../ports/stream-snapshots.js';
 
 /** Events read per page of a fold. */
 const FOLD_PAGE = 1000;
@@ -21,10 +21,17 @@ export async function stateOfLatestSnapshot(snapshots: StreamSnapshots, eventSto
  * code's state format, and the log holds that event there (a log restored from another backup, or written
  * again, does not).
  */
-export async function snapshotServes(eventStore: EventStore, snapshot: Pick<StreamStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>): Promise<boolean> {
+export async function snapshotServes(eventStore: EventStore, snapshot: StoredSnapshotHead): Promise<boolean> {
   if (snapshot.format !== STREAM_STATE_FORMAT) return false;
   const [last] = await eventStore.readStream(snapshot.stream, { from: snapshot.version, limit: 1 });
   return last?.id === snapshot.lastEventId;
+}
+
+/** How many events the stream's head is past its latest snapshot that serves (its head when it has none). */
+export async function eventsPastSnapshot(snapshots: StreamSnapshots, eventStore: EventStore, stream: string): Promise<number> {
+  const head = await eventStore.streamVersion(stream);
+  const stored = await snapshots.storedHead(stream);
+  return stored && stored.stream === stream && (await snapshotServes(eventStore, stored)) ? head - stored.version : head;
 }
 
 /**

@@ -3,9 +3,14 @@
 // history. Derived data: a missing, unreadable or outdated snapshot only means a longer fold.
 import type { StreamStateSnapshot } from '../domain/resource-state.js';
 
+/** What a stored snapshot is of, without its documents. */
+export type StoredSnapshotHead = Pick<StreamStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>;
+
 export interface StreamSnapshots {
   /** The latest snapshot stored for the stream, or null (none, or none readable). */
   latest(stream: string): Promise<StreamStateSnapshot | null>;
+  /** What the stream's latest snapshot is of (without reading its documents), or null. */
+  storedHead(stream: string): Promise<StoredSnapshotHead | null>;
   /** Stores a snapshot in place of the stream's earlier one; the snapshot is read before this returns its promise. */
   save(snapshot: StreamStateSnapshot): Promise<void>;
   close(): Promise<void>;

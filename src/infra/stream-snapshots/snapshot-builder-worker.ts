@@ -3,7 +3,7 @@
 // the state in states.sqlite through a connection of its own. Its log lines go to the parent.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { workerData } from 'node:worker_threads';
-import { foldNewEvents, snapshotServes, stateOfLatestSnapshot } from '../../commands/stream-state-loading.js';
+import { eventsPastSnapshot, foldNewEvents, stateOfLatestSnapshot } from '../../commands/stream-state-loading.js';
 import { emptyState, snapshotOfState } from '../../domain/resource-state.js';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
 import { answerCalls, parentLog } from '../worker-calls.js';
@@ -47,16 +47,14 @@ async function betweenPages(): Promise<void> {
   if (closing) throw new Closing('closing');
 }
 
-/** How far the stream's head is past its stored snapshot (past 0 when it has none that can serve). */
-async function gapOf(stream: string, head: number): Promise<number> {
-  const stored = await snapshots.storedHead(stream);
-  return stored && (await snapshotServes(eventStore, stored)) ? head - stored.version : head;
+/** Whether the stream is `distance` or more events past its snapshot. */
+async function lagging(stream: string): Promise<boolean> {
+  return (await eventsPastSnapshot(snapshots, eventStore, stream)) >= distance;
 }
 
 /** Stores a snapshot of the stream at its head when it is `distance` or more past its snapshot; resolves to the events folded. */
 async function build(stream: string): Promise<number> {
-  const head = await eventStore.streamVersion(stream);
-  if ((await gapOf(stream, head)) < distance) return 0;
+  if (!(await lagging(stream))) return 0; // built meanwhile
   const latest = await stateOfLatestSnapshot(snapshots, eventStore, stream).catch((error: unknown) => {
     log.warn('a stream state snapshot could not be read: the stream is folded from its first event', { stream, error: String(error) });
     return null;
@@ -70,8 +68,10 @@ async function build(stream: string): Promise<number> {
 /** Builds, longest gap first, the snapshots of every stream `distance` or more past its own; resolves to how many it stored. */
 async function sweep(): Promise<number> {
   const gaps: Array<{ stream: string; gap: number }> = [];
-  for (const { stream, version } of await eventStore.longStreams(distance)) {
-    const gap = await gapOf(stream, version);
+  for (const { stream } of await eventStore.longStreams(distance)) {
+    await nextTurn(); // a command's catchUp is answered between two streams, not after the whole scan
+    if (closing) return 0;
+    const gap = await eventsPastSnapshot(snapshots, eventStore, stream);
     if (gap >= distance) gaps.push({ stream, gap });
   }
   let stored = 0;
@@ -90,7 +90,8 @@ async function sweep(): Promise<number> {
 async function answer(call: SnapshotBuilderCall): Promise<number> {
   switch (call.call) {
     case 'catchUp':
-      return turns.take(true, () => build(call.stream));
+      // A stream near its snapshot (built meanwhile) does not wait for the build under way.
+      return (await lagging(call.stream)) ? turns.take(true, () => build(call.stream)) : 0;
     case 'sweep':
       return sweep();
     case 'close':

@@ -12,7 +12,7 @@
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
 import type { StreamStateSnapshot } from '../../domain/resource-state.js';
-import type { StreamSnapshots } from '../../ports/stream-snapshots.js';
+import type { StoredSnapshotHead, StreamSnapshots } from '../../ports/stream-snapshots.js';
 import { isCorruption, openDerivedDatabase, removeDatabaseFiles } from '../derived-database-files.js';
 import type { Log } from '../log.js';
 
@@ -36,23 +36,15 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-/** What a stored snapshot is of, without its body. */
-export type StoredSnapshotHead = Pick<StreamStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>;
-
-/** The snapshots of a file, which also tell what each stored snapshot is of. */
-export interface SqliteStreamSnapshots extends StreamSnapshots {
-  /** What the stream's stored snapshot is of, or null. */
-  storedHead(stream: string): Promise<StoredSnapshotHead | null>;
-}
 
 /**
  * The snapshots of `path`. A file that is not a readable database, at the start or found corrupt by a
  * read or a write, is deleted and created again (that call still fails: the command folds without it);
  * one that cannot be opened at all gives way to no snapshots for the run.
  */
-export function openSqliteStreamSnapshots(path: string, log: Log): SqliteStreamSnapshots {
+export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapshots {
   let file = openOrRecreate(path, log);
-  const recoverable = async <T>(task: (file: SqliteStreamSnapshots) => Promise<T>): Promise<T> => {
+  const recoverable = async <T>(task: (file: StreamSnapshots) => Promise<T>): Promise<T> => {
     try {
       return await task(file);
     } catch (error) {
@@ -72,7 +64,7 @@ export function openSqliteStreamSnapshots(path: string, log: Log): SqliteStreamS
   };
 }
 
-function openOrRecreate(path: string, log: Log): SqliteStreamSnapshots {
+function openOrRecreate(path: string, log: Log): StreamSnapshots {
   try {
     return openStreamSnapshots(path);
   } catch (error) {
@@ -87,14 +79,14 @@ function openOrRecreate(path: string, log: Log): SqliteStreamSnapshots {
 }
 
 /** Where the file cannot be opened (a read-only volume): snapshots in memory would hold as much as the states they spare. */
-const NO_SNAPSHOTS: SqliteStreamSnapshots = {
+const NO_SNAPSHOTS: StreamSnapshots = {
   latest: async () => null,
   save: async () => undefined,
   storedHead: async () => null,
   close: async () => undefined,
 };
 
-function openStreamSnapshots(path: string): SqliteStreamSnapshots {
+function openStreamSnapshots(path: string): StreamSnapshots {
   const db = openDerivedDatabase(path, { version: LAYOUT_VERSION, tables: ['stream_states'], schema: SCHEMA });
   const upsert = db.prepare<[string, number, number, string, Buffer]>(
     `INSERT INTO stream_states (stream, version, format, last_event_id, body) VALUES (?, ?, ?, ?, ?)
@@ -133,10 +125,15 @@ function openStreamSnapshots(path: string): SqliteStreamSnapshots {
 /** The same in memory (tests, an in-memory log): each snapshot kept as its JSON text, as the file would. */
 export function memoryStreamSnapshots(): StreamSnapshots {
   const bodies = new Map<string, string>();
+  const latest = async (stream: string) => {
+    const body = bodies.get(stream);
+    return body === undefined ? null : (JSON.parse(body) as StreamStateSnapshot);
+  };
   return {
-    async latest(stream) {
-      const body = bodies.get(stream);
-      return body === undefined ? null : (JSON.parse(body) as StreamStateSnapshot);
+    latest,
+    async storedHead(stream) {
+      const snapshot = await latest(stream);
+      return snapshot && { stream: snapshot.stream, version: snapshot.version, format: snapshot.format, lastEventId: snapshot.lastEventId };
     },
     async save(snapshot) {
       bodies.set(snapshot.stream, JSON.stringify(snapshot));

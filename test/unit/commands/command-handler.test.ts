@@ -183,7 +183,7 @@ describe('command handler', () => {
       expect(reads).to.deep.equal([1]);
     });
 
-    it('loads a stream it has not cached once the snapshot builder has caught it up, unless the stream is shorter than the distance', async () => {
+    it('loads a stream it has not cached once the snapshot builder has caught it up, unless the stream is shorter than the distance or near its snapshot', async () => {
       const snapshots = memoryStreamSnapshots();
       const caughtUp: string[] = [];
       // What the worker does, here in the test: the state at the stream's head, snapshotted.
@@ -204,6 +204,8 @@ describe('command handler', () => {
       expect(reads, 'the built snapshot checked against the log, then nothing after it').to.deep.equal([25, 26]);
       expect(outcome.version).to.equal(26);
       expect(outcome.state.docs).to.deep.equal((await handlerOver(store).load(STREAM)).docs);
+      await snapshotting(store, snapshots, [], builder).handler.load(STREAM);
+      expect(caughtUp, 'one event past the snapshot: nothing asked').to.deep.equal([STREAM]);
     });
 
     it('folds the whole stream itself when the snapshot builder fails, and says so', async () => {
@@ -229,6 +231,9 @@ describe('command handler', () => {
         },
         save: () => {
           throw new Error('unwritable');
+        },
+        storedHead: async () => {
+          throw new Error('unreadable');
         },
         close: async () => undefined,
       };
