@@ -18,16 +18,17 @@ export const projections: Projection[] = [
 ];
 
 /**
- * What rebuilding each projection costs beyond reading the log, in seconds on the disk bench's 1M-event
- * log (`rebuild-projections --only NAME`, 2026-11-27): how a parallel rebuild balances its workers
- * (src/infra/projector/parallel-fold.ts). Only the proportions matter; a projection missing here counts
- * as the average.
+ * What rebuilding each projection costs beyond reading the log, in seconds on the disk bench's log
+ * (1,251,395 events; `STORYLINE_REBUILD_WORKERS=1 rebuild-projections --only NAME` less the ~17 s of
+ * reading it, 2026-11-27 after the working set's bookkeeping got cheaper): how a parallel rebuild
+ * balances its workers (src/infra/projector/parallel-fold.ts). Only the proportions matter; a projection
+ * missing here counts as the average.
  */
 export const rebuildCosts: Readonly<Record<string, number>> = {
-  resources: 40,
-  'story-words': 32,
-  performer_activity: 18,
-  subject_activity: 16,
-  iterations: 5,
-  analytics: 4,
+  'story-words': 49,
+  resources: 47,
+  performer_activity: 19.5,
+  subject_activity: 17.5,
+  iterations: 10.7,
+  analytics: 3.8,
 };
