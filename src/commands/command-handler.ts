@@ -52,8 +52,9 @@ export interface CommandHandlerOptions {
   /** Where states are kept between starts; without, the first command on a stream folds its whole history. */
   snapshots?: StreamSnapshots;
   /**
-   * Builds snapshots off the serving thread: a stream not cached is loaded once the builder has brought
-   * its snapshot near its head (a failed build only means a longer fold here).
+   * Builds snapshots off the serving thread: a stream not cached that is `snapshotEvery` events or more
+   * past its snapshot (or has none) is loaded once the builder has stored one at its head (a failed build
+   * only means a longer fold here).
    */
   snapshotBuilder?: StreamSnapshotBuilder;
   /** Events a stream folds past its last snapshot before the next is stored (default DEFAULT_SNAPSHOT_EVERY). */

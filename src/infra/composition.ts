@@ -153,7 +153,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const ids = new IdAllocator(eventStore);
   // The states commands decide on are snapshotted beside the embedded log (derived, deletable); KurrentDB
   // and an in-memory log fold a stream's whole history on its first command.
-  // A stream not cached is loaded once a worker has brought its snapshot near its head
+  // A stream not cached and far past its snapshot is loaded once a worker has stored one at its head
   // (stream-snapshots/worker-snapshot-builder.ts).
   const streamSnapshots = inMemory || config.kurrentUrl ? undefined : openSqliteStreamSnapshots(dataFile(STATES_FILE), log);
   const snapshotBuilder = streamSnapshots

@@ -36,7 +36,6 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-
 /**
  * The snapshots of `path`. A file that is not a readable database, at the start or found corrupt by a
  * read or a write, is deleted and created again (that call still fails: the command folds without it);

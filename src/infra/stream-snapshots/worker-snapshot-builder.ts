@@ -1,9 +1,9 @@
 // Stream-state snapshots built in a worker thread (snapshot-builder-worker.ts) with read-only access to
 // the log and a connection of its own to states.sqlite, so that folding a long stream's history never
 // holds the serving thread:
-// - catchUp(stream): the command handler's first load of a stream waits until the stream's stored
-//   snapshot is fewer than `distance` events behind its head (built there when it was not), then reads
-//   it and folds the rest itself. Sixteen first writes at once to projects of 18,000 events each, with
+// - catchUp(stream): the command handler's first load of a stream `distance` events or more past its
+//   snapshot (or without one) waits until one is stored at the stream's head, then reads it and folds
+//   what was appended since itself. Sixteen first writes at once to projects of 18,000 events each, with
 //   no snapshot (the first start after an upgrade), folded on the serving thread side by side: 16 of them
 //   passed a client's 10 s timeout under the disk bench's load, and every other request waited.
 // - sweep(): after a start, the snapshots of every stream that lacks one that close are built, longest
