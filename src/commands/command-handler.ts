@@ -275,15 +275,25 @@ export class CommandHandler {
     }
   }
 
-  /** Stores a snapshot of the state once it has folded `snapshotEvery` events past its last one. */
+  /**
+   * Stores a snapshot of the state once it has folded `snapshotEvery` events past its last one. With a
+   * builder, its worker folds the stream from that last snapshot and stores the next one, so the serving
+   * thread serialises nothing (a state of 45,000 documents would hold it ~0.3 s); if the builder fails,
+   * the state is snapshotted here (as it is then: the fallback runs later), and the failure told.
+   */
   private snapshotIfDue(state: StreamState): void {
-    const { snapshots } = this.options;
+    const { snapshots, snapshotBuilder } = this.options;
     if (!snapshots || state.lastEventId === null) return;
     if (state.version - (this.snapshotVersions.get(state.stream) ?? 0) < this.snapshotEvery) return;
     this.snapshotVersions.set(state.stream, state.version);
+    const here = () => snapshots.save(snapshotOfState(state));
+    const failedThere = (error: unknown) => {
+      this.options.onSnapshotError?.(error, state.stream);
+      return here();
+    };
     let saving: Promise<void>;
     try {
-      saving = snapshots.save(snapshotOfState(state));
+      saving = snapshotBuilder ? snapshotBuilder.catchUp(state.stream).catch(failedThere) : here();
     } catch (error) {
       saving = Promise.reject(error);
     }

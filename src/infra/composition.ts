@@ -167,7 +167,10 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     snapshots: streamSnapshots,
     snapshotBuilder,
     snapshotEvery: config.stateSnapshotEvery,
-    onSnapshotError: (error, stream) => log.warn('a stream state snapshot could not be read or stored', { stream, error: String(error) }),
+    // At a close, builds asked for are refused (the handler stores those snapshots itself): nothing to warn of.
+    onSnapshotError: (error, stream) => {
+      if (!closing) log.warn('a stream state snapshot could not be read or stored', { stream, error: String(error) });
+    },
   });
   const secrets = new PersonSecrets(credentials);
   // Every read of a read model goes through the time-travel scope: live, except inside a GET with

@@ -208,7 +208,22 @@ describe('command handler', () => {
       expect(caughtUp, 'one event past the snapshot: nothing asked').to.deep.equal([STREAM]);
     });
 
-    it('folds the whole stream itself when the snapshot builder fails, and says so', async () => {
+    it('has the snapshot builder store the snapshots that fall due: nothing is serialised on the serving thread', async () => {
+      const snapshots = memoryStreamSnapshots();
+      const asked: number[] = [];
+      const builder: StreamSnapshotBuilder = {
+        async catchUp() {
+          asked.push(await store.streamVersion(STREAM));
+        },
+        close: async () => undefined,
+      };
+      const { handler } = snapshotting(store, snapshots, [], builder);
+      for (let n = 1; n <= 21; n++) await handler.execute(STREAM, addLabel(`label ${n}`), meta());
+      expect(asked, 'every 10 events').to.deep.equal([10, 20]);
+      expect(await snapshots.latest(STREAM), 'nothing serialised on the serving thread').to.equal(null);
+    });
+
+    it('folds the whole stream and stores its snapshot itself when the snapshot builder fails, and says so', async () => {
       for (let n = 1; n <= 12; n++) await handlerOver(store).execute(STREAM, addLabel(`label ${n}`), meta());
       const errors: unknown[] = [];
       const failing: StreamSnapshotBuilder = {
@@ -217,10 +232,14 @@ describe('command handler', () => {
         },
         close: async () => undefined,
       };
-      const { handler, reads } = snapshotting(store, memoryStreamSnapshots(), errors, failing);
+      const snapshots = memoryStreamSnapshots();
+      const { handler, reads } = snapshotting(store, snapshots, errors, failing);
       expect(labelNames(await handler.load(STREAM))).to.have.length(12);
       expect(reads).to.deep.equal([1]);
-      expect(errors.map((error) => (error as Error).message)).to.deep.equal(['the snapshot builder failed']);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await snapshots.latest(STREAM))!.version, 'the cold fold of 12 events, snapshotted here').to.equal(12);
+      // Told twice: the build the load waited for, then the one the due snapshot asked for.
+      expect(errors.map((error) => (error as Error).message)).to.deep.equal(['the snapshot builder failed', 'the snapshot builder failed']);
     });
 
     it('goes on without snapshots that cannot be read or stored, and says so', async () => {
