@@ -1,5 +1,6 @@
 // Stream-state snapshots built in a worker over the log and states.sqlite: a stream far enough past its
-// snapshot gets one at its head, holding the documents a fold of its whole history holds; a stream shorter
+// snapshot gets one at its head (from the snapshot it had and the events after it, or from its first
+// event), holding the documents a fold of its whole history holds; a stream shorter
 // than the distance, or near its snapshot, gets none; the sweep builds what a start lacks (none, or one
 // of an older state format), and a closed builder refuses calls.
 import { expect } from 'chai';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { foldNewEvents } from '../../../src/commands/stream-state-loading.js';
 import { streams } from '../../../src/domain/events.js';
-import { emptyState, stateOfSnapshot } from '../../../src/domain/resource-state.js';
+import { emptyState, evolve, snapshotOfState, stateOfSnapshot } from '../../../src/domain/resource-state.js';
 import { STATES_FILE } from '../../../src/infra/data-directory.js';
 import { openSqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { silentLog } from '../../../src/infra/log.js';
@@ -86,6 +87,37 @@ describe('stream-state snapshots built in a worker', function () {
     } finally {
       await builder.close();
     }
+  });
+
+  it('builds from the latest snapshot and the events after it the state a fold of the whole history holds', async () => {
+    const MARKER = { id: 999_999, name: 'only in the snapshot' };
+    const log = await openSqliteEventStore({ path: join(dir, 'events.sqlite'), readOnly: true });
+    const snapshots = openSqliteStreamSnapshots(join(dir, STATES_FILE), silentLog);
+    const scratch = emptyState(long);
+    try {
+      const earlier = emptyState(long);
+      for (const event of await log.readStream(long, { from: 1, limit: head - 12 })) evolve(earlier, event);
+      // A document only the snapshot holds: found in the built state, it shows the fold started there.
+      const snapshot = snapshotOfState(earlier);
+      await snapshots.save({ ...snapshot, docs: { ...snapshot.docs, epic: [...(snapshot.docs['epic'] ?? []), MARKER] } });
+      await foldNewEvents(log, scratch);
+    } finally {
+      await snapshots.close();
+      await log.close();
+    }
+    const builder = builderOver();
+    try {
+      await builder.catchUp(long);
+    } finally {
+      await builder.close();
+    }
+    const built = stateOfSnapshot((await stored(long))!);
+    expect(built.version).to.equal(head);
+    const epics = built.docs.get('epic')!;
+    expect(epics.get(MARKER.id)).to.deep.equal(MARKER);
+    epics.delete(MARKER.id);
+    if (epics.size === 0) built.docs.delete('epic');
+    expect(built.docs).to.deep.equal(scratch.docs);
   });
 
   it('sweeps the streams a start lacks snapshots of, and refuses calls once closed', async () => {
