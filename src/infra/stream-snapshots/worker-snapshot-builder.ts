@@ -5,9 +5,12 @@
 //   snapshot (or without one) waits until one is stored at the stream's head, then reads it and folds
 //   what was appended since itself. Sixteen first writes at once to projects of 18,000 events each, with
 //   no snapshot (the first start after an upgrade), folded on the serving thread side by side: 16 of them
-//   passed a client's 10 s timeout under the disk bench's load, and every other request waited.
+//   passed a client's 10 s timeout under the disk bench's load, and every other request waited. The
+//   handler also asks it, without waiting, for each snapshot that falls due (every `distance` events it
+//   folds), so the serving thread never serialises a state.
 // - sweep(): after a start, the snapshots of every stream that lacks one that close are built, longest
-//   gap first; a stream a command waits for goes before the sweep's next.
+//   gap first; a stream a command waits for goes before the sweep's next. Finding them walks the log's
+//   (stream, version) index once per start (100-330 ms at 1.25M events, in the worker).
 // One build at a time; a build a command waits for goes first. A failed worker fails its calls (the
 // handler then folds on the serving thread, as without a builder); the next call starts a fresh one.
 import type { StreamSnapshotBuilder } from '../../ports/stream-snapshots.js';
