@@ -3,6 +3,7 @@
 // command in child processes; in one run:
 //   (a) raw read + JSON.parse of the log (the floor of any rebuild) vs `storyline rebuild-projections`
 //       (every projection from one read of the log per worker thread): target rebuild >= 50% of raw;
+//       and what writing the rebuilt read models alone costs (the floor of any rebuild of this layout);
 //   (b) start-up to the first 200 on /me after a clean stop: target <= 3 s; RSS when ready: <= 400 MB;
 //   (c) an uncached stories page of 100 (a different project and offset every request): p50 <= 50 ms;
 //   (d) 90 s of mixed load (reads of pages and stories, PUT story writes over 16 projects): RSS after
@@ -197,6 +198,7 @@ async function measureRebuildIn(dir: string, env: Record<string, string>): Promi
   const floor = await projectionsAlone(events);
   const rebuild = rebuildAll(env);
   const after = rawReadAndParse(events);
+  const store = storeAlone(join(dir, 'readmodels.sqlite'));
   const rawRate = (rateOf(before.events, before.ms) + rateOf(after.events, after.ms)) / 2;
   const floorRate = rateOf(floor.events, floor.ms);
   const rebuildRate = rateOf(rebuild.eventsRead, rebuild.ms);
@@ -206,6 +208,67 @@ async function measureRebuildIn(dir: string, env: Record<string, string>): Promi
   say(
     `      rebuild-projections (${workers} worker threads) ${fmt(rebuildRate)} events/s (${(rebuild.ms / 1000).toFixed(1)} s, peak RSS ${rebuild.peakMb} MB; working sets: ${fmt(rebuild.streamed)} written-once documents streamed out, ${fmt(rebuild.evicted)} moved out early over the heap budget, ${fmt(rebuild.reloaded)} brought back) = ${pct(rebuildRate / rawRate)} of raw (target >= 50%)`,
   );
+  // No rebuild that applies these projections, serialises their documents and writes this layout through
+  // one SQLite connection beats the inserts alone, nor the whole of that work spread evenly over the cores.
+  const cores = availableParallelism();
+  const insertBound = rateOf(rebuild.eventsRead, store.insertMs);
+  const coresBound = rateOf(rebuild.eventsRead, Math.max(store.insertMs, (floor.ms + store.serialiseMs + store.insertMs) / cores));
+  say(
+    `      the store alone: the rebuilt generations' ${fmt(store.documents)} documents and ${fmt(store.entries)} index entries inserted in order into a fresh file (no journal, one connection) ${(store.insertMs / 1000).toFixed(1)} s, their documents serialised ${(store.serialiseMs / 1000).toFixed(1)} s: a rebuild writing this layout reaches at most ${fmt(insertBound)} events/s = ${pct(insertBound / rawRate)} of raw (the inserts alone), ${fmt(coresBound)} events/s = ${pct(coresBound / rawRate)} with the read + apply above, the serialising and the inserts spread over ${cores} cores without any other cost`,
+  );
+}
+
+/** Rows per INSERT statement of storeAlone. */
+const STORE_ALONE_ROWS = 256;
+
+/**
+ * The floor of writing a rebuild's result: every table of the generations in `readModelsPath` (just
+ * rebuilt: no other generation is left) copied into a fresh file in its key order, as fast as SQLite
+ * inserts (no journal, no sync, multi-row statements in one transaction per table), and the cost of
+ * serialising its documents (each `doc` parsed, untimed, then stringified, timed). Nothing is kept.
+ */
+function storeAlone(readModelsPath: string): { documents: number; entries: number; insertMs: number; serialiseMs: number } {
+  const scratch = mkdtempSync(join(tmpdir(), 'storyline-disk-bench-store-'));
+  const source = new Database(readModelsPath, { readonly: true });
+  const target = new Database(join(scratch, 'store.sqlite'));
+  target.pragma('journal_mode = OFF');
+  target.pragma('synchronous = OFF');
+  let documents = 0;
+  let entries = 0;
+  let insertMs = 0;
+  let serialiseMs = 0;
+  try {
+    const tables = source.prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_\\_g%' ESCAPE '\\'`).all();
+    for (const { name, sql } of tables) {
+      target.exec(sql);
+      const columns = (source.prepare(`PRAGMA table_info("${name}")`).all() as Array<{ name: string }>).map((column) => column.name);
+      const docColumn = columns.indexOf('doc');
+      const row = `(${columns.map(() => '?').join(', ')})`;
+      const insertMany = target.prepare(`INSERT INTO "${name}" VALUES ${Array(STORE_ALONE_ROWS).fill(row).join(', ')}`);
+      const insertOne = target.prepare(`INSERT INTO "${name}" VALUES ${row}`);
+      const rows = source.prepare(`SELECT * FROM "${name}"`).raw(true).all() as unknown[][];
+      if (docColumn >= 0) {
+        const parsed = rows.map((values) => JSON.parse(values[docColumn] as string) as unknown);
+        const started = performance.now();
+        parsed.forEach((doc, index) => (rows[index]![docColumn] = JSON.stringify(doc)));
+        serialiseMs += performance.now() - started;
+        documents += rows.length;
+      } else entries += rows.length;
+      const started = performance.now();
+      target.transaction(() => {
+        let index = 0;
+        for (; index + STORE_ALONE_ROWS <= rows.length; index += STORE_ALONE_ROWS) insertMany.run(rows.slice(index, index + STORE_ALONE_ROWS).flat());
+        for (; index < rows.length; index++) insertOne.run(rows[index]!);
+      })();
+      insertMs += performance.now() - started;
+    }
+  } finally {
+    source.close();
+    target.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (documents === 0) throw new Error('no generation to copy');
+  return { documents, entries, insertMs, serialiseMs };
 }
 
 const rateOf = (events: number, ms: number) => (events * 1000) / ms;
