@@ -218,14 +218,16 @@ async function measureRebuildIn(dir: string, env: Record<string, string>): Promi
   );
 }
 
-/** Rows per INSERT statement of storeAlone. */
+/** Rows per INSERT statement of storeAlone, and rows read from the rebuilt file at a time. */
 const STORE_ALONE_ROWS = 256;
+const STORE_ALONE_CHUNK = 100 * STORE_ALONE_ROWS;
 
 /**
  * The floor of writing a rebuild's result: every table of the generations in `readModelsPath` (just
  * rebuilt: no other generation is left) copied into a fresh file in its key order, as fast as SQLite
- * inserts (no journal, no sync, multi-row statements in one transaction per table), and the cost of
- * serialising its documents (each `doc` parsed, untimed, then stringified, timed). Nothing is kept.
+ * inserts (no journal, no sync, multi-row statements, one transaction per table), and the cost of
+ * serialising its documents (each `doc` parsed, untimed, then stringified, timed). Read a chunk at a
+ * time, untimed; nothing is kept.
  */
 function storeAlone(readModelsPath: string): { documents: number; entries: number; insertMs: number; serialiseMs: number } {
   const scratch = mkdtempSync(join(tmpdir(), 'storyline-disk-bench-store-'));
@@ -233,10 +235,12 @@ function storeAlone(readModelsPath: string): { documents: number; entries: numbe
   const target = new Database(join(scratch, 'store.sqlite'));
   target.pragma('journal_mode = OFF');
   target.pragma('synchronous = OFF');
-  let documents = 0;
-  let entries = 0;
-  let insertMs = 0;
-  let serialiseMs = 0;
+  const timed = (work: () => void) => {
+    const started = performance.now();
+    work();
+    return performance.now() - started;
+  };
+  const totals = { documents: 0, entries: 0, insertMs: 0, serialiseMs: 0 };
   try {
     const tables = source.prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_\\_g%' ESCAPE '\\'`).all();
     for (const { name, sql } of tables) {
@@ -246,29 +250,36 @@ function storeAlone(readModelsPath: string): { documents: number; entries: numbe
       const row = `(${columns.map(() => '?').join(', ')})`;
       const insertMany = target.prepare(`INSERT INTO "${name}" VALUES ${Array(STORE_ALONE_ROWS).fill(row).join(', ')}`);
       const insertOne = target.prepare(`INSERT INTO "${name}" VALUES ${row}`);
-      const rows = source.prepare(`SELECT * FROM "${name}"`).raw(true).all() as unknown[][];
-      if (docColumn >= 0) {
-        const parsed = rows.map((values) => JSON.parse(values[docColumn] as string) as unknown);
-        const started = performance.now();
-        parsed.forEach((doc, index) => (rows[index]![docColumn] = JSON.stringify(doc)));
-        serialiseMs += performance.now() - started;
-        documents += rows.length;
-      } else entries += rows.length;
-      const started = performance.now();
-      target.transaction(() => {
+      const insert = (rows: unknown[][]) => {
         let index = 0;
         for (; index + STORE_ALONE_ROWS <= rows.length; index += STORE_ALONE_ROWS) insertMany.run(rows.slice(index, index + STORE_ALONE_ROWS).flat());
         for (; index < rows.length; index++) insertOne.run(rows[index]!);
-      })();
-      insertMs += performance.now() - started;
+      };
+      totals.insertMs += timed(() => target.exec('BEGIN'));
+      let chunk: unknown[][] = [];
+      const copyChunk = () => {
+        if (docColumn >= 0) {
+          const parsed = chunk.map((values) => JSON.parse(values[docColumn] as string) as unknown);
+          totals.serialiseMs += timed(() => parsed.forEach((doc, index) => (chunk[index]![docColumn] = JSON.stringify(doc))));
+          totals.documents += chunk.length;
+        } else totals.entries += chunk.length;
+        totals.insertMs += timed(() => insert(chunk));
+        chunk = [];
+      };
+      for (const values of source.prepare(`SELECT * FROM "${name}"`).raw(true).iterate() as Iterable<unknown[]>) {
+        chunk.push(values);
+        if (chunk.length === STORE_ALONE_CHUNK) copyChunk();
+      }
+      copyChunk();
+      totals.insertMs += timed(() => target.exec('COMMIT'));
     }
   } finally {
     source.close();
     target.close();
     rmSync(scratch, { recursive: true, force: true });
   }
-  if (documents === 0) throw new Error('no generation to copy');
-  return { documents, entries, insertMs, serialiseMs };
+  if (totals.documents === 0) throw new Error('no generation to copy');
+  return totals;
 }
 
 const rateOf = (events: number, ms: number) => (events * 1000) / ms;
