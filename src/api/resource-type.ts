@@ -44,10 +44,9 @@ export interface Association {
   /** The attribute holding the ids (`owned_by_id`, `label_ids`), when the association has one. */
   ids?: string;
   /**
-   * The nested form and the ids attribute replace each other: naming one explicitly drops the other
-   * unless that one is named too (`:default,owned_by` gives `owned_by` without `owned_by_id`;
-   * `:default,label_id` gives an epic's `label_id` without `label`). Naming an id ARRAY never drops the
-   * nested list (`:default,label_ids` keeps the story's default `labels`).
+   * The nested form replaces the ids attribute: naming it explicitly drops the ids unless they are named
+   * too (`:default,owned_by` gives `owned_by` without `owned_by_id`). Naming the ids never drops a nested
+   * default (`:default,label_id` gives an epic's `label_id` beside its `label`, as recorded).
    */
   alternative?: boolean;
   /** The ids attribute is not stored on the document: `X_ids` is taken from the loaded values' ids. */

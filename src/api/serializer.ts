@@ -176,16 +176,13 @@ function idsAttributeIndex(type: ResourceType): Map<string, Association> {
 }
 
 /**
- * For associations marked `alternative`, naming one form removes the other unless that is named too
- * (recorded: `owned_by` comes instead of `owned_by_id`; an epic's `label_id` instead of its `label`), but
- * naming an id array never removes a default key (`:default,label_ids` keeps the story's `labels`).
+ * For associations marked `alternative`, naming the nested form removes its ids attribute unless that is
+ * named too (recorded: `owned_by` comes instead of `owned_by_id`); naming the ids never removes a default
+ * nested form (recorded: an epic's `:default,label_id` adds `label_id` beside `label`).
  */
 function dropAlternatives(type: ResourceType, explicit: ReadonlyMap<string, unknown>, wanted: Map<string, unknown>): void {
   for (const [name, association] of Object.entries(type.associations ?? {})) {
     if (!association.alternative || !association.ids) continue;
-    const nestedNamed = explicit.has(name);
-    const idsNamed = explicit.has(association.ids);
-    if (nestedNamed && !idsNamed) wanted.delete(association.ids);
-    if (idsNamed && !nestedNamed && association.many !== true) wanted.delete(name);
+    if (explicit.has(name) && !explicit.has(association.ids)) wanted.delete(association.ids);
   }
 }

@@ -216,12 +216,15 @@ describe('fields, nulls and dates over HTTP', () => {
     expect(both).to.deep.equal({ id: 500, owned_by_id: 2, owned_by: { id: 2, name: 'Bob Member' } });
   });
 
-  it('lets an explicit id name override a nested default (:default,label_id)', async () => {
+  it('adds an id named beside its nested default (:default,label_id, as recorded)', async () => {
     const [epic] = await get(`/projects/${PRIVATE}/epics?fields=:default,label_id`);
-    expect(epic).to.deep.equal({ kind: 'epic', id: 300, project_id: PRIVATE, name: 'Epic', label_id: 100 });
+    expect(epic.label_id).to.equal(100);
+    expect(epic.label).to.include({ id: 100, name: 'alpha' });
     const [plain] = await get(`/projects/${PRIVATE}/epics`);
     expect(plain.label).to.include({ id: 100, name: 'alpha' });
     expect(plain).to.not.have.property('label_id');
+    const [idOnly] = await get(`/projects/${PRIVATE}/epics?fields=label_id`);
+    expect(idOnly).to.deep.equal({ id: 300, label_id: 100 });
   });
 
   it('keeps both forms when the association is not an alternative', async () => {

@@ -36,6 +36,11 @@ describe('API: epics', () => {
     const byLabelId = await w.api('GET', `/projects/${p}/epics/${epic.id}?fields=label_id,before_id,after_id,follower_ids,comment_ids`, { as: vera });
     // nulls are omitted (an only epic has no neighbours)
     expect(byLabelId.json).to.deep.equal({ id: epic.id, label_id: epic.label.id, follower_ids: [], comment_ids: [] });
+    // recorded (tracker_api "client: get single epic by epic id"): label_id beside the default label
+    const withLabelId = await w.api('GET', `/epics/${epic.id}?fields=:default,label_id`, { as: vera });
+    expect(withLabelId.json.label_id).to.equal(epic.label.id);
+    expect(withLabelId.json.label).to.deep.equal(epic.label);
+    expect(withLabelId.json).to.include({ kind: 'epic', name: 'Onboarding', description: 'First steps' });
     const bare = await w.api('GET', `/epics/${epic.id}`, { as: vera });
     expect(bare.status).to.equal(200);
     expect(bare.json.name).to.equal('Onboarding');
