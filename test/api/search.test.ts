@@ -145,6 +145,32 @@ describe('API: search', () => {
     });
   });
 
+  describe('is:blocked and is:blocking', () => {
+    it('match stories with an unresolved blocker, and stories that block another', async () => {
+      const q = await w.project();
+      const make = async (name: string) => (await w.api('POST', `/projects/${q}/stories`, { as: w.owner, body: { name } })).json.id as number;
+      const [waiting, worded, cleared, blocker, free] = [await make('waiting'), await make('worded'), await make('cleared'), await make('blocker'), await make('free')];
+      const block = async (story: number, body: Record<string, unknown>) => {
+        const res = await w.api('POST', `/projects/${q}/stories/${story}/blockers`, { as: w.owner, body });
+        expect(res.status, res.text).to.equal(200);
+        return res.json.id as number;
+      };
+      await block(waiting, { description: `needs #${blocker}` });
+      await block(worded, { description: 'the vendor has to answer first' });
+      await block(cleared, { description: 'was waiting', resolved: true });
+      const found = async (query: string) => (await w.api('GET', `/projects/${q}/search`, { as: w.owner, query: { query } })).json.stories.stories.map((s: { id: number }) => s.id).sort();
+      expect(await found('is:blocked')).to.deep.equal([waiting, worded].sort());
+      expect(await found('has:blockers')).to.deep.equal([waiting, worded].sort());
+      expect(await found('is:blocking')).to.deep.equal([blocker]);
+      expect(await found('-is:blocked')).to.deep.equal([cleared, blocker, free].sort());
+      // resolving the blocker that names a story ends both sides
+      const [named] = (await w.api('GET', `/projects/${q}/stories/${waiting}/blockers`, { as: w.owner })).json;
+      await w.api('PUT', `/projects/${q}/stories/${waiting}/blockers/${named.id}`, { as: w.owner, body: { resolved: true } });
+      expect(await found('is:blocked')).to.deep.equal([worded]);
+      expect(await found('is:blocking')).to.deep.equal([]);
+    });
+  });
+
   describe('saved searches', () => {
     it('saves, lists and deletes the caller’s own searches, one project version each', async () => {
       const before = await version();

@@ -13,8 +13,9 @@
 //                                    "" = no owner / no requester
 //   mywork:x                         owned by x and not accepted
 //   id: / estimate: / external_id:   $in (estimate:-1 = no estimate)
-//   has: / is: / no:                 presence of labels, owners, an epic, an external id, blocked
-//                                    stories (blocked_story_ids), blockers, attachments, followers;
+//   has: / is: / no:                 presence of labels, owners, an epic, an external id, an unresolved
+//                                    blocker (blocked), stories blocked by this one (blocking:
+//                                    blocked_story_ids), attachments, followers;
 //                                    no: is the negation of has:
 //   created/updated/accepted dates   created_at / updated_at / accepted_at within the day, since the
 //                                    day's start, before the day's start (search-dates.ts)
@@ -36,7 +37,7 @@ export interface SearchNames {
   allEpicLabelIds: readonly number[];
   /** Person reference as written in the query (lower case) -> the ids of the members it names. */
   people: ReadonlyMap<string, readonly number[]>;
-  /** Stories some other story lists in its blocked_story_ids. */
+  /** Stories with an unresolved blocker (is:blocked, has:blocker), whether or not it names a story. */
   blockedStoryIds: readonly number[];
   /** Stories with a comment carrying a file attachment. */
   storyIdsWithAttachments: readonly number[];

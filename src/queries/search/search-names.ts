@@ -1,5 +1,5 @@
 // Looks up, in the project's read models, the names and id sets a query refers to, so that compiling it
-// stays pure: at most one query per kind (labels, epics, members and their people, blocked stories,
+// stays pure: at most one query per kind (labels, epics, members and their people, unresolved blockers,
 // attachments), all at once, and only the kinds the query needs.
 //
 // Text terms (free text, name:, description:) are looked up in the text index (story_words), one indexed
@@ -72,11 +72,11 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
   const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
   const none = Promise.resolve([] as Doc[]);
   const texts = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
-  const [labels, epics, people, blocking, commented, ...worded] = await Promise.all([
+  const [labels, epics, people, unresolved, commented, ...worded] = await Promise.all([
     needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } })) : none,
     needs.epics ? read('epics').find(inProject()) : none,
     needs.people.size > 0 ? membersOf(projectId, read) : none,
-    needs.blocked ? read('stories').find(inProject(nonEmpty('blocked_story_ids'))) : none,
+    needs.blocked ? read('blockers').find(inProject({ resolved: false })) : none,
     needs.attachments ? read('comments').find(inProject(nonEmpty('file_attachment_ids'))) : none,
     ...texts.map((need) => read(STORY_WORDS).find(inProject(textIndexCondition(need)), { fields: [] })),
   ]);
@@ -87,7 +87,7 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
     epicLabelIds,
     allEpicLabelIds: [...epicLabelIds.values()],
     people: new Map([...needs.people].map((ref) => [ref, peopleNamed(ref, people)])),
-    blockedStoryIds: [...new Set(blocking.flatMap((story) => story.blocked_story_ids as number[]))],
+    blockedStoryIds: [...new Set(unresolved.map((blocker) => blocker.story_id as number))],
     storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
     storyIdsByText: new Map(texts.map((need, i) => [textKey(need.field, need.word), worded[i]!.map((doc) => doc.id)])),
   };

@@ -41,6 +41,13 @@ const seed: Record<string, Doc[]> = {
   ],
   epics: [{ id: 31, project_id: P, name: 'Epic One', description: 'The first epic, about login', label_id: EPIC_LABEL, rank: 'E1' }],
   comments: [{ id: 41, project_id: P, story_id: 102, text: 'screenshot', file_attachment_ids: [51] }],
+  // 103 waits for 102 (so 102 lists it in blocked_story_ids), 106 for something in words; 101's is resolved
+  blockers: [
+    { id: 71, project_id: P, story_id: 103, description: 'needs #102', resolved: false },
+    { id: 72, project_id: P, story_id: 106, description: 'ops must open the port', resolved: false },
+    { id: 73, project_id: P, story_id: 101, description: 'design sign-off', resolved: true },
+    { id: 74, project_id: 2, story_id: 201, description: 'elsewhere', resolved: false },
+  ],
   stories: [
     story(101, {
       name: 'Login page', description: 'Users sign in with magic links', current_state: 'started', estimate: 2, owner_ids: [ANNA],
@@ -132,9 +139,11 @@ describe('searchProject over the memory read store', () => {
   });
 
   it('evaluates has:, is:, no:, id:, estimate: and external_id:', async () => {
-    expect(await ids('has:blocker')).to.deep.equal([103]);
+    // blocked: an unresolved blocker, whether it names a story (103) or not (106); a resolved one (101) does not count
+    expect(await ids('has:blocker')).to.deep.equal([106, 103]);
+    expect(await ids('is:blocked')).to.deep.equal([106, 103]);
     expect(await ids('is:blocking')).to.deep.equal([102]);
-    expect(await ids('no:blocked')).to.deep.equal([101, 102, 105, 106]);
+    expect(await ids('no:blocked')).to.deep.equal([101, 102, 105]);
     expect(await ids('has:attachment')).to.deep.equal([102]);
     expect(await ids('is:following')).to.deep.equal([]);
     expect(await ids('is:following', { searcherId: BOB })).to.deep.equal([106]);
