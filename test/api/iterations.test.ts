@@ -162,6 +162,17 @@ describe('API: iterations', () => {
     expect(version(await w.api('GET', `/projects/${p}`, { as: bob }))).to.equal(before);
   });
 
+  it('counts in bugs_created the bugs whose created_at falls in the iteration, a created_at the client set too', async () => {
+    const bugs = async (number: number) => (await w.api('GET', `/projects/${p}/iterations/${number}/analytics`, { as: vera })).json.bugs_created;
+    expect([await bugs(1), await bugs(2)]).to.deep.equal([0, 0]);
+    // written now (iteration 2), created in iteration 1 as an imported story says
+    const imported = await w.api('POST', `/projects/${p}/stories`, { as: bob, body: { name: 'old crash', story_type: 'bug', created_at: '2024-01-02T09:00:00Z' } });
+    expect(imported.status, imported.text).to.equal(200);
+    await w.api('POST', `/projects/${p}/stories`, { as: bob, body: { name: 'new crash', story_type: 'bug' } });
+    await w.api('POST', `/projects/${p}/stories`, { as: bob, body: { name: 'old chore', story_type: 'chore', created_at: '2024-01-02T09:00:00Z' } });
+    expect([await bugs(1), await bugs(2)]).to.deep.equal([1, 1]);
+  });
+
   it('answers analytics and cycle time details as JSON and CSV, within six months only', async () => {
     const analytics = await w.api('GET', `/projects/${p}/iterations/1/analytics`, { as: vera });
     expect(analytics.json).to.deep.equal({ kind: 'analytics', stories_accepted: 1, bugs_created: 0, cycle_time: 0, rejection_rate: 0 });

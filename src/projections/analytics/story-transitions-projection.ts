@@ -6,7 +6,10 @@
 // `id` = event position × 1000 + the change's index in the event (an event lists far fewer than 1000
 // changes), so a replay inserts the same ids and the read store skips them.
 // `week_key` = `<project>:<UTC week of occurred_at>` (indexed): analytics of an iteration read the
-// transitions of the weeks its span covers, never the project's whole history.
+// transitions of the weeks its span covers, never the project's whole history. A creation also carries
+// the story's own `created_at` (which a client may set, as every imported story does) and
+// `created_week_key` = `<project>:<UTC week of created_at>` (indexed): bugs_created counts the bugs whose
+// created_at falls in the iteration, read by the weeks it covers.
 import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
 import type { Doc, WriteOp } from '../../ports/read-store.js';
 import { utcWeekOf } from '../iterations/iteration-stories-projection.js';
@@ -27,6 +30,9 @@ export interface StoryTransitionDoc extends Doc {
   /** The story's type when it was created (creations only: bugs_created counts them). */
   story_type?: string;
   created?: true;
+  /** Creations only: the story's created_at and its week key (createdWeekKeys). */
+  created_at?: number;
+  created_week_key?: string;
   week_key: string;
 }
 
@@ -63,6 +69,9 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
     if (change.change_type === 'create') {
       doc.created = true;
       if (typeof change.new_values?.['story_type'] === 'string') doc.story_type = change.new_values['story_type'];
+      const createdAt = change.new_values?.['created_at'];
+      doc.created_at = typeof createdAt === 'number' ? createdAt : event.meta.occurred_at;
+      doc.created_week_key = transitionWeekKey(projectId, utcWeekOf(doc.created_at));
     }
     ops.push({ op: 'insert', doc });
   });
@@ -71,7 +80,7 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const storyTransitionsProjection: Projection = {
   name: 'analytics',
-  version: 2, // 2: whole-second datetimes (event schema 2)
-  collections: [{ name: STORY_TRANSITIONS, indexes: [{ field: 'story_id' }, { field: 'week_key' }] }],
+  version: 3, // 2: whole-second datetimes (event schema 2); 3: creations carry created_at (bugs_created)
+  collections: [{ name: STORY_TRANSITIONS, indexes: [{ field: 'story_id' }, { field: 'week_key' }, { field: 'created_week_key' }] }],
   apply,
 };

@@ -52,13 +52,14 @@ export interface CycleTimeRow {
 export async function getIterationAnalytics(reads: AnalyticsReads, request: AnalyticsRequest): Promise<IterationAnalytics> {
   const { projectId, span, stories } = await analysedIteration(reads, request);
   const accepted = stories.filter((story) => typeof story.accepted_at === 'number' && story.accepted_at >= span.start && story.accepted_at < span.finish);
-  const [entries, during] = await Promise.all([
+  const [entries, during, bugsCreated] = await Promise.all([
     stateEntriesOf(reads, accepted.map((story) => story.id)),
     transitionsDuring(reads, projectId, span, request.now),
+    bugsCreatedDuring(reads, projectId, span, request.now),
   ]);
   return iterationAnalytics({
     acceptedCycleTimes: accepted.map((story) => cycleTimeDetails(story.id, entries.get(story.id) ?? [], request.now)),
-    bugsCreated: during.filter((transition) => transition.created === true && transition.story_type === 'bug').length,
+    bugsCreated,
     acceptances: during.filter((transition) => transition.state === 'accepted').length,
     rejections: during.filter((transition) => transition.state === 'rejected').length,
   });
@@ -127,9 +128,26 @@ async function stateEntriesOf(reads: AnalyticsReads, storyIds: readonly number[]
   return entries;
 }
 
+/** The span up to now: [start, until), empty when the span has not begun. */
+function spanUntilNow(span: IterationSpan, now: number): number {
+  return Math.min(span.finish, now + 1);
+}
+
+/** The bugs whose own created_at (which clients may set) lies in the span, up to now. */
+async function bugsCreatedDuring(reads: AnalyticsReads, projectId: number, span: IterationSpan, now: number): Promise<number> {
+  const until = spanUntilNow(span, now);
+  if (until <= span.start) return 0;
+  const docs = await reads.storyTransitions.find({
+    created_week_key: { $in: transitionWeekKeys(projectId, span.start, until) },
+    created_at: { $gte: span.start, $lt: until },
+    story_type: 'bug',
+  }, { fields: ['id'] });
+  return docs.length;
+}
+
 /** The project's transitions during the span (up to now). */
 async function transitionsDuring(reads: AnalyticsReads, projectId: number, span: IterationSpan, now: number): Promise<StoryTransitionDoc[]> {
-  const until = Math.min(span.finish, now + 1);
+  const until = spanUntilNow(span, now);
   if (until <= span.start) return [];
   const docs = await reads.storyTransitions.find({
     week_key: { $in: transitionWeekKeys(projectId, span.start, until) },
