@@ -31,7 +31,7 @@ import { invalidField } from '../domain/errors.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
 import { authenticate, isXhr, missingCredentials, type SignInGuard } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
-import { parseFields, type FieldSelection } from './fields-selection.js';
+import { namesAnyOf, parseFields, type FieldSelection } from './fields-selection.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { asOfRequest, checkedAsOfVersion, versionFoundAt, type AsOfRequest } from './as-of-parameters.js';
 import { authorizeProject } from './project-authorization.js';
@@ -173,7 +173,7 @@ class RequestPipeline {
   private async answer(res: ServerResponse, context: RenderContext): Promise<void> {
     const { route, request, state } = context;
     const ifNoneMatch = request.method === 'GET' ? request.header('if-none-match') : undefined;
-    const cacheable = typeof route.cacheable === 'function' ? route.cacheable(request) : route.cacheable === true;
+    const cacheable = (typeof route.cacheable === 'function' ? route.cacheable(request) : route.cacheable === true) && !this.movesWithClock(context.selection);
     if (cacheable && request.method === 'GET' && request.project) {
       const cached = await this.cachedResponse(context);
       this.write(res, state, cached, ifNoneMatch);
@@ -183,6 +183,11 @@ class RequestPipeline {
     if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
     this.write(res, state, this.wire(rendered), ifNoneMatch);
     this.noteView(context, rendered.status);
+  }
+
+  /** Whether the answer names values that move with the clock (never byte-cached: resource-type.ts). */
+  private movesWithClock(selection: FieldSelection): boolean {
+    return namesAnyOf(selection, this.deps.resources.namesMovingWithClock);
   }
 
   /** A route that `countsAsView`, answered to a person with a role in the project: they viewed it. */

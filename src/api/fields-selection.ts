@@ -112,3 +112,16 @@ function mergeSelections(a: FieldSelection | null, b: FieldSelection | null): Fi
   for (const [name, nested] of b.names) names.set(name, mergeSelections(names.get(name) ?? null, nested));
   return { defaults: a.defaults || b.defaults, names };
 }
+
+/** Whether the selection names one of `names` explicitly, at any depth. */
+export function namesAnyOf(selection: FieldSelection, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  const pending: FieldSelection[] = [selection];
+  while (pending.length > 0) {
+    for (const [name, nested] of pending.pop()!.names) {
+      if (names.has(name)) return true;
+      if (nested) pending.push(nested);
+    }
+  }
+  return false;
+}

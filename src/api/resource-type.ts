@@ -77,10 +77,18 @@ export interface ResourceType {
   defaults: readonly string[];
   associations?: Readonly<Record<string, Association>>;
   computed?: Readonly<Record<string, ComputedAttribute>>;
+  /**
+   * Names (never defaults) whose values move with the clock rather than with the project version (a
+   * story's `cycle_time_details` counts open intervals up to now): a GET naming one anywhere in its
+   * `fields` is never byte-cached.
+   */
+  movesWithClock?: readonly string[];
 }
 
 export interface ResourceTypeRegistry {
   get(name: string): ResourceType | undefined;
+  /** Every type's `movesWithClock` names. */
+  readonly namesMovingWithClock: ReadonlySet<string>;
 }
 
 /** A registry over a fixed list of types; duplicate names are a programming error. */
@@ -90,5 +98,6 @@ export function resourceTypeRegistry(types: readonly ResourceType[]): ResourceTy
     if (byName.has(type.name)) throw new Error(`resource type ${type.name} registered twice`);
     byName.set(type.name, type);
   }
-  return { get: (name) => byName.get(name) };
+  const namesMovingWithClock = new Set(types.flatMap((type) => type.movesWithClock ?? []));
+  return { get: (name) => byName.get(name), namesMovingWithClock };
 }

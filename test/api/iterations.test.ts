@@ -173,6 +173,26 @@ describe('API: iterations', () => {
     expect([await bugs(1), await bugs(2)]).to.deep.equal([1, 1]);
   });
 
+  it('gives a story fields=cycle_time_details: its row of the iteration\'s details, moving with the clock (never a stale cached copy)', async () => {
+    w.clock.now += 3_600_000;
+    await w.api('PUT', `/projects/${p}/stories/${ids[2]}`, { as: bob, body: { current_state: 'started' } });
+    w.clock.now += 60_000;
+    const rows = (await w.api('GET', `/projects/${p}/iterations/2/analytics/cycle_time_details`, { as: vera })).json;
+    const story = await w.api('GET', `/projects/${p}/stories/${ids[2]}?fields=cycle_time_details`, { as: vera });
+    expect(story.status, story.text).to.equal(200);
+    expect(story.json).to.deep.equal({ id: ids[2], cycle_time_details: rows.find((row: { story_id: number }) => row.story_id === ids[2]) });
+    expect(story.json.cycle_time_details).to.include({ kind: 'cycle_time_details', started_time: 60_000, started_count: 1, total_cycle_time: 60_000 });
+    w.clock.now += 60_000;
+    const later = await w.api('GET', `/projects/${p}/stories/${ids[2]}?fields=cycle_time_details(total_cycle_time)`, { as: vera });
+    expect(later.json).to.deep.equal({ id: ids[2], cycle_time_details: { total_cycle_time: 120_000 } });
+    const again = await w.api('GET', `/projects/${p}/stories/${ids[2]}?fields=cycle_time_details`, { as: vera });
+    expect(again.json.cycle_time_details.started_time).to.equal(120_000);
+    // the same row when nested in a list, and none of it by default
+    const listed = await w.api('GET', `/projects/${p}/stories?fields=id,cycle_time_details(started_count)`, { as: vera });
+    expect(listed.json.find((s: { id: number }) => s.id === ids[3])).to.deep.equal({ id: ids[3], cycle_time_details: { started_count: 0 } });
+    expect((await w.api('GET', `/projects/${p}/stories/${ids[2]}`, { as: vera })).json).to.not.have.property('cycle_time_details');
+  });
+
   it('answers analytics and cycle time details as JSON and CSV, within six months only', async () => {
     const analytics = await w.api('GET', `/projects/${p}/iterations/1/analytics`, { as: vera });
     expect(analytics.json).to.deep.equal({ kind: 'analytics', stories_accepted: 1, bugs_created: 0, cycle_time: 0, rejection_rate: 0 });

@@ -45,7 +45,7 @@ import { storyList } from '../../queries/story-lists.js';
 import { searcherCacheVariant, searcherOf } from './searcher-of-request.js';
 import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
-import { analyticsReads } from '../../queries/analytics/analytics-query.js';
+import { analyticsReads, storiesCycleTimeDetails } from '../../queries/analytics/analytics-query.js';
 import { storyPlanning } from '../../queries/iterations/iterations-query.js';
 import { currentIterationVariant } from './iterations.js';
 
@@ -79,6 +79,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     people: deps.queries.people,
     siteUrl: deps.settings.siteUrl,
     planning: (projectId, now) => storyPlanning(iterationReads, projectId, now),
+    cycleTimeDetails: (storyIds, now) => storiesCycleTimeDetails(iterationReads, storyIds, now),
   });
 
   const story = (value: Doc, projectVersion?: number, created = false): ApiResult => ({

@@ -4,6 +4,7 @@
 // People nested in stories (owners, owned_by, requested_by, followers) show their email by the one rule
 // of src/queries/email-visibility.ts, evaluated for the story's project (so the answer depends only on
 // the caller's role and stays cacheable by (project, version, role)).
+import type { CycleTimeDetails } from '../../domain/iteration/cycle-time.js';
 import type { Doc } from '../../ports/read-store.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
@@ -24,6 +25,8 @@ export interface StoryTypeDeps {
   siteUrl: string;
   /** Where the project's stories in Current and the Backlog are planned at `now` (queries/iterations). */
   planning(projectId: number, now: number): Promise<ReadonlyMap<number, StoryPlanning>>;
+  /** Each story's cycle time details at `now`, as its iteration's details give them (queries/analytics). */
+  cycleTimeDetails(storyIds: readonly number[], now: number): Promise<ReadonlyMap<number, CycleTimeDetails>>;
 }
 
 const STORY_DATETIMES = ['accepted_at', 'deadline', 'created_at', 'updated_at'] as const;
@@ -60,6 +63,14 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
         },
       },
       comments: commentsAssociation(deps.comments, 'story_id'),
+      // facts §8: the row the story's iteration's cycle_time_details give it (nested fields apply)
+      cycle_time_details: {
+        type: 'cycle_time_details',
+        async load(docs, ctx) {
+          const details = await deps.cycleTimeDetails(docs.map((doc) => doc.id), ctx.now);
+          return docs.map((doc) => (details.get(doc.id) ?? null) as Doc | null);
+        },
+      },
       blockers: {
         type: 'blocker',
         many: true,
@@ -87,6 +98,7 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
       planned_iteration_number: async (docs, ctx) => (await planningOf(deps, docs, ctx)).map((planned) => planned?.planned_iteration_number ?? null),
       projected_completion: async (docs, ctx) => (await planningOf(deps, docs, ctx)).map((planned) => planned?.projected_completion ?? null),
     },
+    movesWithClock: ['cycle_time_details'],
   };
 }
 

@@ -52,13 +52,13 @@ export interface CycleTimeRow {
 export async function getIterationAnalytics(reads: AnalyticsReads, request: AnalyticsRequest): Promise<IterationAnalytics> {
   const { projectId, span, stories } = await analysedIteration(reads, request);
   const accepted = stories.filter((story) => typeof story.accepted_at === 'number' && story.accepted_at >= span.start && story.accepted_at < span.finish);
-  const [entries, during, bugsCreated] = await Promise.all([
-    stateEntriesOf(reads, accepted.map((story) => story.id)),
+  const [details, during, bugsCreated] = await Promise.all([
+    storiesCycleTimeDetails(reads, accepted.map((story) => story.id), request.now),
     transitionsDuring(reads, projectId, span, request.now),
     bugsCreatedDuring(reads, projectId, span, request.now),
   ]);
   return iterationAnalytics({
-    acceptedCycleTimes: accepted.map((story) => cycleTimeDetails(story.id, entries.get(story.id) ?? [], request.now)),
+    acceptedCycleTimes: [...details.values()],
     bugsCreated,
     acceptances: during.filter((transition) => transition.state === 'accepted').length,
     rejections: during.filter((transition) => transition.state === 'rejected').length,
@@ -69,14 +69,25 @@ export async function getIterationAnalytics(reads: AnalyticsReads, request: Anal
 export async function getCycleTimeDetails(reads: AnalyticsReads, request: AnalyticsRequest): Promise<CycleTimeRow[]> {
   const { projectId, stories } = await analysedIteration(reads, request);
   const ids = stories.map((story) => story.id);
-  const [entries, docs] = await Promise.all([
-    stateEntriesOf(reads, ids),
+  const [details, docs] = await Promise.all([
+    storiesCycleTimeDetails(reads, ids, request.now),
     reads.stories.find({ id: { $in: ids }, project_id: projectId }),
   ]);
   const byId = new Map(docs.map((doc) => [doc.id, doc]));
-  return stories
-    .filter((story) => byId.has(story.id))
-    .map((story) => ({ story: byId.get(story.id)!, details: cycleTimeDetails(story.id, entries.get(story.id) ?? [], request.now) }));
+  return stories.filter((story) => byId.has(story.id)).map((story) => ({ story: byId.get(story.id)!, details: details.get(story.id)! }));
+}
+
+/**
+ * Each story's cycle time details at `now`, the row the iteration's details give it (story
+ * `fields=cycle_time_details` too): from its state entries, whatever iteration it is in.
+ */
+export async function storiesCycleTimeDetails(
+  reads: Pick<AnalyticsReads, 'storyTransitions'>,
+  storyIds: readonly number[],
+  now: number,
+): Promise<Map<number, CycleTimeDetails>> {
+  const entries = await stateEntriesOf(reads, storyIds);
+  return new Map(storyIds.map((id) => [id, cycleTimeDetails(id, entries.get(id) ?? [], now)]));
 }
 
 /** The CSV of the iteration's cycle time details, with label and owner names (`people`: resources `people`). */
@@ -116,7 +127,7 @@ async function analysedIteration(
 }
 
 /** Each story's state entries, oldest first (transition ids follow the log's order). */
-async function stateEntriesOf(reads: AnalyticsReads, storyIds: readonly number[]): Promise<Map<number, StateEntry[]>> {
+async function stateEntriesOf(reads: Pick<AnalyticsReads, 'storyTransitions'>, storyIds: readonly number[]): Promise<Map<number, StateEntry[]>> {
   const transitions = await reads.storyTransitions.find({ story_id: { $in: [...storyIds] } }, { sort: { id: 1 } });
   const entries = new Map<number, StateEntry[]>();
   for (const transition of transitions) {
