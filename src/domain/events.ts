@@ -23,6 +23,9 @@ export type ResourceKind =
   | 'account'
   | 'account_membership'
   | 'saved_search'
+  | 'review_type'
+  | 'review'
+  | 'workspace'
   | 'notification'
   | 'id_block';
 
@@ -110,11 +113,20 @@ export const EVENT_TYPES = [
   'file_attachment_create',
   'saved_search_create',
   'saved_search_delete',
+  'review_type_create',
+  'review_type_update',
+  'review_type_delete',
+  'review_create',
+  'review_update',
+  'review_delete',
   'iteration_update',
   'person_create',
   'person_update',
   'notification_update',
   'notification_mark_read',
+  'workspace_create',
+  'workspace_update',
+  'workspace_delete',
   'account_create',
   'account_update',
   'account_membership_create',

@@ -11,6 +11,8 @@ import { INITIALS_MAX_LENGTH, NAME_MAX_LENGTH } from './person/person-decisions.
 import { POINT_SCALE_MAX_LENGTH } from './project/point-scale.js';
 import { DESCRIPTION_MAX_LENGTH, PROFILE_CONTENT_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from './project/project-settings.js';
 import { MAX_TASK_DESCRIPTION } from './task/task-rules.js';
+import { MAX_REVIEW_TYPE_NAME } from './review/review-state.js';
+import { MAX_NESTED_REVIEWS } from './review/review-decisions.js';
 
 /** Maximum characters of each text attribute a request may set. */
 export const TEXT_LIMITS = {
@@ -18,6 +20,7 @@ export const TEXT_LIMITS = {
   story_description: 20000,
   external_id: 255,
   label_name: 255,
+  review_type_name: MAX_REVIEW_TYPE_NAME,
   task_description: MAX_TASK_DESCRIPTION,
   comment_text: 20000,
   epic_name: 5000,
@@ -50,6 +53,8 @@ export const LIST_LIMITS = {
   /** Nested `comments` of a story or epic create, nested `blockers` of a story create (each). */
   nested_comments: 100,
   nested_blockers: 100,
+  /** Nested `reviews` of a story create. */
+  nested_reviews: MAX_NESTED_REVIEWS,
   /** `emails` of POST /my/people. */
   emails: 100,
 } as const;

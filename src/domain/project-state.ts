@@ -189,7 +189,7 @@ export function ownerCount(state: StreamState): number {
 }
 
 /** Kinds of documents that live inside a story (through `story_id`): deleted and moved with it. */
-export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment', 'blocker'];
+export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment', 'blocker', 'review'];
 
 /**
  * The documents that live inside a story, by kind, and the uploaded files (metadata) of its comments,

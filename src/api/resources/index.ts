@@ -13,6 +13,7 @@ import { projectResources } from './projects.js';
 import { labelResources } from './labels.js';
 import { iterationResources } from './iterations.js';
 import { releaseResources } from './releases.js';
+import { reviewResources } from './reviews.js';
 import { searchResources } from './search.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
@@ -36,5 +37,6 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   epicResources,
   commentResources,
   blockerResources,
+  reviewResources,
   uploadResources,
 ];

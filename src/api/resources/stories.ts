@@ -76,6 +76,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     tasks: deps.read('tasks'),
     comments: deps.read('comments'),
     blockers: deps.read('blockers'),
+    reviews: deps.read('reviews'),
     people: deps.queries.people,
     siteUrl: deps.settings.siteUrl,
     planning: (projectId, now) => storyPlanning(iterationReads, projectId, now),

@@ -14,6 +14,8 @@ import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import { requestSchema, text } from '../request-schema.js';
 import { NEW_BLOCKER } from './blockers.js';
+import { NEW_REVIEW } from './reviews.js';
+import type { NewReview } from '../../domain/review/review-decisions.js';
 import { NEW_COMMENT, newCommentsOf } from './comment-request.js';
 import type { CommentBody } from './comment-request.js';
 
@@ -63,10 +65,10 @@ const checkCreate = requestSchema<Record<string, unknown>>({
     tasks: { type: 'array', items: NEW_TASK, maxItems: LIST_LIMITS.story_tasks },
     comments: { type: 'array', items: NEW_COMMENT, maxItems: LIST_LIMITS.nested_comments },
     blockers: { type: 'array', items: NEW_BLOCKER, maxItems: LIST_LIMITS.nested_blockers },
+    reviews: { type: 'array', items: NEW_REVIEW, maxItems: LIST_LIMITS.nested_reviews },
     // No source records how these were created beyond their names: refused, never dropped.
     pull_requests: false,
     branches: false,
-    reviews: false,
   },
   required: ['name'],
 });
@@ -97,6 +99,7 @@ export async function createStoryInput(body: Record<string, unknown>, people: Re
   if (checked['tasks'] !== undefined) input.tasks = checked['tasks'] as NewTaskInput[];
   if (checked['comments'] !== undefined) input.comments = await newCommentsOf(people, checked['comments'] as CommentBody[]);
   if (checked['blockers'] !== undefined) input.blockers = checked['blockers'] as NewBlocker[];
+  if (checked['reviews'] !== undefined) input.reviews = checked['reviews'] as NewReview[];
   return input;
 }
 

@@ -21,6 +21,7 @@ export interface StoryTypeDeps {
   tasks: ReadOnlyCollection;
   comments: ReadOnlyCollection;
   blockers: ReadOnlyCollection;
+  reviews: ReadOnlyCollection;
   people: PeopleAsSeen;
   siteUrl: string;
   /** Where the project's stories in Current and the Backlog are planned at `now` (queries/iterations). */
@@ -71,28 +72,18 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
           return docs.map((doc) => (details.get(doc.id) ?? null) as Doc | null);
         },
       },
-      blockers: {
-        type: 'blocker',
-        many: true,
-        ids: 'blocker_ids',
-        idsFromLoad: true,
-        async load(docs) {
-          const all = await deps.blockers.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
-          return docs.map((doc) => all.filter((blocker) => blocker['story_id'] === doc.id && blocker['project_id'] === doc['project_id']));
-        },
-      },
+      blockers: storyChildrenAssociation('blocker', 'blocker_ids', deps.blockers),
+      reviews: storyChildrenAssociation('review', 'review_ids', deps.reviews),
     },
     computed: {
       url: storyUrls(deps.siteUrl),
       owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null),
-      // Pull requests, branches and reviews cannot be created (a story create naming them is refused), so
-      // every story has none; a client asking for them gets the empty lists the service gave.
+      // Pull requests and branches cannot be created (a story create naming them is refused), so every
+      // story has none; a client asking for them gets the empty lists the service gave.
       pull_requests: noneOf,
       pull_request_ids: noneOf,
       branches: noneOf,
       branch_ids: noneOf,
-      reviews: noneOf,
-      review_ids: noneOf,
       before_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.before_id),
       after_id: async (docs, ctx) => (await neighboursOf(deps.stories, docs, ctx.scope)).map((pair) => pair.after_id),
       planned_iteration_number: async (docs, ctx) => (await planningOf(deps, docs, ctx)).map((planned) => planned?.planned_iteration_number ?? null),
@@ -121,6 +112,20 @@ export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUr
     defaults: ['kind', 'id', 'created_at', 'updated_at', 'name', 'current_state', 'url', 'project_id', 'labels', 'deadline'],
     associations: { labels: labelsAssociation(deps.labels) },
     computed: { url: storyUrls(deps.siteUrl) },
+  };
+}
+
+/** Blockers or reviews of each story (they live inside it), oldest first: one read for the whole response. */
+function storyChildrenAssociation(type: string, ids: string, children: ReadOnlyCollection): Association {
+  return {
+    type,
+    many: true,
+    ids,
+    idsFromLoad: true,
+    async load(docs) {
+      const all = await children.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
+      return docs.map((doc) => all.filter((child) => child['story_id'] === doc.id && child['project_id'] === doc['project_id']));
+    },
   };
 }
 

@@ -58,6 +58,12 @@ const PHRASES: Readonly<Record<EventType, PhraseRule>> = {
   // saved searches are private to their owner: the feeds leave their events out, so these are never shown
   saved_search_create: () => ({ highlight: 'saved', tail: 'a search' }),
   saved_search_delete: () => ({ highlight: 'deleted', tail: 'a saved search' }),
+  review_type_create: (data) => quotedPhrase('added review type:', 'added a review type', textOf(changeOf(data, 'review_type'), 'name')),
+  review_type_update: reviewTypeUpdatePhrase,
+  review_type_delete: (data) => quotedPhrase('deleted review type:', 'deleted a review type', textOf(changeOf(data, 'review_type'), 'name')),
+  review_create: (data) => quotedPhrase('added review:', 'added a review', reviewName(data)),
+  review_update: reviewUpdatePhrase,
+  review_delete: (data) => quotedPhrase('deleted review:', 'deleted a review', reviewName(data)),
   project_create: () => ({ highlight: 'created', tail: 'this project' }),
   project_update: () => ({ highlight: 'edited', tail: 'this project' }),
   project_delete: () => ({ highlight: 'deleted', tail: 'this project' }),
@@ -70,6 +76,9 @@ const PHRASES: Readonly<Record<EventType, PhraseRule>> = {
   person_update: genericPhrase,
   notification_update: genericPhrase,
   notification_mark_read: genericPhrase,
+  workspace_create: genericPhrase,
+  workspace_update: genericPhrase,
+  workspace_delete: genericPhrase,
   account_create: genericPhrase,
   account_update: genericPhrase,
   account_membership_create: genericPhrase,
@@ -184,6 +193,34 @@ function flagPhrase(value: unknown, verb: string, noun: string, text: string | n
 /** `<highlight> "<text>"` when the text is known, else a phrase that needs no text. */
 function quotedPhrase(highlight: string, withoutText: string, text: string | null): Phrase {
   return text === null ? { highlight: withoutText, tail: '' } : { highlight, tail: `"${text}"` };
+}
+
+// ---- reviews ----
+
+/** A review change is named by its type's name (review-state.ts). */
+function reviewName(data: EventData): string | null {
+  const name = changeOf(data, 'review')?.name;
+  return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/** "set review "Code" to pass", else "edited review: "Code"". */
+function reviewUpdatePhrase(data: EventData): Phrase {
+  const status = changeOf(data, 'review')?.new_values?.['status'];
+  const name = reviewName(data);
+  if (typeof status === 'string') {
+    return { highlight: 'set review', tail: `${name === null ? '' : `"${name}" `}to ${status.replace(/_/g, ' ')}` };
+  }
+  return quotedPhrase('edited review:', 'edited a review', name);
+}
+
+function reviewTypeUpdatePhrase(data: EventData): Phrase {
+  const type = changeOf(data, 'review_type');
+  const before = type?.original_values?.['name'];
+  const after = type?.new_values?.['name'];
+  if (typeof before === 'string' && typeof after === 'string') return { highlight: 'renamed review type', tail: `"${before}" to "${after}"` };
+  const hidden = type?.new_values?.['hidden'];
+  if (typeof hidden === 'boolean') return quotedPhrase(hidden ? 'hid review type:' : 'showed review type:', hidden ? 'hid a review type' : 'showed a review type', textOf(type, 'name'));
+  return quotedPhrase('edited review type:', 'edited a review type', textOf(type, 'name'));
 }
 
 // ---- labels ----

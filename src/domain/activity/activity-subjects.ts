@@ -1,5 +1,5 @@
 // Which stories and epics an event belongs to, for the story and epic activity feeds: the event changes
-// the story (or epic) itself, a task, blocker or comment of it, or names it as a primary resource (a comment or
+// the story (or epic) itself, a task, blocker, review or comment of it, or names it as a primary resource (a comment or
 // task activity names its story there, facts §9.3).
 import type { EventData, ResourceChange } from '../events.js';
 
@@ -14,6 +14,7 @@ export interface ActivitySubject {
 const PARENT_KEYS: Readonly<Record<string, ReadonlyArray<[ActivitySubjectKind, string]>>> = {
   task: [['story', 'story_id']],
   blocker: [['story', 'story_id']],
+  review: [['story', 'story_id']],
   comment: [
     ['story', 'story_id'],
     ['epic', 'epic_id'],

@@ -1,5 +1,6 @@
 // Decisions on a project stream about the project itself: create, update settings, delete.
-// Every decision is one event; the project's version is the stream's event count.
+// Every decision is one event; the project's version is the stream's event count. A new project starts
+// with its owner's membership and Tracker's default review types (review/review-state.ts).
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidParameter, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange, Values } from '../events.js';
@@ -8,6 +9,7 @@ import { membershipCreateChange, type NewMembership } from './membership-decisio
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
 import { projectOf, membershipsOf } from '../project-state.js';
 import { overrideResets } from '../iteration/iteration-override.js';
+import { defaultReviewTypes, reviewTypeCreateChange } from '../review/review-state.js';
 
 export interface CreateProject {
   /** Allocated by the caller: it names the stream. */
@@ -58,6 +60,7 @@ export function decideCreateProject(command: CreateProject, state: StreamState, 
     const owner: NewMembership = { personId: command.owner.personId, role: 'owner' };
     changes.push(membershipCreateChange(command.projectId, context.nextId('project_membership'), owner, context.now, 0, command.owner.name));
   }
+  changes.push(...defaultReviewTypes(command.projectId, () => context.nextId('review_type'), context.now).map(reviewTypeCreateChange));
   return {
     type: 'project_create',
     data: { changes, primary_resources: [{ kind: 'project', id: command.projectId, name }] },

@@ -36,7 +36,19 @@ export interface WordsTerm {
   words: TextWord[];
 }
 
-export type ValueField = 'state' | 'type' | 'label' | 'epic' | 'owner' | 'requester' | 'mywork' | 'external_id';
+export type ValueField =
+  | 'state'
+  | 'type'
+  | 'label'
+  | 'epic'
+  | 'owner'
+  | 'requester'
+  | 'mywork'
+  | 'external_id'
+  /** A review of the type named, with that status, by that reviewer (facts §5). */
+  | 'review'
+  | 'review_status'
+  | 'reviewer';
 
 /** A keyword whose comma alternatives are names (labels, epics, people) or enumerated values. */
 export interface ValuesTerm {

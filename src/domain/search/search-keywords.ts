@@ -15,7 +15,6 @@ export type KeywordReading =
 const dateKeywords = (field: DateField, spellings: Record<DateMode, string[]>): Array<[string, KeywordReading]> =>
   (Object.keys(spellings) as DateMode[]).flatMap((mode) => spellings[mode].map((spelling): [string, KeywordReading] => [spelling, { read: 'date', field, mode }]));
 
-const NO_REVIEWS = 'reviews are not kept by this server';
 const NO_INTEGRATIONS = 'integrations are not kept by this server';
 
 /** Lower-case keyword (without the colon) -> what it reads. */
@@ -46,9 +45,9 @@ export const KEYWORDS: ReadonlyMap<string, KeywordReading> = new Map<string, Key
     before: ['updated_before'],
   }),
   ...dateKeywords('accepted', { on: ['accepted', 'accepted_on'], since: ['accepted_since', 'accepted_after'], before: ['accepted_before'] }),
-  ['review', { read: 'refused', reason: NO_REVIEWS }],
-  ['review_status', { read: 'refused', reason: NO_REVIEWS }],
-  ['reviewer', { read: 'refused', reason: NO_REVIEWS }],
+  ['review', { read: 'values', field: 'review' }],
+  ['review_status', { read: 'values', field: 'review_status' }],
+  ['reviewer', { read: 'values', field: 'reviewer' }],
   ['integration', { read: 'refused', reason: NO_INTEGRATIONS }],
 ]);
 

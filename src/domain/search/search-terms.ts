@@ -3,6 +3,7 @@
 import type { SearchTerm, TextWord } from './search-ast.js';
 import { EARLIEST_YEAR, parseDateSpan } from './search-dates.js';
 import { FLAG_SPELLINGS, STORY_STATES, STORY_TYPES, type KeywordReading } from './search-keywords.js';
+import { REVIEW_STATUSES } from '../review/review-state.js';
 
 /** A problem in the query text at a 0-based position; the parser turns it into a 400. */
 export class QuerySyntaxError extends Error {
@@ -96,8 +97,8 @@ export function keywordTerm(keyword: string, keywordAt: number, reading: Keyword
 const ABSENCE_ALLOWED = new Set(['label', 'epic', 'owner', 'requester']);
 
 function enumeratedValue(keyword: string, field: string, item: RawItem): string {
-  if (field === 'state' || field === 'type') {
-    const allowed = field === 'state' ? STORY_STATES : STORY_TYPES;
+  if (field === 'state' || field === 'type' || field === 'review_status') {
+    const allowed = field === 'state' ? STORY_STATES : field === 'type' ? STORY_TYPES : REVIEW_STATUSES;
     const value = item.text.toLowerCase();
     if (!allowed.includes(value)) throw new QuerySyntaxError(`${keyword}: "${item.text}" is not one of ${allowed.join(', ')}`, item.at);
     return value;

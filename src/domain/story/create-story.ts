@@ -1,9 +1,11 @@
-// Creating a story: defaults (unscheduled feature, priority p3, requested by the caller), nested task
-// and label creates, a position in the one project order, and the rules every story must satisfy.
+// Creating a story: defaults (unscheduled feature, priority p3, requested by the caller), nested task,
+// label, comment, blocker and review creates, a position in the one project order, and the rules every story must satisfy.
 import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocker/blocker-decisions.js';
 import type { NewBlocker } from '../blocker/blocker-decisions.js';
 import { writeComments } from '../comment/comment-create.js';
 import type { NewComment } from '../comment/comment-create.js';
+import { newReviews, type NewReview } from '../review/review-decisions.js';
+import { reviewCreateChange, reviewTypeName } from '../review/review-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter } from '../errors.js';
 import type { ValidationError } from '../errors.js';
@@ -56,6 +58,8 @@ export interface CreateStoryInput extends StoryAttributes {
   comments?: NewComment[];
   /** Created with the story, in the same event. */
   blockers?: NewBlocker[];
+  /** Created with the story, in the same event. */
+  reviews?: NewReview[];
   created_at?: number;
 }
 
@@ -118,6 +122,7 @@ export function decideCreateStory(input: CreateStoryInput, state: StreamState, c
   const comments = writeComments(state, { kind: 'story', id: story.id }, input.comments ?? [], 'comments', context);
   story.follower_ids = followersAfter(story.follower_ids, comments.followerIds);
   const blockers = newBlockers(story.id, input.blockers ?? [], 'blockers', context);
+  const reviews = newReviews(state, story.id, input.reviews ?? [], 'reviews', context);
   const changes: ResourceChange[] = [
     ...storyWriteChanges(state, {
       before: null,
@@ -130,6 +135,7 @@ export function decideCreateStory(input: CreateStoryInput, state: StreamState, c
     ...comments.changes,
     ...blockers.map(blockerCreateChange),
     ...blockedStoryChanges(state, blockers.map((blocker) => ({ before: null, after: blocker })), now),
+    ...reviews.map((review) => reviewCreateChange(review, reviewTypeName(state, review))),
   ];
   return { type: 'story_create', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }

@@ -1,5 +1,5 @@
-// Deleting a story: the story goes, and with it what lives inside it (its tasks, comments, blockers and
-// its comments' files), so the project's state keeps no orphans; each of their changes is named as when
+// Deleting a story: the story goes, and with it what lives inside it (its tasks, comments, blockers,
+// reviews and its comments' files), so the project's state keeps no orphans; each of their changes is named as when
 // it goes alone (a task by its description, a blocker by its description, a file by its name).
 // Its labels are recounted, and the stories its blockers named no longer list it as blocked.
 import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-decisions.js';
@@ -11,6 +11,7 @@ import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import { storyContents, storyOf, type TaskDoc } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { taskDeleteChange } from '../task/task-decisions.js';
+import { reviewDeleteChange, reviewTypeName, type ReviewDoc } from '../review/review-state.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { UNMOVED } from './story-order.js';
 
@@ -27,14 +28,15 @@ export function decideDeleteStory(input: DeleteStoryInput, state: StreamState, c
     positionBefore: UNMOVED,
     positionAfter: UNMOVED,
   });
-  for (const { kind, doc } of storyContents(state, story.id)) changes.push(contentDeleteChange(kind, doc));
+  for (const { kind, doc } of storyContents(state, story.id)) changes.push(contentDeleteChange(state, kind, doc));
   changes.push(...blockedStoryChangesForDeletedStory(state, story.id, context.now));
   return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }
 
 /** The delete change of something inside the story, as when it goes alone. */
-function contentDeleteChange(kind: ResourceKind, doc: ResourceDoc): ResourceChange {
+function contentDeleteChange(state: StreamState, kind: ResourceKind, doc: ResourceDoc): ResourceChange {
   if (kind === 'task') return taskDeleteChange(doc as TaskDoc);
+  if (kind === 'review') return reviewDeleteChange(doc as ReviewDoc, reviewTypeName(state, doc as ReviewDoc));
   if (kind === 'blocker') return blockerDeleteChange(doc as BlockerDoc);
   if (kind === 'file_attachment') return fileDeleteChange(doc as FileAttachmentDoc);
   return { kind, change_type: 'delete', id: doc.id, original_values: { ...doc } };

@@ -1,7 +1,7 @@
 // Moving a story to another project: two events, one per project stream.
 // - In the target: `story_move_into_project`, a create of the whole story (same id: ids are unique per
-//   kind across projects) and of everything inside it (tasks, comments), its labels matched by name
-//   (created in the target when missing), placed by the target's placement rules for its state (an
+//   kind across projects) and of everything inside it (tasks, comments, blockers, reviews), its labels
+//   and its reviews' types matched by name (created in the target when missing), placed by the target's placement rules for its state (an
 //   unscheduled story at the top of the Icebox).
 // - In the source: `story_move_from_project`, the delete of the story and its contents with the label
 //   recounts, exactly as a delete.
@@ -18,6 +18,7 @@ import type { StoryDoc } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { decideDeleteStory } from './delete-story.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
+import { findReviewType, matchReviewTypes, reviewTypeCreateChange, type ReviewDoc, type ReviewTypeDoc } from '../review/review-state.js';
 import { bandOf, rankInSlot, ruledSlot, slotNeighbours } from './story-order.js';
 import { storyRuleViolations } from './story-rules.js';
 
@@ -29,18 +30,22 @@ export interface StoryMoveSnapshot {
   /** Label names in the story's order (labels are per project: the target matches them by name). */
   labelNames: string[];
   contents: ReadonlyArray<{ kind: ResourceKind; doc: ResourceDoc }>;
+  /** The types of the story's reviews (types are per project: the target matches them by name). */
+  reviewTypes: ReviewTypeDoc[];
 }
 
 /** The story and its contents as the source project holds them; unfound when it holds no such story. */
 export function storyMoveSnapshot(source: StreamState, storyId: number): StoryMoveSnapshot {
   const story = storyOf(source, storyId);
   const contents = storyContents(source, story.id);
+  const reviewTypeIds = new Set(contents.filter(({ kind }) => kind === 'review').map(({ doc }) => (doc as ReviewDoc).review_type_id));
   return {
     sourceProjectId: projectIdOf(source),
     sourceProjectName: projectOf(source).name,
     story,
     labelNames: story.label_ids.flatMap((id) => findLabel(source, id)?.name ?? []),
     contents,
+    reviewTypes: [...reviewTypeIds].flatMap((id) => findReviewType(source, id) ?? []),
   };
 }
 
@@ -62,6 +67,7 @@ export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: StreamSta
 
   const slot = ruledSlot(target, null, story.current_state)!;
   story.rank = rankInSlot(bandOf(story.current_state), slot);
+  const reviewTypes = matchReviewTypes(target, snapshot.reviewTypes, targetId, () => context.nextId('review_type'), context.now);
   const changes: ResourceChange[] = [
     ...storyWriteChanges(target, {
       before: null,
@@ -70,8 +76,10 @@ export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: StreamSta
       positionBefore: { before_id: null, after_id: null },
       positionAfter: slotNeighbours(slot),
     }),
+    ...reviewTypes.created.map(reviewTypeCreateChange),
     ...snapshot.contents.map(({ kind, doc }): ResourceChange => {
       const { project_id: _p, ...values } = doc;
+      if (kind === 'review') values['review_type_id'] = reviewTypes.idOf.get(Number(values['review_type_id'])) ?? values['review_type_id'];
       return { kind, change_type: 'create', id: doc.id, new_values: values };
     }),
   ];

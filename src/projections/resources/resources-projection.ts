@@ -35,6 +35,9 @@ export const resourceCollections: Readonly<Record<ProjectedKind, string>> = {
   account: 'accounts',
   account_membership: 'account_memberships',
   saved_search: 'saved_searches',
+  review_type: 'review_types',
+  review: 'reviews',
+  workspace: 'workspaces',
 };
 
 /** Kinds that live inside one project and carry its `project_id`. */
@@ -49,6 +52,8 @@ const PROJECT_SCOPED: ReadonlySet<ResourceKind> = new Set<ResourceKind>([
   'epic',
   'iteration_override',
   'saved_search',
+  'review_type',
+  'review',
 ]);
 
 const byProject: IndexSpec = { field: 'project_id' };
@@ -72,6 +77,9 @@ const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   account: [],
   account_membership: [{ field: 'account_id' }, { field: 'person_id' }], // /accounts/{id}/memberships, a person's accounts
   saved_search: [byProject], // /projects/{id}/my/searches (then by owner_id)
+  review_type: [byProject], // /projects/{id}/review_types
+  review: [byProject, { field: 'story_id' }], // /stories/{id}/reviews; search's review terms read a project's reviews
+  workspace: [{ field: 'person_id' }], // /my/workspaces: a person's own
 };
 
 /** What one event does to one document, after merging every change of it in that event. */
@@ -178,6 +186,9 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
 
 export const resourcesProjection: Projection = {
   name: 'resources',
+  // Kinds added later (review types, reviews, workspaces) need no new version: no earlier event holds
+  // them, so the documents of a log written before them are the same; their collections and indexes
+  // are created at start.
   version: 3, // 2: comments keep their ext_attachments; file attachments and blockers projected. 3: whole-second datetimes (event schema 2)
   collections: (Object.keys(resourceCollections) as ProjectedKind[]).map(
     (kind): ProjectionCollection => ({ name: resourceCollections[kind], indexes: indexes[kind] }),

@@ -12,6 +12,8 @@
 //   owner: / requester:              owner_ids / requested_by_id $in the people the values name;
 //                                    "" = no owner / no requester
 //   mywork:x                         owned by x and not accepted
+//   review: / review_status: /       the stories with a review of that type (by name) / status / reviewer
+//   reviewer:                        (person forms as owner:), resolved to ids beforehand
 //   id: / estimate: / external_id:   $in (estimate:-1 = no estimate)
 //   has: / is: / no:                 presence of labels, owners, an epic, an external id, an unresolved
 //                                    blocker (blocked), stories blocked by this one (blocking:
@@ -43,6 +45,13 @@ export interface SearchNames {
   storyIdsWithAttachments: readonly number[];
   /** textKey(field, word) -> the stories whose `field` holds the term's index words (search-text-pattern.ts). */
   storyIdsByText: ReadonlyMap<string, readonly number[]>;
+  /** reviewKey(field, value) -> the stories with a review of that type / status / reviewer. */
+  storyIdsByReview: ReadonlyMap<string, readonly number[]>;
+}
+
+/** The key of a review term's value (`review:`, `review_status:`, `reviewer:`) in SearchNames.storyIdsByReview. */
+export function reviewKey(field: string, value: string): string {
+  return `${field}:${value}`;
 }
 
 /** The key of a text term on one story field in SearchNames.storyIdsByText. */
@@ -298,6 +307,10 @@ function valuesCondition(term: ValuesTerm, names: SearchNames): Filter {
       return withAbsence(named.length > 0 ? { requested_by_id: { $in: people() } } : null, absent ? { requested_by_id: { $exists: false } } : null);
     case 'mywork':
       return allOf([{ owner_ids: { $in: people() } }, { current_state: { $ne: 'accepted' } }]);
+    case 'review':
+    case 'review_status':
+    case 'reviewer':
+      return { id: { $in: [...new Set(named.flatMap((value) => names.storyIdsByReview.get(reviewKey(term.field, value)) ?? []))] } };
   }
 }
 

@@ -10,13 +10,17 @@ const project = (scenario: Scenario) => docsOf(scenario.state, 'project').get(7)
 
 describe('project decisions', () => {
   describe('create', () => {
-    it('creates the project with the service defaults and the creator as owner, in one event', () => {
+    it('creates the project with the service defaults, the creator as owner and the default review types, in one event', () => {
       const scenario = new Scenario('project-7');
       const decision = scenario.when(decideCreateProject, create({ name: 'Alpha' }), { actorId: 42 });
       expect(decision.type).to.equal('project_create');
       expect(decision.data.changes.map((c) => [c.kind, c.change_type])).to.deep.equal([
         ['project', 'create'],
         ['project_membership', 'create'],
+        ...Array.from({ length: 4 }, () => ['review_type', 'create']),
+      ]);
+      expect([...docsOf(scenario.state, 'review_type').values()].map((type) => [type['name'], type['hidden'], type['project_id']])).to.deep.equal([
+        ['Test (QA)', false, 7], ['Design', false, 7], ['Code', false, 7], ['Security', false, 7],
       ]);
       expect(project(scenario)).to.deep.include({
         id: 7,
@@ -49,7 +53,7 @@ describe('project decisions', () => {
     it('creates no membership with no_owner', () => {
       const scenario = new Scenario('project-7');
       const decision = scenario.when(decideCreateProject, create({ name: 'Alpha' }, { owner: null }));
-      expect(decision.data.changes).to.have.length(1);
+      expect(decision.data.changes.filter((change) => change.kind !== 'review_type').map((change) => change.kind)).to.deep.equal(['project']);
     });
 
     it('applies every requested setting and derives project_type and point_scale_is_custom', () => {

@@ -11,7 +11,7 @@ const context: SearchContext = {
   now: Date.parse('2024-03-10T15:00:00Z'),
   timeZone: 'America/New_York',
   doneBefore: Date.parse('2024-03-04T05:00:00Z'),
-  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [], storyIdsByText: new Map() },
+  names: { labelIds: new Map(), epicLabelIds: new Map(), allEpicLabelIds: [], people: new Map(), blockedStoryIds: [], storyIdsWithAttachments: [], storyIdsByText: new Map(), storyIdsByReview: new Map() },
 };
 const compile = (text: string) => compileStorySearch(parseSearchQuery(text, 'query'), context);
 

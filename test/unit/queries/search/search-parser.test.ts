@@ -95,7 +95,10 @@ describe('search query parser', () => {
     expect(problem('mywork:""')).to.match(/mywork: needs a value/);
     expect(problem('has:feelings')).to.match(/has: "feelings" is not one of/);
     expect(problem('is:owner')).to.match(/is: "owner" is not one of blocked, blocker, blockers, blocking, following/);
-    expect(problem('a review:code')).to.match(/review: is not supported: reviews are not kept by this server \(at character 3\)/);
+    expect(parse('review:Code')).to.deep.equal({ kind: 'values', field: 'review', values: ['code'] });
+    expect(parse('review_status:PASS,in_review')).to.deep.equal({ kind: 'values', field: 'review_status', values: ['pass', 'in_review'] });
+    expect(problem('a review_status:done')).to.match(/review_status: "done" is not one of unstarted, in_review, pass, revise \(at character 17\)/);
+    expect(problem('reviewer:""')).to.match(/reviewer: needs a value/);
     expect(problem('integration:x')).to.match(/not supported: integrations/);
     expect(problem('*')).to.match(/'\*' needs at least one character/);
     expect(problem('""')).to.match(/empty quoted phrase/);

@@ -48,6 +48,17 @@ const seed: Record<string, Doc[]> = {
     { id: 73, project_id: P, story_id: 101, description: 'design sign-off', resolved: true },
     { id: 74, project_id: 2, story_id: 201, description: 'elsewhere', resolved: false },
   ],
+  review_types: [
+    { id: 81, project_id: P, name: 'Code', hidden: false },
+    { id: 82, project_id: P, name: 'Test (QA)', hidden: false },
+    { id: 83, project_id: 2, name: 'Code', hidden: false },
+  ],
+  reviews: [
+    { id: 91, project_id: P, story_id: 101, review_type_id: 81, reviewer_id: BOB, status: 'in_review' },
+    { id: 92, project_id: P, story_id: 106, review_type_id: 82, status: 'pass' },
+    { id: 93, project_id: P, story_id: 106, review_type_id: 81, reviewer_id: OUTSIDER, status: 'revise' },
+    { id: 94, project_id: 2, story_id: 201, review_type_id: 83, reviewer_id: BOB, status: 'pass' },
+  ],
   stories: [
     story(101, {
       name: 'Login page', description: 'Users sign in with magic links', current_state: 'started', estimate: 2, owner_ids: [ANNA],
@@ -152,6 +163,18 @@ describe('searchProject over the memory read store', () => {
     expect(await ids('id:101,103,201')).to.deep.equal([101, 103]);
     expect(await ids('estimate:-1')).to.deep.equal([102, 106, 103]);
     expect(await ids('estimate:1,2')).to.deep.equal([101, 105]);
+  });
+
+  it('finds stories by their reviews: type by name, status, reviewer among members', async () => {
+    expect(await ids('review:code')).to.deep.equal([101, 106]);
+    expect(await ids('review:"TEST (QA)"')).to.deep.equal([106]);
+    expect(await ids('review:security')).to.deep.equal([]);
+    expect(await ids('review_status:pass')).to.deep.equal([106]);
+    expect(await ids('review_status:in_review,revise')).to.deep.equal([101, 106]);
+    expect(await ids('reviewer:bm')).to.deep.equal([101]);
+    expect(await ids('reviewer:otto')).to.deep.equal([]);
+    expect(await ids('review:code -review_status:revise')).to.deep.equal([101]);
+    expect(await ids('-review:code')).to.deep.equal([102, 105, 103]);
   });
 
   it('reads dates as days of the searcher’s time zone: absolute, relative and ranges', async () => {

@@ -1,0 +1,137 @@
+// Tracker's code-review workflow as a project's state holds it: review types (the kinds of review a
+// project asks for: "Code", "Design", ...) and the reviews of its stories (a type, an optional reviewer
+// and a status). Review types live in the project like labels; reviews live inside their story like
+// blockers (project-state.ts STORY_CONTENT_KINDS), so they go and move with it. Read-only look-ups and
+// the changes every review decider shares.
+import { unfound } from '../errors.js';
+import type { ResourceChange } from '../events.js';
+import { docsOfKind, findDoc, memoByVersion } from '../project-state.js';
+import type { ResourceDoc, StreamState } from '../resource-state.js';
+
+/** facts §5 (`review_status:`) and the recorded reviews. */
+export const REVIEW_STATUSES = ['unstarted', 'in_review', 'pass', 'revise'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** The types a new project starts with, as Tracker's projects did (recorded: created with the project). */
+export const DEFAULT_REVIEW_TYPE_NAMES: readonly string[] = ['Test (QA)', 'Design', 'Code', 'Security'];
+
+export const MAX_REVIEW_TYPE_NAME = 255;
+
+export interface ReviewTypeDoc extends ResourceDoc {
+  project_id: number;
+  name: string;
+  /** A hidden type is no longer offered for new reviews; its reviews stay. */
+  hidden: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ReviewDoc extends ResourceDoc {
+  story_id: number;
+  review_type_id: number;
+  reviewer_id?: number;
+  status: ReviewStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export function isReviewStatus(value: unknown): value is ReviewStatus {
+  return typeof value === 'string' && (REVIEW_STATUSES as readonly string[]).includes(value);
+}
+
+/** The review type, or unfound. */
+export function reviewTypeOf(state: StreamState, id: number): ReviewTypeDoc {
+  const type = findDoc<ReviewTypeDoc>(state, 'review_type', id);
+  if (!type) throw unfound();
+  return type;
+}
+
+export function findReviewType(state: StreamState, id: number): ReviewTypeDoc | undefined {
+  return findDoc<ReviewTypeDoc>(state, 'review_type', id);
+}
+
+/** The key a review type's name is unique by within its project: case and surrounding spaces ignored. */
+export function reviewTypeKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function findReviewTypeByName(state: StreamState, name: string): ReviewTypeDoc | undefined {
+  const byName = memoByVersion(state, 'review-types-by-name', () => {
+    const index = new Map<string, ReviewTypeDoc>();
+    for (const type of docsOfKind<ReviewTypeDoc>(state, 'review_type')) index.set(reviewTypeKey(type.name), type);
+    return index;
+  });
+  return byName.get(reviewTypeKey(name));
+}
+
+/** The review of that story, or unfound (also when it belongs to another story). */
+export function reviewOf(state: StreamState, storyId: number, reviewId: number): ReviewDoc {
+  const review = findDoc<ReviewDoc>(state, 'review', reviewId);
+  if (!review || review.story_id !== storyId) throw unfound();
+  return review;
+}
+
+/** Every review of a type, by id. */
+export function reviewsOfType(state: StreamState, typeId: number): ReviewDoc[] {
+  return [...docsOfKind<ReviewDoc>(state, 'review')].filter((review) => review.review_type_id === typeId).sort((a, b) => a.id - b.id);
+}
+
+/** A new review type of the project (not yet in the state). */
+export function newReviewType(projectId: number, name: string, hidden: boolean, id: number, now: number): ReviewTypeDoc {
+  return { id, project_id: projectId, name, hidden, created_at: now, updated_at: now };
+}
+
+export function reviewTypeCreateChange(type: ReviewTypeDoc): ResourceChange {
+  return { kind: 'review_type', change_type: 'create', id: type.id, name: type.name, new_values: { ...type } };
+}
+
+/** The review types a new project starts with. */
+export function defaultReviewTypes(projectId: number, nextId: () => number, now: number): ReviewTypeDoc[] {
+  return DEFAULT_REVIEW_TYPE_NAMES.map((name) => newReviewType(projectId, name, false, nextId(), now));
+}
+
+/** Every change of a review is named by its type's name (the feed quotes it). */
+export function reviewChangeHead(review: ReviewDoc, typeName: string): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
+  return { kind: 'review', id: review.id, name: typeName };
+}
+
+export function reviewCreateChange(review: ReviewDoc, typeName: string): ResourceChange {
+  return { ...reviewChangeHead(review, typeName), change_type: 'create', new_values: { ...review } };
+}
+
+/** The delete change of a review, whether it goes alone, with its story or with its type. */
+export function reviewDeleteChange(review: ReviewDoc, typeName: string): ResourceChange {
+  return { ...reviewChangeHead(review, typeName), change_type: 'delete', original_values: { ...review } };
+}
+
+/** The name of a review's type as the state holds it ('' for a type that is gone). */
+export function reviewTypeName(state: StreamState, review: ReviewDoc): string {
+  return findReviewType(state, review.review_type_id)?.name ?? '';
+}
+
+/**
+ * The target project's types for reviews moved in from another project (types are per project): each
+ * source type matched by name, created in the target (hidden as it was) when the target has none of that
+ * name. Returns the target id of each source type id and the types created.
+ */
+export function matchReviewTypes(
+  target: StreamState,
+  sourceTypes: readonly ReviewTypeDoc[],
+  targetProjectId: number,
+  nextId: () => number,
+  now: number,
+): { idOf: Map<number, number>; created: ReviewTypeDoc[] } {
+  const idOf = new Map<number, number>();
+  const created: ReviewTypeDoc[] = [];
+  for (const source of sourceTypes) {
+    const match = findReviewTypeByName(target, source.name) ?? created.find((type) => reviewTypeKey(type.name) === reviewTypeKey(source.name));
+    if (match) {
+      idOf.set(source.id, match.id);
+      continue;
+    }
+    const type = newReviewType(targetProjectId, source.name, source.hidden, nextId(), now);
+    created.push(type);
+    idOf.set(source.id, type.id);
+  }
+  return { idOf, created };
+}
