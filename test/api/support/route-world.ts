@@ -1,7 +1,7 @@
 // A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
 // outsider, a project with stories, labels, tasks, a release, an epic, comments with an uploaded file and
-// an ext attachment, a blocker, a saved search, and the real ids by path parameter.
+// an ext attachment, a blocker, a review and its type, a saved search, and the real ids by path parameter.
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -37,6 +37,8 @@ export async function routeWorld(): Promise<RouteWorld> {
     attachment_id: [],
     file_attachment_id: [],
     blocker_id: [],
+    review_type_id: [],
+    review_id: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -80,6 +82,10 @@ export async function routeWorld(): Promise<RouteWorld> {
   ids['epic_id']!.push(String(epic.id));
   const blocker = (await app.api('POST', `/projects/${project.id}/stories/${storyId}/blockers`, { as: owner!, body: { description: 'wait' } })).json;
   ids['blocker_id']!.push(String(blocker.id));
+  const [reviewType] = (await app.api('GET', `/projects/${project.id}/review_types`, { as: owner! })).json;
+  ids['review_type_id']!.push(String(reviewType.id));
+  const review = (await app.api('POST', `/projects/${project.id}/stories/${storyId}/reviews`, { as: owner!, body: { review_type_id: reviewType.id, reviewer_id: member!.id } })).json;
+  ids['review_id']!.push(String(review.id));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 
