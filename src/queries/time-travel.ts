@@ -5,7 +5,7 @@
 // - The composition root wraps the live `read(collection)` with `AsOfReadScope.reads`: each call of a
 //   collection's method asks the scope whether the request being answered travels in time. When it
 //   does, project-scoped collections read the project's folded read models; the collections of
-//   streams other than the project's (people, accounts, account memberships) stay live (a person's
+//   streams other than the project's (people, accounts, account memberships, workspaces) stay live (a person's
 //   name or email at version N is today's). Outside a travelling request nothing changes.
 // - The pipeline (api/app.ts) enters the scope with `run(reader, task)` around the handler and the
 //   serializer of one request only: the scope is per request (AsyncLocalStorage), never module state.
@@ -18,7 +18,7 @@ import type { ReadOnlyCollection } from '../ports/read-store.js';
 export type CollectionReader = (collection: string) => ReadOnlyCollection;
 
 /** Collections filled from streams other than the project's: read live even when travelling. */
-export const LIVE_COLLECTIONS: ReadonlySet<string> = new Set(['people', 'accounts', 'account_memberships']);
+export const LIVE_COLLECTIONS: ReadonlySet<string> = new Set(['people', 'accounts', 'account_memberships', 'workspaces']);
 
 export interface ProjectHistory {
   /** The project's version at `instant` (ms): its last event at or before it; 0 when it did not exist yet. */

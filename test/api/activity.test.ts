@@ -186,6 +186,7 @@ describe('activity feeds over HTTP', function () {
       const projectId = done.json.id as number;
       const accountId = done.json.account_id as number;
       const owner = (await get(`/projects/${projectId}/memberships`, alice)).json[0].id as number;
+      const reviewTypes = (await get(`/projects/${projectId}/review_types`, alice)).json as Array<{ id: number; name: string }>;
       const expected: Said = {
         kind: 'project_create_activity',
         message: 'Alice Adams created this project',
@@ -211,6 +212,11 @@ describe('activity feeds over HTTP', function () {
               created_at: t(done.at), updated_at: t(done.at),
             },
           },
+          // the default review types a project starts with
+          ...reviewTypes.map(({ id, name: typeName }) => ({
+            kind: 'review_type', change_type: 'create', id, name: typeName,
+            new_values: { id, project_id: projectId, name: typeName, hidden: false, created_at: t(done.at), updated_at: t(done.at) },
+          })),
         ],
         primary: [{ kind: 'project', id: projectId, name }],
       };

@@ -157,7 +157,7 @@ describe('API: comments, uploads and blockers', () => {
     expect((await app.api('GET', `/projects/${p}/stories/${blocked.id}?fields=blockers`, { as: bob })).json.blockers).to.deep.equal([]);
   });
 
-  it('creates nested comments and blockers with the story, refuses pull_requests / branches / reviews, and deletes comments and files with the story', async () => {
+  it('creates nested comments and blockers with the story, refuses pull_requests / branches, and deletes comments and files with the story', async () => {
     const upload = (await app.api('POST', `/projects/${p}/uploads`, { as: owner, ...multipart('n.txt', 'nested') })).json;
     const s = await story({ comments: [{ text: 'first', file_attachments: [upload] }], blockers: [{ description: 'legal' }] });
     const read = await app.api('GET', `/projects/${p}/stories/${s.id}?fields=comments(text,file_attachments),blockers(description),follower_ids`, { as: owner });
@@ -166,7 +166,7 @@ describe('API: comments, uploads and blockers', () => {
     expect(read.json.blockers.map((b: { description: string }) => b.description)).to.deep.equal(['legal']);
     expect(read.json.follower_ids).to.deep.equal([owner.id]); // the commenter, not the requester
     const before = versionOf(await app.api('GET', `/projects/${p}`, { as: owner }));
-    for (const key of ['pull_requests', 'branches', 'reviews']) {
+    for (const key of ['pull_requests', 'branches']) {
       const res = await app.api('POST', `/projects/${p}/stories`, { as: owner, body: { name: 'x', [key]: [] } });
       expect(res.status).to.equal(400);
       expect(res.json.validation_errors[0].field).to.equal(key);

@@ -18,6 +18,7 @@ import { searchResources } from './search.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
 import { uploadResources } from './uploads.js';
+import { workspaceResources } from './workspaces.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
 export const resourceModules: readonly ResourceModuleFactory[] = [
@@ -39,4 +40,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   blockerResources,
   reviewResources,
   uploadResources,
+  workspaceResources,
 ];

@@ -1,5 +1,6 @@
 // GET /me: the caller's profile with their API token (the way to obtain it: HTTP Basic is accepted here),
-// the accounts they belong to (account_summary) and their project memberships (membership_summary).
+// the accounts they belong to (account_summary) and their project memberships (membership_summary);
+// `workspaces` / `workspace_ids` on request.
 // A person without a stored time zone is shown in UTC.
 import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { Doc } from '../../ports/read-store.js';
@@ -7,6 +8,7 @@ import { timeZoneAt } from '../../domain/project/time-zone.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 import { lastViewedAtAttribute } from './memberships.js';
+import { workspacesOf } from '../../queries/workspaces.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 export const accountSummaryType: ResourceType = {
@@ -34,6 +36,7 @@ export function meResources(deps: ResourceDeps): ResourceModule {
   const accountMemberships = deps.read('account_memberships');
   const memberships = deps.read('project_memberships');
   const projects = deps.read('projects');
+  const workspaceReads = { workspaces: deps.read('workspaces'), projects, memberships };
 
   const meType: ResourceType = {
     name: 'me',
@@ -63,6 +66,16 @@ export function meResources(deps: ResourceDeps): ResourceModule {
         many: true,
         async load(docs: readonly Doc[], _ctx: LoadContext) {
           return Promise.all(docs.map((me) => membershipSummaries(me.id)));
+        },
+      },
+      // On request only (facts §12): the caller's workspaces, as GET /my/workspaces lists them.
+      workspaces: {
+        type: 'workspace',
+        many: true,
+        ids: 'workspace_ids',
+        idsFromLoad: true,
+        async load(docs: readonly Doc[]) {
+          return Promise.all(docs.map((me) => workspacesOf(workspaceReads, me.id)));
         },
       },
     },

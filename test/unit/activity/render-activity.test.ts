@@ -120,12 +120,12 @@ describe('renderActivity', () => {
   });
 
   it('renders unknown event types generically', () => {
-    const event = projectEvent('review_create', {
-      changes: [{ kind: 'review' as never, change_type: 'create', id: 3, new_values: { status: 'unstarted' } }],
+    const event = projectEvent('pull_request_create', {
+      changes: [{ kind: 'pull_request' as never, change_type: 'create', id: 3, new_values: { status: 'open' } }],
       primary_resources: [FEATURE],
     });
     const doc = render(event);
-    expect(doc.kind).to.equal('review_create_activity');
+    expect(doc.kind).to.equal('pull_request_create_activity');
     expect(doc.highlight).to.equal('updated');
     expect(doc.message).to.equal('Alice Adams updated this feature');
   });

@@ -89,12 +89,16 @@ describe('story transitions projection', () => {
         ['project-1', [updated('story', 100, { current_state: 'started' }), created('story', 101, { current_state: 'unscheduled', story_type: 'bug' })]],
       ]),
     );
-    expect(docs.map(({ occurred_at, week_key, ...doc }) => doc)).to.deep.equal([
+    expect(docs.map(({ occurred_at, week_key, created_at, created_week_key, ...doc }) => doc)).to.deep.equal([
       { id: 1000, story_id: 100, project_id: 1, state: 'unstarted', project_version: 1, performed_by_id: 1, created: true, story_type: 'feature' },
       { id: 3000, story_id: 100, project_id: 1, state: 'started', project_version: 3, performed_by_id: 1 },
       { id: 3001, story_id: 101, project_id: 1, state: 'unscheduled', project_version: 3, performed_by_id: 1, created: true, story_type: 'bug' },
     ]);
     expect(docs[0]!['week_key']).to.equal(`1:${utcWeekOf(Number(docs[0]!['occurred_at']))}`);
+    // a creation carries the story's own created_at (5 ms: week 0), the event's time when the change has none
+    expect(docs.map((doc) => [doc['created_at'], doc['created_week_key']])).to.deep.equal([
+      [5, '1:0'], [undefined, undefined], [docs[2]!['occurred_at'], `1:${utcWeekOf(Number(docs[2]!['occurred_at']))}`],
+    ]);
   });
 
   it('records nothing for a move between projects', async () => {
