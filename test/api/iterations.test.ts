@@ -193,6 +193,64 @@ describe('API: iterations', () => {
     expect((await w.api('GET', `/projects/${p}/stories/${ids[2]}`, { as: vera })).json).to.not.have.property('cycle_time_details');
   });
 
+  it('answers the daily history of an iteration: the recorded header, a row per day up to today, floats and ints', async () => {
+    const days = (number: string | number, as: TestPerson = vera, query: Record<string, string> = {}) =>
+      w.api('GET', `/projects/${p}/history/iterations/${number}/days`, { as, query });
+    const zeros = Array(16).fill(0);
+    const done = await days(1);
+    expect(done.status, done.text).to.equal(200);
+    expect(done.json.kind).to.equal('daily_history_container');
+    expect(done.json.header).to.deep.equal([
+      'date', 'points_accepted', 'points_delivered', 'points_finished', 'points_started', 'points_rejected', 'points_planned',
+      'points_unstarted', 'points_unscheduled', 'counts_accepted', 'counts_delivered', 'counts_finished', 'counts_started',
+      'counts_rejected', 'counts_planned', 'counts_unstarted', 'counts_unscheduled',
+    ]);
+    // iteration 1 (Monday 2024-01-01 to Sunday): the story created accepted on the 3rd counts from its acceptance
+    const accepted = [3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
+    expect(done.json.data).to.deep.equal([
+      ['2024-01-01', ...zeros], ['2024-01-02', ...zeros],
+      ...['2024-01-03', '2024-01-04', '2024-01-05', '2024-01-06', '2024-01-07'].map((date) => [date, ...accepted]),
+    ]);
+    // the current iteration, up to today (Wednesday): it holds 'going' and 'next' (velocity 3), which came on the 10th
+    const current = await days(2);
+    const today = [0, 0, 0, 2, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0];
+    expect(current.json.data).to.deep.equal([['2024-01-08', ...zeros], ['2024-01-09', ...zeros], ['2024-01-10', ...today]]);
+    for (const [date, ...values] of current.json.data) {
+      expect(date).to.match(/^\d{4}-\d\d-\d\d$/);
+      expect(values.slice(8).every((count: number) => Number.isInteger(count))).to.equal(true);
+    }
+    expect(current.headers['x-tracker-project-version']).to.be.a('string');
+
+    // the next day has its own row (an answer cached yesterday is not served today)
+    const before = version(current);
+    w.clock.now += DAY;
+    await w.api('PUT', `/projects/${p}/stories/${ids[2]}`, { as: bob, body: { current_state: 'started' } });
+    const tomorrow = (await days(2)).json.data;
+    expect(tomorrow).to.have.length(4);
+    expect(tomorrow[3]).to.deep.equal(['2024-01-11', 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0]);
+    expect(tomorrow[2]).to.deep.equal(['2024-01-10', ...today]);
+    // as the project stood before that write
+    const past = await days(2, vera, { as_of_version: String(before) });
+    expect(past.json.data[3]).to.deep.equal(['2024-01-11', ...today]);
+    // the done iteration's rows did not move
+    expect((await days(1)).json.data).to.deep.equal(done.json.data);
+  });
+
+  it('refuses bad iteration numbers and strangers on the daily history, writing nothing', async () => {
+    const before = version(await w.api('GET', `/projects/${p}`, { as: bob }));
+    for (const number of ['0', 'abc', '-1']) {
+      const res = await w.api('GET', `/projects/${p}/history/iterations/${number}/days`, { as: bob });
+      expect(res.status, number).to.equal(400);
+      expect(res.json.code).to.equal('invalid_parameter');
+      expect(res.json.validation_errors[0].field).to.equal('number');
+    }
+    const beyond = await w.api('GET', `/projects/${p}/history/iterations/99/days`, { as: bob });
+    expect(beyond.status).to.equal(404);
+    expect(beyond.json.code).to.equal('unfound_resource');
+    expect((await w.api('GET', `/projects/${p}/history/iterations/1/days`, { as: outsider })).status).to.equal(403);
+    expect(version(await w.api('GET', `/projects/${p}`, { as: bob }))).to.equal(before);
+  });
+
   it('answers analytics and cycle time details as JSON and CSV, within six months only', async () => {
     const analytics = await w.api('GET', `/projects/${p}/iterations/1/analytics`, { as: vera });
     expect(analytics.json).to.deep.equal({ kind: 'analytics', stories_accepted: 1, bugs_created: 0, cycle_time: 0, rejection_rate: 0 });

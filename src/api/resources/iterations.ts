@@ -7,15 +7,18 @@
 //   GET /projects/:project_id/iterations/:number/analytics[.csv]                      readers
 //   GET /projects/:project_id/iterations/:number/analytics/cycle_time_details[.csv]   readers
 //   GET /projects/:project_id/stories/:story_id/transitions   readers; paginated, default limit 100
+//   GET /projects/:project_id/history/iterations/:number/days  readers; daily_history_container (burn-up)
 //
 // Iteration answers depend on the date only through the current iteration number, so they are byte-cached
-// with that number in the key; analytics and cycle time move with the clock and are not cached.
+// with that number in the key (the daily history with today's date too); analytics and cycle time move
+// with the clock and are not cached.
 import { decideSetIterationOverride, iterationOverrideView, overrideFromDoc } from '../../domain/iteration/iteration-override.js';
 import type { Doc } from '../../ports/read-store.js';
 import { STORY_TRANSITIONS } from '../../projections/analytics/story-transitions-projection.js';
 import { analyticsCsv } from '../../queries/analytics/analytics-csv.js';
 import { analyticsReads, getCycleTimeDetails, getCycleTimeDetailsCsv, getIterationAnalytics } from '../../queries/analytics/analytics-query.js';
 import { listStoryTransitions } from '../../queries/analytics/transitions-query.js';
+import { dailyHistoryDependence, getDailyHistory } from '../../queries/analytics/daily-history-query.js';
 import { currentIteration, getIteration, iterationListParams, iterationNumberParam, listIterations } from '../../queries/iterations/iterations-query.js';
 import type { IterationReads } from '../../queries/iterations/iteration-timeline.js';
 import { commandMeta } from '../command-meta.js';
@@ -61,6 +64,14 @@ export const cycleTimeDetailsType: ResourceType = {
   kind: 'cycle_time_details',
   attributes: CYCLE_TIME_KEYS,
   defaults: ['kind', ...CYCLE_TIME_KEYS],
+};
+
+/** facts §8: `header` names the columns of each `data` row (a date, then points as floats, then counts). */
+export const dailyHistoryType: ResourceType = {
+  name: 'daily_history_container',
+  kind: 'daily_history_container',
+  attributes: ['header', 'data'],
+  defaults: ['kind', 'header', 'data'],
 };
 
 export const storyTransitionType: ResourceType = {
@@ -178,6 +189,14 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
         return { kind: 'resource', type: 'story_transition', value: asDocs(transitions), pagination };
       },
     },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/history/iterations/:number/days',
+      access: 'project:read',
+      cacheable: true,
+      cacheVariant: (req) => dailyHistoryDependence(reads, req.project!.id, req.now),
+      handle: async (req) => ({ kind: 'resource', type: 'daily_history_container', value: asDocs([await getDailyHistory(reads, analysed(req))])[0]! }),
+    },
   ];
-  return { routes, types: [iterationType, iterationOverrideType, analyticsType, cycleTimeDetailsType, storyTransitionType] };
+  return { routes, types: [iterationType, iterationOverrideType, analyticsType, cycleTimeDetailsType, storyTransitionType, dailyHistoryType] };
 }

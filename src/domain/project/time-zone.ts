@@ -113,6 +113,11 @@ export function dayNumberOfDate(date: string): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 }
 
+/** The calendar date `YYYY-MM-DD` of a day number (the inverse of dayNumberOfDate). */
+export function dateOfDayNumber(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday). */
 export function weekdayOfDayNumber(day: number): number {
   return (((day + 4) % 7) + 7) % 7;

@@ -14,6 +14,7 @@ import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
 import type { Doc, WriteOp } from '../../ports/read-store.js';
 import { utcWeekOf } from '../iterations/iteration-stories-projection.js';
 import type { ProjectedWrite, Projection } from '../projection.js';
+import { STORY_HISTORY, storyHistoryWrites } from './story-history.js';
 
 export const STORY_TRANSITIONS = 'story_transitions';
 
@@ -47,7 +48,7 @@ export function transitionWeekKeys(projectId: number, from: number, to: number):
   return keys;
 }
 
-function apply(event: RecordedEvent): ProjectedWrite[] {
+function transitionWrites(event: RecordedEvent): ProjectedWrite[] {
   const projectId = projectIdOfStream(event.stream);
   if (projectId === null || event.type.startsWith('story_move')) return [];
   const ops: WriteOp[] = [];
@@ -78,9 +79,13 @@ function apply(event: RecordedEvent): ProjectedWrite[] {
   return ops.length > 0 ? [{ collection: STORY_TRANSITIONS, ops }] : [];
 }
 
+/** The analytics read model: the transitions, and each story's history for the daily history (story-history.ts). */
 export const storyTransitionsProjection: Projection = {
   name: 'analytics',
-  version: 3, // 2: whole-second datetimes (event schema 2); 3: creations carry created_at (bugs_created)
-  collections: [{ name: STORY_TRANSITIONS, indexes: [{ field: 'story_id' }, { field: 'week_key' }, { field: 'created_week_key' }] }],
-  apply,
+  version: 3, // 2: whole-second datetimes (event schema 2); 3: creations carry created_at (bugs_created), story_history
+  collections: [
+    { name: STORY_TRANSITIONS, indexes: [{ field: 'story_id' }, { field: 'week_key' }, { field: 'created_week_key' }] },
+    { name: STORY_HISTORY, indexes: [{ field: 'story_id' }, { field: 'accepted_week_key' }] },
+  ],
+  apply: (event) => [...transitionWrites(event), ...storyHistoryWrites(event)],
 };

@@ -15,12 +15,15 @@ import { STORY_TRANSITIONS, transitionWeekKeys, type StoryTransitionDoc } from '
 import { calendarMemo, doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
 import { ITERATION_STORIES } from '../../projections/iterations/iteration-stories-projection.js';
+import { STORY_HISTORY } from '../../projections/analytics/story-history.js';
 
 export const ANALYTICS_WINDOW_MONTHS = 6;
 
 export interface AnalyticsReads extends IterationReads {
   /** analytics: `story_transitions` */
   storyTransitions: QueryCollection;
+  /** analytics: `story_history` (the daily history) */
+  storyHistory: QueryCollection;
 }
 
 /** Every read the iteration, analytics and cycle-time queries make, from the live read models by name. */
@@ -33,6 +36,7 @@ export function analyticsReads(read: (collection: string) => QueryCollection, ch
     labels: read('labels'),
     people: read('people'),
     storyTransitions: read(STORY_TRANSITIONS),
+    storyHistory: read(STORY_HISTORY),
     calendars: calendarMemo(changes),
   };
 }

@@ -14,6 +14,8 @@ import { resourcesProjection } from '../../../src/projections/resources/resource
 import { analyticsCsv, cycleTimeDetailsCsv } from '../../../src/queries/analytics/analytics-csv.js';
 import { getCycleTimeDetails, getCycleTimeDetailsCsv, getIterationAnalytics, type AnalyticsReads } from '../../../src/queries/analytics/analytics-query.js';
 import { listStoryTransitions } from '../../../src/queries/analytics/transitions-query.js';
+import { getDailyHistory } from '../../../src/queries/analytics/daily-history-query.js';
+import { DAILY_HISTORY_STATES } from '../../../src/domain/iteration/daily-history.js';
 import {
   getIteration,
   iterationListParams,
@@ -96,6 +98,7 @@ describe('iterations, analytics and transitions queries', function () {
       iterationOverrides: source.collection('iteration_overrides'),
       iterationStories: source.collection('iteration_stories'),
       storyTransitions: source.collection('story_transitions'),
+      storyHistory: source.collection('story_history'),
       labels: source.collection('labels'),
       people: source.collection('people'),
     };
@@ -225,6 +228,45 @@ describe('iterations, analytics and transitions queries', function () {
     expect(lines).to.have.length(6);
     expect(lines[1]).to.equal(`started,feature,2,s10,${s[10]},,86400,86400,1,0,0,0,0,0,0,,`);
     expect(lines[4]).to.equal(`unstarted,feature,1,s7,${s[7]},ops,,0,0,0,0,0,0,0,0,,`);
+  });
+
+  it('tallies each day of an iteration by the states its stories had at the end of that day (daily history)', async () => {
+    const days = async (number: number, now = NOW) => (await getDailyHistory(reads, { projectId: 1, number, now })).data;
+    /** A row from the sparse points and counts per state, in the header's order. */
+    const row = (date: string, byState: Record<string, [number, number]>) => [
+      date,
+      ...DAILY_HISTORY_STATES.map((state) => byState[state]?.[0] ?? 0),
+      ...DAILY_HISTORY_STATES.map((state) => byState[state]?.[1] ?? 0),
+    ];
+    const history = await getDailyHistory(reads, { projectId: 1, number: 1, now: NOW });
+    expect(history.kind).to.equal('daily_history_container');
+    expect(history.header).to.deep.equal([
+      'date', 'points_accepted', 'points_delivered', 'points_finished', 'points_started', 'points_rejected', 'points_planned',
+      'points_unstarted', 'points_unscheduled', 'counts_accepted', 'counts_delivered', 'counts_finished', 'counts_started',
+      'counts_rejected', 'counts_planned', 'counts_unstarted', 'counts_unscheduled',
+    ]);
+    // iteration 1 held s1 (8 points) at its end: created Monday, started Tuesday, accepted Thursday (Los Angeles days)
+    expect(history.data).to.deep.equal([
+      row('2024-01-01', { unstarted: [8, 1] }),
+      row('2024-01-02', { started: [8, 1] }),
+      row('2024-01-03', { started: [8, 1] }),
+      ...['2024-01-04', '2024-01-05', '2024-01-06', '2024-01-07'].map((date) => row(date, { accepted: [8, 1] })),
+    ]);
+    // iteration 3 held s2, rejected and restarted in iteration 2, accepted on its Tuesday
+    expect((await days(3)).slice(0, 2)).to.deep.equal([row('2024-01-15', { started: [5, 1] }), row('2024-01-16', { accepted: [5, 1] })]);
+    // s5 was accepted in iteration 5 with an acceptance time back in iteration 4: iteration 4 had ended without it
+    expect((await days(4)).map((r) => r.slice(1).every((value) => value === 0))).to.deep.equal(Array(7).fill(true));
+    // the current iteration: the stories it holds now (s10, s4, s6, s7), followed back to its first day, up to today
+    expect(await days(6)).to.deep.equal([
+      row('2024-02-05', { unstarted: [5, 4] }),
+      row('2024-02-06', { started: [2, 1], unstarted: [3, 3] }),
+      row('2024-02-07', { started: [2, 1], unstarted: [3, 3] }),
+    ]);
+    expect(await days(6, at(6, 0, 18))).to.have.length(1);
+    expect(await days(7)).to.deep.equal([]);
+    await expectError(getDailyHistory(reads, { projectId: 1, number: 9, now: NOW }), 'unfound_resource');
+    // a done iteration's rows never change: the same a month later
+    expect(await days(1, NOW + 30 * DAY)).to.deep.equal(history.data);
   });
 
   it('answers the same anywhere within one iteration (the date matters only through the current iteration)', async () => {

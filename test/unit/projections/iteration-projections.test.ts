@@ -7,6 +7,7 @@ import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read
 import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import type { Projection } from '../../../src/projections/projection.js';
 import { storyTransitionsProjection } from '../../../src/projections/analytics/story-transitions-projection.js';
+import { STORY_HISTORY } from '../../../src/projections/analytics/story-history.js';
 import { acceptanceKey, iterationStoriesProjection, utcWeekOf } from '../../../src/projections/iterations/iteration-stories-projection.js';
 import { created, deleted, logOf, updated } from './resource-events.js';
 
@@ -18,9 +19,8 @@ async function project(store: ReadStore, projection: Projection, events: Recorde
   }
 }
 
-async function given(projection: Projection, events: RecordedEvent[]): Promise<Doc[]> {
+async function given(projection: Projection, events: RecordedEvent[], collection = projection.collections[0]!.name): Promise<Doc[]> {
   const store = createMemoryReadStore();
-  const collection = projection.collections[0]!.name;
   await project(store, projection, events);
   const once = JSON.stringify(await store.collection(collection).all());
   await project(store, projection, events);
@@ -106,3 +106,47 @@ describe('story transitions projection', () => {
     expect(await given(storyTransitionsProjection, [{ ...move!, type: 'story_move_into_project' }])).to.deep.equal([]);
   });
 });
+
+describe('story history (the analytics projection\'s daily history source)', () => {
+  it('records a story\'s coming, leaving, and changes of state, estimate and acceptance time, nothing else', async () => {
+    const docs = await given(
+      storyTransitionsProjection,
+      logOf([
+        ['project-1', [story]],
+        ['project-1', [updated('story', 100, { name: 'Renamed' })]],
+        ['project-1', [updated('story', 100, { estimate: null })]],
+        ['project-1', [updated('story', 100, { current_state: 'accepted', accepted_at: ACCEPTED, estimate: 3 })]],
+        ['project-1', [deleted('story', 100)]],
+      ]),
+      STORY_HISTORY,
+    );
+    expect(docs.map(({ at, ...doc }) => doc)).to.deep.equal([
+      { id: 1000, story_id: 100, project_id: 1, values: { current_state: 'unstarted', estimate: 2 }, created: true },
+      { id: 3000, story_id: 100, project_id: 1, values: { estimate: null } },
+      {
+        id: 4000, story_id: 100, project_id: 1, values: { current_state: 'accepted', estimate: 3, accepted_at: ACCEPTED },
+        accepted_at: ACCEPTED, accepted_week_key: `1:${utcWeekOf(ACCEPTED)}`,
+      },
+      { id: 5000, story_id: 100, project_id: 1, values: {}, deleted: true },
+    ]);
+  });
+
+  it('counts a story created with past times (an import) from its created_at, or from its accepted_at when created accepted', async () => {
+    const [plain, imported] = logOf([
+      ['project-1', [story]],
+      ['project-1', [created('story', 101, { name: 'Old', story_type: 'feature', current_state: 'accepted', estimate: 1, accepted_at: 90, created_at: 7, owner_ids: [] }, 'S2')]],
+    ]);
+    const [later] = logOf([['project-1', [updated('story', 100, { current_state: 'accepted', accepted_at: 60 })]]]);
+    const docs = await given(storyTransitionsProjection, [{ ...plain!, type: 'story_create' }, { ...imported!, type: 'story_create' }, { ...later!, position: 3 }], STORY_HISTORY);
+    // a change written later counts from when it was written, whatever accepted_at it sets
+    expect(docs.map((doc) => doc['at'])).to.deep.equal([5, 90, later!.meta.occurred_at]);
+  });
+
+  it('follows a story moved between projects: a leaving in one, a coming in the other', async () => {
+    const [into] = logOf([['project-2', [story]]]);
+    const [out] = logOf([['project-1', [deleted('story', 100)]]]);
+    const docs = await given(storyTransitionsProjection, [{ ...into!, type: 'story_move_into_project' }, { ...out!, type: 'story_move_from_project', position: 2 }], STORY_HISTORY);
+    expect(docs.map((doc) => [doc['project_id'], doc['created'] ?? false, doc['deleted'] ?? false])).to.deep.equal([[2, true, false], [1, false, true]]);
+  });
+});
+
