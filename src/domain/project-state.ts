@@ -133,12 +133,25 @@ export function normalizedLabelName(name: string): string {
 }
 
 export function findLabelByName(state: StreamState, name: string): LabelDoc | undefined {
-  const byName = memoByVersion(state, 'labels-by-name', () => {
-    const index = new Map<string, LabelDoc>();
-    for (const label of docsOfKind<LabelDoc>(state, 'label')) index.set(normalizedLabelName(label.name), label);
+  return findByName<LabelDoc>(state, 'label', name, normalizedLabelName);
+}
+
+/**
+ * The document of a kind whose name, under `keyOf` (its uniqueness rule: case, spaces), is `name`'s;
+ * from an index made once per state version.
+ */
+export function findByName<T extends ResourceDoc & { name: string }>(
+  state: StreamState,
+  kind: ResourceKind,
+  name: string,
+  keyOf: (name: string) => string,
+): T | undefined {
+  const byName = memoByVersion(state, `${kind}-by-name`, () => {
+    const index = new Map<string, T>();
+    for (const doc of docsOfKind<T>(state, kind)) index.set(keyOf(doc.name), doc);
     return index;
   });
-  return byName.get(normalizedLabelName(name));
+  return byName.get(keyOf(name));
 }
 
 /** The tasks of a story, by position. */

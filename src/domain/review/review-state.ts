@@ -5,7 +5,7 @@
 // the changes every review decider shares.
 import { unfound } from '../errors.js';
 import type { ResourceChange } from '../events.js';
-import { docsOfKind, findDoc, memoByVersion } from '../project-state.js';
+import { docsOfKind, findByName, findDoc } from '../project-state.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 
 /** facts §5 (`review_status:`) and the recorded reviews. */
@@ -56,12 +56,7 @@ export function reviewTypeKey(name: string): string {
 }
 
 export function findReviewTypeByName(state: StreamState, name: string): ReviewTypeDoc | undefined {
-  const byName = memoByVersion(state, 'review-types-by-name', () => {
-    const index = new Map<string, ReviewTypeDoc>();
-    for (const type of docsOfKind<ReviewTypeDoc>(state, 'review_type')) index.set(reviewTypeKey(type.name), type);
-    return index;
-  });
-  return byName.get(reviewTypeKey(name));
+  return findByName<ReviewTypeDoc>(state, 'review_type', name, reviewTypeKey);
 }
 
 /** The review of that story, or unfound (also when it belongs to another story). */

@@ -11,20 +11,17 @@
 // at read time and a settings change needs no rebuild; the log never changes, so the rows of past days
 // never do.
 //
-// `id` = event position × 1000 + the change's index (as story_transitions), so ids follow the log and a
-// replay inserts nothing twice. `accepted_week_key` = `<project>:<UTC week of accepted_at>` (indexed) on
-// documents that set accepted_at: the stories a done iteration held at its end are found by the weeks
+// `id` = event position × 1000 + the change's index (analytics-keys.ts), so ids follow the log and a
+// replay inserts nothing twice. `accepted_week_key` = `<project>:<UTC week of accepted_at>` (analytics-keys.ts, indexed)
+// on documents that set accepted_at: the stories a done iteration held at its end are found by the weeks
 // its span covers.
 import { projectIdOfStream, type RecordedEvent, type Values } from '../../domain/events.js';
 import type { StoryHistoryValues } from '../../domain/iteration/daily-history.js';
 import type { Doc, WriteOp } from '../../ports/read-store.js';
-import { utcWeekOf } from '../iterations/iteration-stories-projection.js';
+import { changeDocumentId, weekKey } from './analytics-keys.js';
 import type { ProjectedWrite } from '../projection.js';
 
 export const STORY_HISTORY = 'story_history';
-
-/** Changes per event a history id has room for (as story_transitions). */
-const CHANGES_PER_EVENT = 1000;
 
 const KEPT = ['current_state', 'estimate', 'accepted_at'] as const;
 
@@ -38,20 +35,9 @@ export interface StoryHistoryDoc extends Doc {
   created?: true;
   /** The story left the project (deleted, or moved out). */
   deleted?: true;
-  /** Documents that set an acceptance time: it, and its week key (acceptedWeekKeys). */
+  /** Documents that set an acceptance time: it, and its week key (analytics-keys.ts). */
   accepted_at?: number;
   accepted_week_key?: string;
-}
-
-export function acceptedWeekKey(projectId: number, week: number): string {
-  return `${projectId}:${week}`;
-}
-
-/** The keys of the documents that may set an accepted_at in [from, to). */
-export function acceptedWeekKeys(projectId: number, from: number, to: number): string[] {
-  const keys: string[] = [];
-  for (let week = utcWeekOf(from); week <= utcWeekOf(to - 1); week++) keys.push(acceptedWeekKey(projectId, week));
-  return keys;
 }
 
 function keptValues(values: Values | undefined): StoryHistoryValues | null {
@@ -81,14 +67,13 @@ export function storyHistoryWrites(event: RecordedEvent): ProjectedWrite[] {
     if (change.kind !== 'story') return;
     const values = change.change_type === 'delete' ? {} : keptValues(change.new_values);
     if (values === null) return;
-    if (index >= CHANGES_PER_EVENT) throw new Error(`event ${event.position} lists more than ${CHANGES_PER_EVENT} changes`);
     const at = event.type === 'story_create' && change.change_type === 'create' ? createdSince(values, change.new_values, event.meta.occurred_at) : event.meta.occurred_at;
-    const doc: StoryHistoryDoc = { id: event.position * CHANGES_PER_EVENT + index, story_id: change.id, project_id: projectId, at, values };
+    const doc: StoryHistoryDoc = { id: changeDocumentId(event, index), story_id: change.id, project_id: projectId, at, values };
     if (change.change_type === 'create') doc.created = true;
     if (change.change_type === 'delete') doc.deleted = true;
     if (typeof values.accepted_at === 'number') {
       doc.accepted_at = values.accepted_at;
-      doc.accepted_week_key = acceptedWeekKey(projectId, utcWeekOf(values.accepted_at));
+      doc.accepted_week_key = weekKey(projectId, values.accepted_at);
     }
     ops.push({ op: 'insert', doc });
   });

@@ -3,8 +3,8 @@
 // `created`) and from every update that changes `current_state`. Moving a story between projects does
 // not change its state, so the move records none: a story's transitions follow it by `story_id`.
 //
-// `id` = event position × 1000 + the change's index in the event (an event lists far fewer than 1000
-// changes), so a replay inserts the same ids and the read store skips them.
+// `id` = event position × 1000 + the change's index in the event (analytics-keys.ts), so a replay inserts
+// the same ids and the read store skips them.
 // `week_key` = `<project>:<UTC week of occurred_at>` (indexed): analytics of an iteration read the
 // transitions of the weeks its span covers, never the project's whole history. A creation also carries
 // the story's own `created_at` (which a client may set, as every imported story does) and
@@ -12,14 +12,12 @@
 // created_at falls in the iteration, read by the weeks it covers.
 import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
 import type { Doc, WriteOp } from '../../ports/read-store.js';
-import { utcWeekOf } from '../iterations/iteration-stories-projection.js';
+import { changeDocumentId, weekKey } from './analytics-keys.js';
 import type { ProjectedWrite, Projection } from '../projection.js';
 import { STORY_HISTORY, storyHistoryWrites } from './story-history.js';
 
 export const STORY_TRANSITIONS = 'story_transitions';
 
-/** Changes per event a transition id has room for. */
-export const CHANGES_PER_EVENT = 1000;
 
 export interface StoryTransitionDoc extends Doc {
   story_id: number;
@@ -31,21 +29,10 @@ export interface StoryTransitionDoc extends Doc {
   /** The story's type when it was created (creations only: bugs_created counts them). */
   story_type?: string;
   created?: true;
-  /** Creations only: the story's created_at and its week key (createdWeekKeys). */
+  /** Creations only: the story's created_at and its week key (analytics-keys.ts). */
   created_at?: number;
   created_week_key?: string;
   week_key: string;
-}
-
-export function transitionWeekKey(projectId: number, week: number): string {
-  return `${projectId}:${week}`;
-}
-
-/** The week keys of the transitions that may have occurred in [from, to). */
-export function transitionWeekKeys(projectId: number, from: number, to: number): string[] {
-  const keys: string[] = [];
-  for (let week = utcWeekOf(from); week <= utcWeekOf(to - 1); week++) keys.push(transitionWeekKey(projectId, week));
-  return keys;
 }
 
 function transitionWrites(event: RecordedEvent): ProjectedWrite[] {
@@ -56,15 +43,14 @@ function transitionWrites(event: RecordedEvent): ProjectedWrite[] {
     if (change.kind !== 'story' || change.change_type === 'delete') return;
     const state = change.new_values?.['current_state'];
     if (typeof state !== 'string') return;
-    if (index >= CHANGES_PER_EVENT) throw new Error(`event ${event.position} lists more than ${CHANGES_PER_EVENT} changes`);
     const doc: StoryTransitionDoc = {
-      id: event.position * CHANGES_PER_EVENT + index,
+      id: changeDocumentId(event, index),
       story_id: change.id,
       project_id: projectId,
       state,
       project_version: event.version,
       occurred_at: event.meta.occurred_at,
-      week_key: transitionWeekKey(projectId, utcWeekOf(event.meta.occurred_at)),
+      week_key: weekKey(projectId, event.meta.occurred_at),
     };
     if (event.meta.performed_by !== null) doc.performed_by_id = event.meta.performed_by;
     if (change.change_type === 'create') {
@@ -72,7 +58,7 @@ function transitionWrites(event: RecordedEvent): ProjectedWrite[] {
       if (typeof change.new_values?.['story_type'] === 'string') doc.story_type = change.new_values['story_type'];
       const createdAt = change.new_values?.['created_at'];
       doc.created_at = typeof createdAt === 'number' ? createdAt : event.meta.occurred_at;
-      doc.created_week_key = transitionWeekKey(projectId, utcWeekOf(doc.created_at));
+      doc.created_week_key = weekKey(projectId, doc.created_at);
     }
     ops.push({ op: 'insert', doc });
   });

@@ -11,7 +11,8 @@ import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idsOf } from '../csv-table.js';
 import { cycleTimeDetailsCsv } from './analytics-csv.js';
-import { STORY_TRANSITIONS, transitionWeekKeys, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
+import { STORY_TRANSITIONS, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
+import { weekKeys } from '../../projections/analytics/analytics-keys.js';
 import { calendarMemo, doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
 import { ITERATION_STORIES } from '../../projections/iterations/iteration-stories-projection.js';
@@ -153,7 +154,7 @@ async function bugsCreatedDuring(reads: AnalyticsReads, projectId: number, span:
   const until = spanUntilNow(span, now);
   if (until <= span.start) return 0;
   const docs = await reads.storyTransitions.find({
-    created_week_key: { $in: transitionWeekKeys(projectId, span.start, until) },
+    created_week_key: { $in: weekKeys(projectId, span.start, until) },
     created_at: { $gte: span.start, $lt: until },
     story_type: 'bug',
   }, { fields: ['id'] });
@@ -165,7 +166,7 @@ async function transitionsDuring(reads: AnalyticsReads, projectId: number, span:
   const until = spanUntilNow(span, now);
   if (until <= span.start) return [];
   const docs = await reads.storyTransitions.find({
-    week_key: { $in: transitionWeekKeys(projectId, span.start, until) },
+    week_key: { $in: weekKeys(projectId, span.start, until) },
     occurred_at: { $gte: span.start, $lt: until },
   });
   return docs as StoryTransitionDoc[];

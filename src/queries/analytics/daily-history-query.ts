@@ -12,7 +12,8 @@ import { unfound } from '../../domain/errors.js';
 import { iterationSpan, type IterationSpan } from '../../domain/iteration/iteration-calendar.js';
 import { acceptedWithin, dailyHistoryRows, DAILY_HISTORY_HEADER, type DailyHistoryRow, type StoryHistoryEntry } from '../../domain/iteration/daily-history.js';
 import { localDayNumber } from '../../domain/project/time-zone.js';
-import { acceptedWeekKeys, type StoryHistoryDoc } from '../../projections/analytics/story-history.js';
+import type { StoryHistoryDoc } from '../../projections/analytics/story-history.js';
+import { weekKeys } from '../../projections/analytics/analytics-keys.js';
 import { loadTimeline, type IterationTimeline } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
 import type { AnalyticsReads, AnalyticsRequest } from './analytics-query.js';
@@ -49,7 +50,7 @@ async function currentHistories(reads: AnalyticsReads, timeline: IterationTimeli
 /** The history of each story the done iteration held when it ended. */
 async function doneHistories(reads: AnalyticsReads, projectId: number, span: IterationSpan): Promise<StoryHistoryEntry[][]> {
   const acceptances = await reads.storyHistory.find(
-    { accepted_week_key: { $in: acceptedWeekKeys(projectId, span.start, span.finish) }, accepted_at: { $gte: span.start, $lt: span.finish }, at: { $lt: span.finish } },
+    { accepted_week_key: { $in: weekKeys(projectId, span.start, span.finish) }, accepted_at: { $gte: span.start, $lt: span.finish }, at: { $lt: span.finish } },
     { fields: ['story_id'] },
   );
   const candidates = [...new Set(acceptances.map((doc) => Number(doc['story_id'])))];
