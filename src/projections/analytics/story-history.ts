@@ -3,18 +3,18 @@
 // there (a create, or a move into the project) and its leaving (a delete, or a move out). Each document
 // holds only what the change set (`values`: `current_state`, `estimate`, `accepted_at`, null when
 // cleared) and when (`at`), so a story's state at any instant is the fold of its documents before it
-// (domain/iteration/daily-history.ts). `at` is the event's occurred_at, except for a story created with
-// times of the past (as every imported story is): created accepted, it counts from its accepted_at (what
-// it was before is not known), else from its created_at. Later changes count from when they were
-// written, so a back-dated acceptance does not rewrite days that have passed. Days are not projected: a day's end depends on
-// the project's time zone and calendar, which may change later, so the daily history query cuts days
-// at read time and a settings change needs no rebuild; the log never changes, so the rows of past days
-// never do.
+// (domain/iteration/daily-history.ts).
 //
-// `id` = event position × 1000 + the change's index (analytics-keys.ts), so ids follow the log and a
-// replay inserts nothing twice. `accepted_week_key` = `<project>:<UTC week of accepted_at>` (analytics-keys.ts, indexed)
-// on documents that set accepted_at: the stories a done iteration held at its end are found by the weeks
-// its span covers.
+// `at` is the event's occurred_at, except for a story created with times of the past (as every imported
+// story is): created accepted, it counts from its accepted_at (what it was before is not known), else
+// from its created_at. Later changes count from when they were written, so a back-dated acceptance does
+// not rewrite days that have passed. Days are not projected: a day's end depends on the project's time
+// zone and calendar, which may change later, so the daily history query cuts days at read time and a
+// settings change needs no rebuild.
+//
+// `id` = event position × 1000 + the change's index, and `accepted_week_key` = `<project>:<UTC week of
+// accepted_at>` (indexed) on documents that set accepted_at (analytics-keys.ts): the stories a done
+// iteration held at its end are found by the weeks its span covers.
 import { projectIdOfStream, type RecordedEvent, type Values } from '../../domain/events.js';
 import type { StoryHistoryValues } from '../../domain/iteration/daily-history.js';
 import type { Doc, WriteOp } from '../../ports/read-store.js';
