@@ -311,6 +311,7 @@ describe('iterations, analytics and transitions queries', function () {
         for (let number = 1; number <= current; number++) {
           out.push(await getIterationAnalytics(source, { projectId, number, now: NOW }));
           out.push(await getCycleTimeDetails(source, { projectId, number, now: NOW }));
+          out.push(await getDailyHistory(source, { projectId, number, now: NOW }));
         }
       }
       return JSON.stringify(out);
