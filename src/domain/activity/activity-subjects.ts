@@ -1,6 +1,6 @@
 // Which stories and epics an event belongs to, for the story and epic activity feeds: the event changes
-// the story (or epic) itself, a task, blocker, review or comment of it, or names it as a primary resource (a comment or
-// task activity names its story there, facts §9.3).
+// the story (or epic) itself, a task, blocker, review or comment of it, or names it as a primary
+// resource (a comment or task activity names its story there, facts §9.3).
 import type { EventData, ResourceChange } from '../events.js';
 
 export type ActivitySubjectKind = 'story' | 'epic';

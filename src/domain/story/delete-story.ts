@@ -1,6 +1,7 @@
 // Deleting a story: the story goes, and with it what lives inside it (its tasks, comments, blockers,
-// reviews and its comments' files), so the project's state keeps no orphans; each of their changes is named as when
-// it goes alone (a task by its description, a blocker by its description, a file by its name).
+// reviews and its comments' files), so the project's state keeps no orphans; each of their changes is
+// named as when it goes alone (a task or blocker by its description, a review by its type, a file by
+// its name).
 // Its labels are recounted, and the stories its blockers named no longer list it as blocked.
 import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-decisions.js';
 import type { BlockerDoc } from '../blocker/blocker-decisions.js';

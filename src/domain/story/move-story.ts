@@ -1,8 +1,8 @@
 // Moving a story to another project: two events, one per project stream.
 // - In the target: `story_move_into_project`, a create of the whole story (same id: ids are unique per
 //   kind across projects) and of everything inside it (tasks, comments, blockers, reviews), its labels
-//   and its reviews' types matched by name (created in the target when missing), placed by the target's placement rules for its state (an
-//   unscheduled story at the top of the Icebox).
+//   and its reviews' types matched by name (created in the target when missing), placed by the
+//   target's placement rules for its state (an unscheduled story at the top of the Icebox).
 // - In the source: `story_move_from_project`, the delete of the story and its contents with the label
 //   recounts, exactly as a delete.
 // The story must satisfy the target's rules as it is (an estimate outside the target's point scale is
