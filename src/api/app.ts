@@ -1,7 +1,8 @@
 // The express app: one request pipeline applies the conventions of the spec ("Conventions for all
 // endpoints", "Authentication", "Errors", "Versioning") to every route of the route table:
 //
-//   parse URL and query -> OPTIONS preflight -> method simulation -> route match (404 / 405)
+//   parse URL and query -> OPTIONS preflight -> method simulation -> route match (404; 405 for a method
+//   no route serves)
 //   -> authenticate (403 before anything else looks at ids) -> parse `fields` and check integer query
 //   parameters (400 before any work)
 //   -> read and parse the body -> access check declared by the route -> [byte cache] -> handler

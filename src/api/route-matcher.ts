@@ -1,6 +1,8 @@
 // Finds the route for a request path: strips a version prefix, splits into segments (empty segments from
 // double slashes are dropped), percent-decodes them and walks a segment trie built once at start-up.
 // Literal segments win over parameters; the walk backtracks when a literal branch leads nowhere.
+// A path served by other methods only is not found for this one (Tracker answered `PUT /projects`
+// 404 route_not_found); only a method no route serves at all (TRACE, PROPFIND) is "not supported".
 
 import type { HttpMethod, RouteDefinition } from './route-table.js';
 
@@ -42,7 +44,7 @@ export class RouteMatcher {
     const node = prefix ? walk(this.versioned, segments, prefix.length) : walk(this.root, segments, 0);
     if (!node) return { kind: 'not_found' };
     const endpoint = method ? node.endpoints.get(method) : undefined;
-    if (!endpoint) return { kind: 'method_not_supported' };
+    if (!endpoint) return method === null ? { kind: 'method_not_supported' } : { kind: 'not_found' };
     const params: Record<string, string> = {};
     const offset = prefix ? prefix.length : 0;
     for (const [index, name] of endpoint.params) params[name] = segments[offset + index]!;

@@ -71,8 +71,8 @@ describe('API conventions', () => {
       expect(inline.headers['content-disposition']).to.match(/^inline;/);
     });
 
-    it('answers a known path with an unsupported method 405 http_method_not_supported', async () => {
-      expectError(await call('POST', `${V5}/projects/${PRIVATE}`, { headers: asAlice }), 405, 'http_method_not_supported');
+    it('answers a method the path does not serve 404 route_not_found, one no route serves 405', async () => {
+      expectError(await call('POST', `${V5}/projects/${PRIVATE}`, { headers: asAlice }), 404, 'route_not_found');
       expectError(await call('TRACE', `${V5}/projects/${PRIVATE}`, { headers: asAlice }), 405, 'http_method_not_supported');
       expectError(await call('PROPFIND', `${V5}/nowhere`, { headers: asAlice }), 404, 'route_not_found');
     });
