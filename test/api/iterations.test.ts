@@ -112,6 +112,10 @@ describe('API: iterations', () => {
     await expectError('iterations?limit=0', 400, 'invalid_parameter', 'limit');
     await expectError('iterations?limit=ten', 400, 'invalid_parameter', 'limit');
     await expectError('iterations/3/analytics', 400, 'invalid_parameter', 'number');
+    // past the last iteration (3, the Backlog's), as Tracker answered
+    await expectError('iterations/4/analytics', 404, 'unfound_resource');
+    await expectError('iterations/99/analytics.csv', 404, 'unfound_resource');
+    await expectError('iterations/4/analytics/cycle_time_details', 404, 'unfound_resource');
     await expectError('iterations/0/analytics/cycle_time_details.csv', 400, 'invalid_parameter', 'number');
     await expectError(`stories/${ids[0]! + 100}/transitions`, 404, 'unfound_resource');
     await expectError(`stories/${ids[0]}/transitions?limit=-1`, 400, 'invalid_parameter', 'limit');

@@ -80,6 +80,17 @@ describe('CLI: --help and --version', () => {
     }
   });
 
+  it('prints the usage of a group\'s subcommands after its word (`person --help`), exit 0', async () => {
+    const person = cliCommands.filter((command) => command.words[0] === 'person');
+    expect(person.map((command) => command.words.join(' '))).to.deep.equal(['person add', 'person reset-token']);
+    const group = await run(process.execPath, [bin, 'person', '--help']);
+    for (const command of person) expect(group.stdout).to.contain(`storyline ${command.usage}`).and.to.contain(command.summary);
+    expect(group.stdout.split('\n').filter((line) => line.startsWith('  storyline '))).to.have.length(person.length);
+    const bare = await run(process.execPath, [bin, 'person']).then(() => null, (error: { code: number; stderr: string }) => error);
+    expect(bare?.code).to.equal(2);
+    expect(bare?.stderr).to.contain('storyline person add').and.not.to.contain('storyline serve');
+  });
+
   it("prints package.json's version", async () => {
     expect((await run(process.execPath, [bin, '--version'])).stdout.trim()).to.equal(packageJson.version);
   });

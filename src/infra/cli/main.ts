@@ -1,6 +1,6 @@
 // The `storyline` command line: finds the command named by the first words (commands.ts) and runs it
 // with the configuration read from the environment. `--help` after any command prints that command's
-// usage (here, once for every command); `--version` prints package.json's version. The configuration is
+// usage (here, once for every command), after a group's word (`person --help`) its subcommands'; `--version` prints package.json's version. The configuration is
 // read exactly as the server reads it; `--data DIR` (anywhere on the line) stands for STORYLINE_DATA. A
 // command that does not create data (all but `serve` and `import`) refuses a directory without Storyline
 // data. Problems the operator can act on are one line on stderr and a non-zero exit.
@@ -21,6 +21,11 @@ function usage(commands: readonly CliCommand[]): string {
 
 function commandOf(argv: string[]): CliCommand | undefined {
   return cliCommands.find((command) => command.words.every((word, index) => argv[index] === word));
+}
+
+/** The commands of a group named by its first word (`person`: person add, person reset-token). */
+function subcommandsOf(word: string): CliCommand[] {
+  return cliCommands.filter((command) => command.words.length > 1 && command.words[0] === word);
 }
 
 /** Takes `--data DIR` / `--data=DIR` out of the arguments; it overrides STORYLINE_DATA. */
@@ -62,7 +67,12 @@ async function main(rawArgv: string[]): Promise<number> {
   }
   const command = commandOf(argv);
   if (!command) {
-    err(`storyline: unknown command "${argv.join(' ')}"\n${usage(cliCommands)}`);
+    const group = subcommandsOf(first);
+    if (group.length > 0 && (argv.includes('--help') || argv.includes('-h'))) {
+      out(usage(group));
+      return 0;
+    }
+    err(`storyline: unknown command "${argv.join(' ')}"\n${usage(group.length > 0 ? group : cliCommands)}`);
     return 2;
   }
   const args = argv.slice(command.words.length);

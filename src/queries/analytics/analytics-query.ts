@@ -14,7 +14,7 @@ import { cycleTimeDetailsCsv } from './analytics-csv.js';
 import { STORY_TRANSITIONS, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
 import { weekKeys } from '../../projections/analytics/analytics-keys.js';
 import { calendarMemo, doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
-import { planOf } from '../iterations/iterations-query.js';
+import { assertIterationExists, planOf } from '../iterations/iterations-query.js';
 import { ITERATION_STORIES } from '../../projections/iterations/iteration-stories-projection.js';
 import { STORY_HISTORY } from '../../projections/analytics/story-history.js';
 
@@ -110,13 +110,17 @@ export async function getCycleTimeDetailsCsv(reads: AnalyticsReads & { people: Q
   });
 }
 
-/** The iteration's span and stories; invalid_parameter outside done-or-current within six months. */
+/**
+ * The iteration's span and stories; unfound_resource past the last iteration, invalid_parameter for a
+ * Backlog iteration or one older than six months.
+ */
 async function analysedIteration(
   reads: AnalyticsReads,
   request: AnalyticsRequest,
 ): Promise<{ projectId: number; span: IterationSpan; stories: PlanStory[] }> {
   const timeline = await loadTimeline(reads, request.projectId, request.now);
   if (request.number > timeline.currentNumber) {
+    assertIterationExists(timeline, (await planOf(reads, timeline)).plan, request.number);
     throw invalidField('number', `Iteration ${request.number} has not started: analytics cover the current iteration (${timeline.currentNumber}) and done ones.`);
   }
   const span = iterationSpan(timeline.calendar, request.number);

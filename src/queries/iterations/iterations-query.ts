@@ -126,9 +126,14 @@ export async function getIteration(reads: IterationReads, request: { projectId: 
   const timeline = await loadTimeline(reads, request.projectId, request.now);
   const planned = request.number >= timeline.currentNumber ? await planOf(reads, timeline) : null;
   const plan = planned?.plan ?? [];
-  if (request.number >= timeline.currentNumber + Math.max(plan.length, 1)) throw unfound();
+  assertIterationExists(timeline, plan, request.number);
   const [iteration] = await iterationDocs(reads, timeline, plan, request.number, request.number, planned?.history);
   return iteration!;
+}
+
+/** unfound_resource for a number past the last iteration (the last Backlog one, or Current). */
+export function assertIterationExists(timeline: IterationTimeline, plan: readonly PlannedIteration[], number: number): void {
+  if (number >= timeline.currentNumber + Math.max(plan.length, 1)) throw unfound();
 }
 
 export async function projectIterationFacts(reads: IterationReads, projectId: number, now: number): Promise<ProjectIterationFacts> {
