@@ -48,9 +48,10 @@ describe('API: comments, uploads and blockers', () => {
     expect(upload.status, upload.text).to.equal(200);
     const file = upload.json;
     expect(Object.keys(file).sort()).to.deep.equal(
-      ['big_url', 'created_at', 'download_url', 'filename', 'id', 'kind', 'size', 'thumbnail_url', 'thumbnailable', 'uploaded', 'uploader_id'].sort(),
+      ['big_url', 'content_type', 'created_at', 'download_url', 'filename', 'id', 'kind', 'size', 'thumbnail_url', 'thumbnailable', 'uploaded', 'uploader_id'].sort(),
     );
-    expect(file).to.include({ kind: 'file_attachment', filename: 'résumé final.txt', size: 11, uploader_id: bob.id, thumbnailable: false, uploaded: true, thumbnail_url: '#' });
+    // content_type from the extension, not from the part's Content-Type (spec)
+    expect(file).to.include({ kind: 'file_attachment', filename: 'résumé final.txt', size: 11, uploader_id: bob.id, thumbnailable: false, uploaded: true, thumbnail_url: '#', content_type: 'text/plain' });
     expect(file.download_url).to.equal(`http://storyline.test/file_attachments/${file.id}/download`);
 
     const comment = await app.api('POST', `/projects/${p}/stories/${s.id}/comments`, { as: bob, body: { text: 'see file', file_attachments: [file] } });
@@ -58,6 +59,8 @@ describe('API: comments, uploads and blockers', () => {
     expect(Object.keys(comment.json).sort()).to.deep.equal(['created_at', 'id', 'kind', 'person_id', 'story_id', 'text', 'updated_at'].sort());
     const nested = await app.api('GET', `/projects/${p}/stories/${s.id}/comments/${comment.json.id}?fields=text,file_attachments(filename,size),file_attachment_ids`, { as: vera });
     expect(nested.json).to.deep.equal({ id: comment.json.id, text: 'see file', file_attachments: [{ id: file.id, filename: 'résumé final.txt', size: 11 }], file_attachment_ids: [file.id] });
+    const nestedDefaults = await app.api('GET', `/projects/${p}/stories/${s.id}?fields=comments(file_attachments)`, { as: vera });
+    expect(nestedDefaults.json.comments[0].file_attachments[0]).to.deep.equal(file);
 
     const root = await app.server.request('GET', `/file_attachments/${file.id}/download`, { headers: { 'X-TrackerToken': vera.token } });
     expect(root.status).to.equal(200);

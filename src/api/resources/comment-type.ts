@@ -52,7 +52,12 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
     kind: 'file_attachment',
     attributes: ['id', 'filename', 'created_at', 'uploader_id', 'thumbnailable', 'size', 'uploaded', 'content_type', 'height', 'width'],
     datetimes: ['created_at'],
-    defaults: ['kind', 'id', 'filename', 'created_at', 'uploader_id', 'thumbnailable', 'size', 'download_url', 'uploaded', 'big_url', 'thumbnail_url'],
+    // The recorded default keys, with the spec's `height` / `width` (images only: omitted when null) and
+    // `content_type` (decided from the file's extension at upload).
+    defaults: [
+      'kind', 'id', 'filename', 'created_at', 'uploader_id', 'thumbnailable', 'height', 'width', 'size', 'download_url', 'uploaded',
+      'big_url', 'thumbnail_url', 'content_type',
+    ],
     associations: {
       uploader: {
         type: 'person',
