@@ -14,6 +14,7 @@ import {
   decideCreateAccount,
   decideRemoveAccountMember,
 } from '../domain/account/account-decisions.js';
+import { ACCOUNT_MEMBERSHIP_FLAGS } from '../domain/account/account-membership-flags.js';
 import { LAST_OWNER, decideRemoveMembership } from '../domain/project/membership-decisions.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { PROJECT_ROLES } from '../domain/project-state.js';
@@ -37,8 +38,6 @@ export interface AccountDeps {
   projectMemberships: ReadView;
 }
 
-const FLAG_KEYS = ['owner', 'admin', 'project_creator'] as const;
-
 export class AccountCommands {
   constructor(private readonly deps: AccountDeps) {}
 
@@ -47,7 +46,7 @@ export class AccountCommands {
     decideCreateAccount({ accountId: 0, name, ownerId: 0 }, emptyState(streams.account(0)), { now: meta.now, actorId: meta.actorId, nextId: () => 0 });
   }
 
-  /** A new account whose owner (also admin and project creator) is `ownerId`. */
+  /** A new account whose owner (also project creator and timekeeper) is `ownerId`. */
   async createAccount(name: unknown, ownerId: number, meta: CommandMeta): Promise<Doc> {
     this.validateNewAccount(name, meta);
     const accountId = await this.deps.ids.next('account');
@@ -133,5 +132,5 @@ export class AccountCommands {
 }
 
 function flagsOf(request: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(FLAG_KEYS.filter((key) => key in request).map((key) => [key, request[key]]));
+  return Object.fromEntries(ACCOUNT_MEMBERSHIP_FLAGS.filter((key) => key in request).map((key) => [key, request[key]]));
 }

@@ -5,8 +5,10 @@
 /**
  * Version of the event data layout; bump it and add an upcaster in infra/event-codec.ts when it changes.
  * 2: every datetime is a whole second (whole-seconds.ts); schema-1 events are truncated when read.
+ * 3: account memberships carry `timekeeper` / `time_enterer` and the creator is no admin by default
+ *    (account/account-membership-flags.ts); schema-2 account creates are read under those rules.
  */
-export const EVENT_SCHEMA = 2;
+export const EVENT_SCHEMA = 3;
 
 export type ResourceKind =
   | 'project'

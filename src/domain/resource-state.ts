@@ -65,7 +65,7 @@ export function emptyState(stream: string): StreamState {
  * What a stored state was folded by: a snapshot of another format is not used. Raise it whenever
  * evolve() or applyChange() change what a state holds for the same events.
  */
-export const STREAM_STATE_FORMAT = 1;
+export const STREAM_STATE_FORMAT = 2; // 2: account memberships read under event schema 3
 
 /** A state as stored between starts (ports/stream-snapshots.ts): its documents by kind, in fold order. */
 export interface StreamStateSnapshot {

@@ -8,6 +8,7 @@
 // (and `storyline import`) can tell whether anything in the log was altered.
 import { hash } from 'node:crypto';
 import { EVENT_SCHEMA } from '../domain/events.js';
+import { membershipFlagsOfSchema2 } from '../domain/account/account-membership-flags.js';
 import { eventInWholeSeconds } from '../domain/whole-seconds.js';
 import type { EventData, EventMeta, EventType, RecordedEvent } from '../domain/events.js';
 
@@ -40,12 +41,20 @@ export type Upcaster = (event: EventBody) => EventBody;
  * Upcasters keyed by the schema they upgrade FROM. When EVENT_SCHEMA becomes 2, register the
  * conversion of schema-1 events here in one line: `[1, upcastSchema1To2]`.
  */
-const upcasters: ReadonlyMap<number, Upcaster> = new Map<number, Upcaster>([[1, upcastSchema1To2]]);
+const upcasters: ReadonlyMap<number, Upcaster> = new Map<number, Upcaster>([
+  [1, upcastSchema1To2],
+  [2, upcastSchema2To3],
+]);
 
 /** Schema 1 recorded datetimes to the millisecond; schema 2 to the whole second. */
 function upcastSchema1To2(event: EventBody): EventBody {
   const rounded = eventInWholeSeconds(event);
   return { ...rounded, meta: { ...rounded.meta, schema: 2 } };
+}
+
+/** Schema 2 had no time flags on account memberships and made the account's creator an admin. */
+function upcastSchema2To3(event: EventBody): EventBody {
+  return { ...event, data: membershipFlagsOfSchema2(event.type, event.data), meta: { ...event.meta, schema: 3 } };
 }
 
 /** Namespace of event ids (a fixed, random UUID): ids are UUID v5 of `<command id>/<index>`. */

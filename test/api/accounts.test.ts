@@ -51,13 +51,16 @@ describe('API: accounts', () => {
 
   it('lists, reads, changes and removes memberships by person id', async () => {
     const list = await app.api('GET', `/accounts/${accountId}/memberships`, { as: admin });
-    expect(list.json.map((m: any) => [m.person.id, m.owner, m.admin, m.project_creator])).to.deep.equal([
-      [owner.id, true, true, true],
-      [admin.id, false, true, false],
-      [creator.id, false, false, true],
-      [plain.id, false, false, false],
+    // the creator is owner, project creator and timekeeper, not an admin unless made one
+    expect(list.json.map((m: any) => [m.id, m.person.id, m.owner, m.admin, m.project_creator, m.timekeeper, m.time_enterer])).to.deep.equal([
+      [owner.id, owner.id, true, false, true, true, false],
+      [admin.id, admin.id, false, true, false, false, false],
+      [creator.id, creator.id, false, false, true, false, false],
+      [plain.id, plain.id, false, false, false, false, false],
     ]);
-    expect(list.json[0]).to.include.keys('kind', 'id', 'account_id', 'created_at', 'updated_at');
+    expect(Object.keys(list.json[0])).to.deep.equal([
+      'kind', 'id', 'account_id', 'person', 'owner', 'admin', 'project_creator', 'timekeeper', 'time_enterer', 'created_at', 'updated_at',
+    ]);
     expect(list.json[0].person.email).to.equal(owner.email);
     const one = await app.api('GET', `/accounts/${accountId}/memberships/${plain.id}`, { as: owner });
     expect(one.json.person.id).to.equal(plain.id);
@@ -68,6 +71,32 @@ describe('API: accounts', () => {
     expect((await app.api('DELETE', `/accounts/${accountId}/memberships/${plain.id}`, { as: plain })).status).to.equal(403);
     expect((await app.api('DELETE', `/accounts/${accountId}/memberships/${plain.id}`, { as: admin })).status).to.equal(204);
     expect((await app.api('GET', `/accounts/${accountId}/memberships/${plain.id}`, { as: owner })).status).to.equal(404);
+  });
+
+  it('identifies memberships by their person and lets owners and admins set the time flags', async () => {
+    const extra = await app.person('Tina Time');
+    const added = await app.api('POST', `/accounts/${accountId}/memberships`, { as: admin, body: { person_id: extra.id, time_enterer: true } });
+    expect(added.status, added.text).to.equal(200);
+    expect(added.json).to.include({ id: extra.id, timekeeper: false, time_enterer: true, admin: false });
+    const changed = await app.api('PUT', `/accounts/${accountId}/memberships/${extra.id}`, { as: admin, body: { timekeeper: 'true', time_enterer: false } });
+    expect(changed.json).to.include({ id: extra.id, timekeeper: true, time_enterer: false });
+    expect((await app.api('GET', `/accounts/${accountId}/memberships/${extra.id}`, { as: owner })).json).to.include({ id: extra.id, timekeeper: true });
+    const madeAdmin = await app.api('PUT', `/accounts/${accountId}/memberships/${owner.id}`, { as: owner, body: { admin: true } });
+    expect(madeAdmin.json).to.include({ id: owner.id, owner: true, admin: true });
+
+    const list = async () => (await app.api('GET', `/accounts/${accountId}/memberships`, { as: owner })).text;
+    const before = await list();
+    const refusals = [
+      await app.api('PUT', `/accounts/${accountId}/memberships/${extra.id}`, { as: creator, body: { timekeeper: false } }),
+      await app.api('PUT', `/accounts/${accountId}/memberships/${extra.id}`, { as: admin, body: { timekeeper: 'sometimes' } }),
+      await app.api('PUT', `/accounts/${accountId}/memberships/${extra.id}`, { as: admin, body: { time_enterer: 1 } }),
+    ];
+    expect(refusals.map((res) => [res.status, res.json.code])).to.deep.equal([
+      [403, 'unauthorized_operation'], [400, 'invalid_parameter'], [400, 'invalid_parameter'],
+    ]);
+    expect(refusals[1]!.json.validation_errors[0].field).to.equal('timekeeper');
+    expect(await list()).to.equal(before);
+    await app.api('DELETE', `/accounts/${accountId}/memberships/${extra.id}`, { as: owner });
   });
 
   it('invites by email, rejects duplicates and keeps the last owner', async () => {

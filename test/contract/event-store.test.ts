@@ -195,6 +195,28 @@ describe('event codec', () => {
     expect(change!.new_values).to.deep.equal({ ...event.data.changes[0]!.new_values, updated_at: Date.UTC(2025, 0, 6, 9, 0, 1) });
   });
 
+  it('reads schema-2 account memberships with the time flags, the creator no admin', () => {
+    const meta = { schema: 2, occurred_at: Date.UTC(2025, 0, 6), performed_by: 101, command_id: 'c-account' };
+    const membership = (id: number, personId: number, flags: Record<string, boolean>) => ({
+      kind: 'account_membership' as const, change_type: 'create' as const, id, new_values: { id, account_id: 3, person_id: personId, ...flags },
+    });
+    const created = decodeEvent(row({
+      type: 'account_create',
+      data: { changes: [membership(40, 101, { owner: true, admin: true, project_creator: true })], primary_resources: [] },
+      meta,
+    }));
+    expect(created.meta.schema).to.equal(EVENT_SCHEMA);
+    expect(created.data.changes[0]!.new_values).to.deep.include({ owner: true, admin: false, project_creator: true, timekeeper: true, time_enterer: false });
+    const added = decodeEvent(row({
+      type: 'account_membership_create',
+      data: { changes: [membership(41, 102, { owner: false, admin: true, project_creator: false })], primary_resources: [] },
+      meta,
+    }));
+    expect(added.data.changes[0]!.new_values).to.deep.include({ owner: false, admin: true, timekeeper: false, time_enterer: false });
+    const story = storyUpdateEvent('command-1');
+    expect(decodeEvent(row({ ...story, meta: { ...story.meta, schema: 2 } })).data).to.deep.equal(story.data);
+  });
+
   it('refuses an event whose schema has no upcaster or is newer than the server', () => {
     const event = storyUpdateEvent('command-1');
     expect(() => upcast({ ...event, meta: { ...event.meta, schema: EVENT_SCHEMA - 1 } }, new Map())).to.throw(

@@ -7,6 +7,9 @@
 //   GET/POST /accounts/:account_id/memberships, GET/PUT/DELETE .../memberships/:person_id
 //                                          owners and admins only (the deciders also keep the last owner and
 //                                          let only owners grant or revoke ownership)
+//
+// An account membership's `id` is its person's id, as Tracker's were (the path names it so too); the
+// read model keeps the membership's own id, since one person belongs to several accounts.
 import { DomainError, invalidField, unauthorized } from '../../domain/errors.js';
 import { mayCreateProjects } from '../../commands/projects.js';
 import type { Doc } from '../../ports/read-store.js';
@@ -33,14 +36,16 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
   const accountMemberships = deps.read('account_memberships');
   const commands = deps.accounts;
   const directory = personDirectory(deps);
-  const checkMemberBody = bodyChecker({ person_id: 'integer', owner: 'boolean', admin: 'boolean', project_creator: 'boolean' });
+  const checkMemberBody = bodyChecker({
+    person_id: 'integer', owner: 'boolean', admin: 'boolean', project_creator: 'boolean', timekeeper: 'boolean', time_enterer: 'boolean',
+  });
 
   const accountMembershipType: ResourceType = {
     name: 'account_membership',
     kind: 'account_membership',
-    attributes: ['id', 'account_id', 'person_id', 'owner', 'admin', 'project_creator', 'created_at', 'updated_at'],
+    attributes: ['id', 'account_id', 'person_id', 'owner', 'admin', 'project_creator', 'timekeeper', 'time_enterer', 'created_at', 'updated_at'],
     datetimes: ['created_at', 'updated_at'],
-    defaults: ['kind', 'id', 'account_id', 'person', 'owner', 'admin', 'project_creator', 'created_at', 'updated_at'],
+    defaults: ['kind', 'id', 'account_id', 'person', 'owner', 'admin', 'project_creator', 'timekeeper', 'time_enterer', 'created_at', 'updated_at'],
     associations: { person: personAssociation(directory, 'person_id') },
   };
 
@@ -108,7 +113,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const value = await accountMemberships.find({ account_id: account.id }, { sort: { id: 1 } });
-        return { kind: 'resource', type: 'account_membership', value };
+        return { kind: 'resource', type: 'account_membership', value: value.map(asServed) };
       },
     },
     {
@@ -118,7 +123,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const value = await commands.addMember(account.id, checkMemberBody(req.body), commandMeta(req));
-        return { kind: 'resource', type: 'account_membership', value, created: true };
+        return { kind: 'resource', type: 'account_membership', value: asServed(value), created: true };
       },
     },
     {
@@ -127,7 +132,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       access: 'person',
       async handle(req) {
         const account = await managedAccount(req);
-        return { kind: 'resource', type: 'account_membership', value: await membershipOf(account.id, req) };
+        return { kind: 'resource', type: 'account_membership', value: asServed(await membershipOf(account.id, req)) };
       },
     },
     {
@@ -138,7 +143,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
         const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), commandMeta(req));
-        return { kind: 'resource', type: 'account_membership', value };
+        return { kind: 'resource', type: 'account_membership', value: asServed(value) };
       },
     },
     {
@@ -154,4 +159,9 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
     },
   ];
   return { routes, types: [accountType, accountMembershipType] };
+}
+
+/** A membership as clients see it: identified by its person. */
+function asServed(membership: Doc): Doc {
+  return { ...membership, id: Number(membership['person_id']) };
 }

@@ -1,22 +1,22 @@
 // Decisions on an account stream (`account-<id>`): the account and its memberships.
 // Rules chosen where the spec is silent:
-// - the account's creator is its owner, an admin and a project creator;
-// - only account owners and admins change account memberships; only owners grant or revoke `owner`;
+// - the account's creator is its owner, a project creator and its timekeeper, not an admin unless made
+//   one (the flags and their defaults: account-membership-flags.ts);
+// - only account owners and admins change account memberships (every flag, `timekeeper` and
+//   `time_enterer` included); only owners grant or revoke `owner`;
 // - the last owner can be neither removed nor demoted;
 // - plan is `self_hosted` and status `active`: a self-hosted server has no billing plans.
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange, Values } from '../events.js';
 import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
+import { ACCOUNT_CREATOR_FLAGS, ACCOUNT_MEMBERSHIP_FLAGS, newMembershipFlags, type AccountMembershipFlags } from './account-membership-flags.js';
 
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
 export const ACCOUNT_PLAN = 'self_hosted';
 export const ACCOUNT_STATUS = 'active';
 export const LAST_ACCOUNT_OWNER = 'An account must keep at least one owner.';
 export const ALREADY_ACCOUNT_MEMBER = 'This person is already a member of the account.';
-
-const FLAGS = ['owner', 'admin', 'project_creator'] as const;
-type Flag = (typeof FLAGS)[number];
 
 export interface CreateAccount {
   /** Allocated by the caller: it names the stream. */
@@ -27,7 +27,7 @@ export interface CreateAccount {
 
 export interface AddAccountMember {
   personId: number;
-  /** `owner`, `admin`, `project_creator` booleans; absent ones are false. */
+  /** `owner`, `admin`, `project_creator`, `timekeeper`, `time_enterer` booleans; absent ones take their defaults. */
   request: Record<string, unknown>;
   actorId: number | null;
 }
@@ -55,7 +55,7 @@ export function decideCreateAccount(command: CreateAccount, state: StreamState, 
     updated_at: context.now,
   };
   const membershipId = context.nextId('account_membership');
-  const owner = accountMembershipValues(command.accountId, membershipId, command.ownerId, { owner: true, admin: true, project_creator: true }, context.now);
+  const owner = accountMembershipValues(command.accountId, membershipId, command.ownerId, ACCOUNT_CREATOR_FLAGS, context.now);
   return {
     type: 'account_create',
     data: {
@@ -75,7 +75,7 @@ export function decideAddAccountMember(command: AddAccountMember, state: StreamS
   requireManager(state, command.actorId, flags.owner === true);
   if (accountMembershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_ACCOUNT_MEMBER);
   const id = context.nextId('account_membership');
-  const values = accountMembershipValues(account.id, id, command.personId, flags, context.now);
+  const values = accountMembershipValues(account.id, id, command.personId, newMembershipFlags(flags), context.now);
   return accountEvent('account_membership_create', account, { kind: 'account_membership', change_type: 'create', id, new_values: values });
 }
 
@@ -130,16 +130,14 @@ function accountMembershipValues(
   accountId: number,
   id: number,
   personId: number,
-  flags: Partial<Record<Flag, boolean>>,
+  flags: Readonly<AccountMembershipFlags>,
   now: number,
 ): Values {
   return {
     id,
     account_id: accountId,
     person_id: personId,
-    owner: flags.owner ?? false,
-    admin: flags.admin ?? false,
-    project_creator: flags.project_creator ?? false,
+    ...flags,
     created_at: now,
     updated_at: now,
   };
@@ -154,10 +152,10 @@ function requireManager(state: StreamState, actorId: number | null, touchesOwner
   if (touchesOwnership && !isOwner) throw unauthorized('Only account owners may grant or revoke account ownership.');
 }
 
-function requestedFlags(request: Record<string, unknown>): Partial<Record<Flag, boolean>> {
-  const flags: Partial<Record<Flag, boolean>> = {};
+function requestedFlags(request: Record<string, unknown>): Partial<AccountMembershipFlags> {
+  const flags: Partial<AccountMembershipFlags> = {};
   const problems: ValidationError[] = [];
-  for (const flag of FLAGS) {
+  for (const flag of ACCOUNT_MEMBERSHIP_FLAGS) {
     if (!(flag in request)) continue;
     const value = request[flag];
     if (typeof value === 'boolean') flags[flag] = value;

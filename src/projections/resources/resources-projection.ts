@@ -189,7 +189,9 @@ export const resourcesProjection: Projection = {
   // Kinds added later (review types, reviews, workspaces) need no new version: no earlier event holds
   // them, so the documents of a log written before them are the same; their collections and indexes
   // are created at start.
-  version: 3, // 2: comments keep their ext_attachments; file attachments and blockers projected. 3: whole-second datetimes (event schema 2)
+  // 2: comments keep their ext_attachments; file attachments and blockers projected. 3: whole-second
+  // datetimes (event schema 2). 4: account memberships' time flags, the creator no admin (event schema 3)
+  version: 4,
   collections: (Object.keys(resourceCollections) as ProjectedKind[]).map(
     (kind): ProjectionCollection => ({ name: resourceCollections[kind], indexes: indexes[kind] }),
   ),

@@ -15,7 +15,7 @@ const OWNER = 42;
 const withAccount = () => new Scenario('account-3').given(decideCreateAccount, { accountId: 3, name: 'Acme', ownerId: OWNER });
 
 describe('account decisions', () => {
-  it('creates the account with its creator as owner, admin and project creator', () => {
+  it('creates the account with its creator as owner, project creator and timekeeper, not admin', () => {
     const scenario = new Scenario('account-3');
     const decision = scenario.when(decideCreateAccount, { accountId: 3, name: ' Acme ', ownerId: OWNER });
     expect(decision.type).to.equal('account_create');
@@ -27,7 +27,9 @@ describe('account decisions', () => {
       created_at: T0,
       updated_at: T0,
     });
-    expect(accountMembershipOf(scenario.state, OWNER)).to.deep.include({ account_id: 3, owner: true, admin: true, project_creator: true });
+    expect(accountMembershipOf(scenario.state, OWNER)).to.deep.include({
+      account_id: 3, owner: true, admin: false, project_creator: true, timekeeper: true, time_enterer: false,
+    });
   });
 
   it('requires a name', () => {
@@ -38,7 +40,9 @@ describe('account decisions', () => {
     const scenario = withAccount();
     scenario.when(decideAddAccountMember, { personId: 50, request: { admin: true }, actorId: OWNER });
     scenario.when(decideAddAccountMember, { personId: 51, request: { project_creator: true }, actorId: 50 });
-    expect(accountMembershipOf(scenario.state, 51)).to.deep.include({ owner: false, admin: false, project_creator: true });
+    expect(accountMembershipOf(scenario.state, 51)).to.deep.include({ owner: false, admin: false, project_creator: true, timekeeper: false, time_enterer: false });
+    scenario.when(decideAddAccountMember, { personId: 54, request: { owner: true }, actorId: OWNER });
+    expect(accountMembershipOf(scenario.state, 54)).to.deep.include({ owner: true, timekeeper: true, time_enterer: false });
     scenario.rejects(decideAddAccountMember, { personId: 52, request: {}, actorId: 51 }, 'unauthorized_operation');
     scenario.rejects(decideAddAccountMember, { personId: 52, request: { owner: true }, actorId: 50 }, 'unauthorized_operation');
     scenario.rejects(decideAddAccountMember, { personId: 52, request: {}, actorId: 999 }, 'unauthorized_operation');
