@@ -146,13 +146,47 @@ describe('API: iterations', () => {
     expect(reset.json).to.deep.equal({ kind: 'iteration_override', number: 1, project_id: p, length: 2, team_strength: 1 });
   });
 
+  it('ends the current iteration with length 0: the next one is current at once, on the same weeks', async () => {
+    const current = async () => (await w.api('GET', `/projects/${p}/iterations?scope=current&fields=number,start,finish,length,story_ids,velocity`, { as: bob })).json;
+    expect(await current()).to.deep.equal([
+      { number: 2, start: '2024-01-08T00:00:00Z', finish: '2024-01-15T00:00:00Z', length: 1, story_ids: [ids[1], ids[2]], velocity: 3 },
+    ]);
+    const before = version(await w.api('GET', `/projects/${p}`, { as: bob }));
+    const ended = await w.api('PUT', `/projects/${p}/iteration_overrides/2`, { as: bob, body: { length: 0 } });
+    expect(ended.status, ended.text).to.equal(200);
+    expect(ended.json).to.deep.equal({ kind: 'iteration_override', number: 2, project_id: p, length: 0, team_strength: 1 });
+    expect(version(ended)).to.equal(before + 1);
+    // iteration 3 takes the weeks iteration 2 had; the ended one is done, empty, and left out of velocity
+    expect(await current()).to.deep.equal([
+      { number: 3, start: '2024-01-08T00:00:00Z', finish: '2024-01-15T00:00:00Z', length: 1, story_ids: [ids[1], ids[2]], velocity: 3 },
+    ]);
+    const done = await w.api('GET', `/projects/${p}/iterations?scope=done&fields=number,start,finish,length,story_ids,effective_points`, { as: bob });
+    expect(done.json).to.deep.equal([
+      { number: 1, start: '2024-01-01T00:00:00Z', finish: '2024-01-08T00:00:00Z', length: 1, story_ids: [ids[0]], effective_points: 3 },
+      { number: 2, start: '2024-01-08T00:00:00Z', finish: '2024-01-08T00:00:00Z', length: 0, story_ids: [], effective_points: 0 },
+    ]);
+    expect((await w.api('GET', `/projects/${p}?fields=current_iteration_number`, { as: bob })).json.current_iteration_number).to.equal(3);
+    // the next week is iteration 4 now; ending 3 as well makes 4 current, and 2 cannot take 0 again once done
+    w.clock.now = start + 7 * DAY;
+    expect((await current())[0]).to.include({ number: 4, start: '2024-01-15T00:00:00Z' });
+    expect((await w.api('PUT', `/projects/${p}/iteration_overrides/3`, { as: bob, body: { length: 0 } })).status).to.equal(400);
+    expect((await w.api('PUT', `/projects/${p}/iteration_overrides/4`, { as: bob, body: { length: 0 } })).status).to.equal(200);
+    expect((await current())[0]).to.include({ number: 5, start: '2024-01-15T00:00:00Z', finish: '2024-01-22T00:00:00Z' });
+    // giving the ended iteration 2 its length again moves the numbers back (4 stays ended, zero weeks)
+    expect((await w.api('PUT', `/projects/${p}/iteration_overrides/2`, { as: bob, body: { length: null } })).status).to.equal(200);
+    expect((await current())[0]).to.include({ number: 3, start: '2024-01-15T00:00:00Z', finish: '2024-01-22T00:00:00Z' });
+  });
+
   it('refuses overrides of iterations not started, unknown keys and bad values, writing nothing', async () => {
     const before = version(await w.api('GET', `/projects/${p}`, { as: bob }));
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['3', { length: 2 }, 'number'],
       ['0', { length: 2 }, 'number'],
       ['x', { length: 2 }, 'number'],
-      ['2', { length: 0 }, 'length'],
+      ['1', { length: 0 }, 'length'], // 0 ends the CURRENT iteration only
+      ['2', { length: -1 }, 'length'],
+      ['2', { length: 100 }, 'length'],
+      ['3', { length: 0 }, 'number'],
       ['2', { length: 'two' }, 'length'],
       ['2', { team_strength: -1 }, 'team_strength'],
       ['2', { velocity: 4 }, 'velocity'],

@@ -9,7 +9,7 @@ import { localDayNumber, startOfLocalDay } from '../project/time-zone.js';
 /** An iteration's own settings, where they differ from the project's (spec: iteration_override). */
 export interface IterationOverride {
   number: number;
-  /** Weeks, 1-99. */
+  /** Weeks, 1-99; 0 for an iteration ended as it was current (it spans nothing). */
   length?: number;
   /** 1 = the full team; 0 drops the iteration from velocity. */
   team_strength?: number;

@@ -1,7 +1,11 @@
 // Iteration overrides (spec: PUT /projects/{id}/iteration_overrides/{number}): an iteration's own length
 // (1-99 weeks) and team strength (1 = the full team). They apply to the current and done iterations only
 // (facts §7.1); a later iteration is refused, as is iteration 0 or a non-integer. `null` returns a value
-// to the project's default. One `iteration_update` event on the project stream: the first override of a
+// to the project's default. Length 0 on the CURRENT iteration ends it, as Tracker did (scripts close an
+// iteration so): it lasts zero weeks, so the next number starts where it started and is current at
+// once; the weeks are unchanged, every later iteration's number moves up by one, and the ended one is
+// done and empty (stories accepted in the weeks since its start belong to the next). Done iterations
+// keep 1-99. One `iteration_update` event on the project stream: the first override of a
 // number creates its document (with an id of its own, unique in the collection), later ones update it;
 // a document whose values are all back to default stays, holding only its number, and counts as none.
 import type { Decision, DecisionContext } from '../decision.js';
@@ -62,7 +66,7 @@ export function decideSetIterationOverride(command: SetIterationOverride, state:
   if (number > current) {
     throw invalidField('number', `Iteration ${number} has not started: overrides apply to the current iteration (${current}) and done ones.`);
   }
-  const values = requestedValues(command.request, project);
+  const values = requestedValues(command.request, project, number === current);
   const existing = [...docsOfKind<ResourceDoc>(state, 'iteration_override')].find((doc) => doc['number'] === number);
   const change: ResourceChange = existing
     ? updateChange(existing, values)
@@ -104,7 +108,7 @@ export function iterationOverrideView(project: Readonly<Record<string, unknown>>
 }
 
 /** The values the request sets (null = back to default); every other key is refused. */
-function requestedValues(request: Record<string, unknown>, project: Readonly<Record<string, unknown>>): Values {
+function requestedValues(request: Record<string, unknown>, project: Readonly<Record<string, unknown>>, isCurrent: boolean): Values {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     throw new DomainError('invalid_parameter', { general_problem: 'The body must be an object with length and / or team_strength.' });
   }
@@ -117,7 +121,8 @@ function requestedValues(request: Record<string, unknown>, project: Readonly<Rec
     const length = request['length'];
     if (length === null || length === project['iteration_length']) values['length'] = null;
     else if (typeof length !== 'number' || !Number.isInteger(length)) problems.push({ field: 'length', problem: "'length' must be an integer value" });
-    else if (length < 1 || length > OVERRIDE_LENGTH_MAX) problems.push({ field: 'length', problem: `length can only be between 1 and ${OVERRIDE_LENGTH_MAX}.` });
+    else if (length === 0 && isCurrent) values['length'] = 0; // ends the current iteration
+    else if (length < 1 || length > OVERRIDE_LENGTH_MAX) problems.push({ field: 'length', problem: lengthProblem(isCurrent) });
     else values['length'] = length;
   }
   if ('team_strength' in request) {
@@ -134,6 +139,12 @@ function requestedValues(request: Record<string, unknown>, project: Readonly<Rec
     });
   }
   return values;
+}
+
+function lengthProblem(isCurrent: boolean): string {
+  return isCurrent
+    ? `length can only be between 1 and ${OVERRIDE_LENGTH_MAX}, or 0 to end the current iteration.`
+    : `length can only be between 1 and ${OVERRIDE_LENGTH_MAX}.`;
 }
 
 function nonNull(values: Values): Values {

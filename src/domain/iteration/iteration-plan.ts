@@ -8,14 +8,15 @@
 //   that would overflow opens the next iteration (no skipping ahead, no negative carry-over).
 //   Unestimated stories cost nothing, so they flow while an iteration is not over.
 // - A Backlog iteration always takes at least one story, so a story bigger than the velocity (or any
-//   story when the velocity is 0) gets an iteration of its own and planning always ends.
+//   story when the velocity is 0) gets an iteration of its own and planning always ends. A Backlog
+//   iteration ended with length 0 (iteration-override.ts) spans nothing and takes nothing.
 // - With automatic planning off, Current keeps only what is accepted, in progress or planned; the
 //   unstarted stories start in the next iteration.
 // Within an iteration, accepted stories come first by `accepted_at` (a back-dated acceptance moves up),
 // ties by priority, then the rest by priority.
 import { compareKeys } from '../rank.js';
 import type { StoryState } from '../project-state.js';
-import { iterationSpan, type IterationCalendar } from './iteration-calendar.js';
+import { iterationLength, iterationSpan, type IterationCalendar } from './iteration-calendar.js';
 import { iterationCapacity } from './velocity.js';
 
 /** What planning needs of a story. */
@@ -86,7 +87,12 @@ export function planIterations(request: PlanRequest): PlannedIteration[] {
   let capacity = capacityOf(current.number);
   let points = totalPoints(current.stories);
   const openNext = () => {
+    // an iteration ended with length 0 spans nothing: it stays empty (bounded: only overrides are 0)
     target = { number: target.number + 1, stories: [] };
+    while (iterationLength(request.calendar, target.number) === 0) {
+      planned.push(target);
+      target = { number: target.number + 1, stories: [] };
+    }
     planned.push(target);
     capacity = capacityOf(target.number);
     points = 0;
@@ -100,7 +106,7 @@ export function planIterations(request: PlanRequest): PlannedIteration[] {
     target.stories.push(story);
     points += cost;
   }
-  if (target !== current && target.stories.length === 0) planned.pop();
+  while (planned.length > 1 && planned.at(-1)!.stories.length === 0) planned.pop();
   const acceptedCount = request.acceptedInCurrent.length;
   current.stories = [...current.stories.slice(0, acceptedCount), ...current.stories.slice(acceptedCount).sort(byPriority)];
   return planned;

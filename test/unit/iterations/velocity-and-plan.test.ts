@@ -30,6 +30,12 @@ describe('velocity', () => {
     expect(velocityAfter([done(50, 1, 0)], settings)).to.equal(10);
   });
 
+  it('leaves out iterations ended with length 0', () => {
+    expect(velocityAfter([done(6), done(0, 0)], settings)).to.equal(6);
+    expect(velocityAfter([done(0, 0)], settings)).to.equal(10);
+    expect(effectivePoints(0, 0, 1, 1)).to.equal(0);
+  });
+
   it('normalises effective points by strength and length', () => {
     expect(effectivePoints(9, 1, 1, 1)).to.equal(9);
     expect(effectivePoints(9, 1, 0.5, 1)).to.equal(18);
@@ -66,6 +72,18 @@ describe('planning', () => {
   it('lets unestimated stories flow while the iteration is not over, and gives an oversized story its own iteration', () => {
     const open = [story('unstarted', 8), story('unstarted'), story('unstarted', 3), story('unstarted', 20), story('unstarted', 1)];
     expect(numbers(plan(open, 8))).to.deep.equal([[1, 2], [3], [4], [5]]);
+  });
+
+  it('plans nothing into a Backlog iteration ended with length 0, and never ends on one', () => {
+    const withEnded = iterationCalendar('Etc/UTC', dayNumberOfDate('2024-01-01'), 1, [{ number: 4, length: 0 }, { number: 6, length: 0 }]);
+    const planned = plan([story('unstarted', 3), story('unstarted', 3), story('unstarted', 3)], 3, { calendar: withEnded });
+    expect(planned.map((iteration) => iteration.number)).to.deep.equal([3, 4, 5, 6, 7]);
+    expect(numbers(planned)).to.deep.equal([[1], [], [2], [], [3]]);
+    nextRank = 0;
+    const short = plan([story('unstarted', 3), story('unstarted', 3)], 3, { calendar: withEnded });
+    expect(numbers(short)).to.deep.equal([[1], [], [2]]);
+    nextRank = 0;
+    expect(numbers(plan([story('unstarted', 3)], 3, { calendar: withEnded }))).to.deep.equal([[1]]);
   });
 
   it('ends with velocity 0: one story per Backlog iteration, a zero-point story after an empty Current', () => {
