@@ -1,6 +1,7 @@
 // Reading and parsing request bodies (spec, Conventions 3-5). Choices:
-// - A body is JSON, sent with `Content-Type: application/json` (parameters such as charset allowed);
-//   another content type answers 415 `content_format_not_found`, unparsable JSON 400
+// - A body is JSON, sent with `Content-Type: application/json` (parameters such as charset allowed), or a
+//   form, `application/x-www-form-urlencoded`, as Tracker accepted (form-body.ts: the same object with
+//   string values); another content type answers 415 `content_format_not_found`, unparsable JSON 400
 //   `could_not_parse_body`, JSON that is not an object 400 `could_not_parse_body`.
 // - DELETE must not carry a body: 400 `invalid_parameter`. Bodies of GET requests are read and ignored.
 // - Above `maxBodyBytes`: 413 `request_entity_too_large` (announced Content-Length checked before reading).
@@ -10,6 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import { invalidField } from '../domain/errors.js';
 import { apiError } from './error-catalogue.js';
+import { parseFormBody } from './form-body.js';
 import type { HttpMethod, RouteDefinition } from './route-table.js';
 
 const RESERVED_QUERY_PARAMETERS = ['fields', 'envelope', 'date_format', 'token', '_method'];
@@ -120,10 +122,12 @@ export function parseBody(bytes: Buffer, contentType: string | undefined, method
   if (bytes.length === 0 || method === 'GET') return EMPTY;
   if (method === 'DELETE') throw invalidField('body', 'DELETE requests must not carry a body.');
   if (route.body === 'raw') return { body: {}, rawBody: { contentType: contentType ?? '', bytes } };
-  if (!isJsonContentType(contentType)) {
+  const mediaType = mediaTypeOf(contentType);
+  if (mediaType === 'application/x-www-form-urlencoded') return withoutReservedNames(parseFormBody(bytes.toString('utf8')));
+  if (mediaType !== 'application/json') {
     throw apiError('content_format_not_found', {
       general_problem: `The request body has Content-Type '${contentType ?? ''}'.`,
-      possible_fix: "Send the body as JSON with the header 'Content-Type: application/json'.",
+      possible_fix: "Send the body as JSON with the header 'Content-Type: application/json', or as a form (application/x-www-form-urlencoded).",
     });
   }
   let parsed: unknown;
@@ -135,17 +139,21 @@ export function parseBody(bytes: Buffer, contentType: string | undefined, method
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw apiError('could_not_parse_body', { general_problem: 'The request body must be a JSON object.' });
   }
-  const body = parsed as Record<string, unknown>;
+  return withoutReservedNames(parsed as Record<string, unknown>);
+}
+
+function withoutReservedNames(body: Record<string, unknown>): ParsedBody {
   for (const name of RESERVED_QUERY_PARAMETERS) delete body[name];
   return { body, rawBody: null };
 }
 
-export function isJsonContentType(contentType: string | undefined): boolean {
-  if (!contentType) return false;
+/** The media type of a Content-Type header, lower case, without parameters ('' when none). */
+function mediaTypeOf(contentType: string | undefined): string {
+  if (!contentType) return '';
   const semicolon = contentType.indexOf(';');
-  const mediaType = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-  return mediaType === 'application/json';
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
+
 
 function tooLarge(maxBytes: number) {
   return apiError('request_entity_too_large', { requirement: `Request bodies must be ${maxBytes} bytes or less.` });

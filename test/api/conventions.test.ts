@@ -219,6 +219,21 @@ describe('API conventions', () => {
       expectError(await call('POST', `${V5}/echo`, { rawBody: '{"a":1}' }), 415, 'content_format_not_found');
     });
 
+    it('reads a form body as the object a JSON body would be, string values, Rails list elements', async () => {
+      const form = { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' };
+      const echo = async (rawBody: string) => (await call('POST', `${V5}/echo`, { headers: form, rawBody })).json;
+      expect((await echo('name=caf%C3%A9+au+lait&estimate=1&label_ids[]=3&label_ids[]=4&fields=x&token=y')).body)
+        .to.deep.equal({ name: 'café au lait', estimate: '1', label_ids: ['3', '4'] });
+      expect((await echo('labels[][name]=a&labels[][name]=b&tasks[0][description]=t&tasks[0][complete]=true&toString=1')).body)
+        .to.deep.equal({ labels: [{ name: 'a' }, { name: 'b' }], tasks: [{ description: 't', complete: 'true' }], toString: '1' });
+      for (const [rawBody, field] of [['__proto__[x]=1', '__proto__'], ['a[b][c][d][e][f][g]=1', 'body'], ['l[][m][]=1', 'l'], ['l[1001]=1', 'body']] as const) {
+        const res = await call('POST', `${V5}/echo`, { headers: form, rawBody });
+        expectError(res, 400, 'invalid_parameter');
+        expect(res.json.validation_errors[0].field, rawBody.slice(0, 30)).to.equal(field);
+      }
+      expectError(await call('POST', `${V5}/echo`, { headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, rawBody: '--x--' }), 415, 'content_format_not_found');
+    });
+
     it('answers unparsable JSON and non-object JSON 400 could_not_parse_body', async () => {
       const json = { 'Content-Type': 'application/json' };
       for (const rawBody of ['{"a":', '[1,2]', '"text"', '3', 'null']) {
