@@ -67,6 +67,11 @@ export interface AppDependencies {
   timeTravel?: { scope: AsOfReadScope; history: ProjectHistory };
   /** Told when a person views a project (routes declaring `countsAsView`); absent: views are not kept. */
   projectViews?: ViewRecorder;
+  /**
+   * A number that moves when something cached answers show changes without a project version moving
+   * (thumbnails made behind the log); part of every byte-cache key. Absent: nothing does.
+   */
+  unversionedStamp?: () => number;
 }
 
 /** The response cache's byte budget when none is configured. */

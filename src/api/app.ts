@@ -244,7 +244,7 @@ class RequestPipeline {
       params: request.params,
       query: request.query,
       staleWarning: staleWarning(request.header, version),
-      ...(route.cacheVariant ? { variant: await route.cacheVariant(request) } : {}),
+      variant: `${route.cacheVariant ? await route.cacheVariant(request) : ''}#${this.deps.unversionedStamp?.() ?? 0}`,
     });
     const cached = this.cache.get(key);
     if (cached) return cached;

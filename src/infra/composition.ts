@@ -24,6 +24,8 @@ import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections, rebuildCosts } from '../projections/registry.js';
 import type { Reaction } from '../reactions/reaction.js';
 import { reactionFactories } from '../reactions/registry.js';
+import { FILE_THUMBNAILS, thumbnailsReaction } from '../reactions/thumbnails.js';
+import { sharpRenditions } from './images/sharp-renditions.js';
 import { NOTIFICATIONS } from '../reactions/notifications.js';
 import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
@@ -192,6 +194,8 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     snapshots: snapshots.source,
   });
   const writer = new ResourceWriter({ commands, read });
+  /** Moves when the thumbnails reaction made renditions: cached answers showing files change without a version. */
+  let thumbnailsMade = 0;
   const people = new PeopleCommands({ writer, ids, people: read('people'), secrets });
   const accounts = new AccountCommands({
     writer,
@@ -225,6 +229,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     secrets,
     queries: {
       notifications: new NotificationQueries(readStore.collection(NOTIFICATIONS)),
+      fileThumbnails: readStore.collection(FILE_THUMBNAILS),
       people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
       activity: activityFeeds({
         read,
@@ -271,6 +276,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     timeTravel: { scope: asOfScope, history },
     projectViews: new ThrottledViewRecorder(projectViews, log),
+    unversionedStamp: () => thumbnailsMade,
   });
 
   const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
@@ -280,6 +286,13 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     reactions: [
       ...reactionFactories.map((factory) => factory({ read, own: readStore })),
       projectSnapshotsReaction(snapshots, config.timeTravelSnapshotEvery),
+      thumbnailsReaction({
+        own: readStore,
+        blobs,
+        renditions: sharpRenditions(),
+        maxSourceBytes: config.maxUploadBytes,
+        changed: () => void thumbnailsMade++,
+      }),
       ...(options.reactions ?? []),
     ],
     log,

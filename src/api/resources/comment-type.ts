@@ -1,14 +1,15 @@
 // How comments and their uploaded files are rendered (facts §12): the comment and file_attachment
 // resource types, and the `comments` association stories and epics share.
 //
-// A file's `download_url` is the site's download address; there is no separate thumbnail rendition, so
-// an image's `thumbnail_url` and `big_url` show the image itself inline, and other files answer `"#"`
-// (what the service answered while a thumbnail was not made).
+// A file's `download_url` is the site's download address. An uploaded image gets a thumbnail and a large
+// preview behind the log (src/reactions/thumbnails.ts): once they are made it is `thumbnailable` and
+// `thumbnail_url` / `big_url` serve them; until then, and for every other file, they answer `"#"` (what
+// the service answered while a thumbnail was not made). `width` / `height` are the image's own.
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
-import type { Association, ResourceType } from '../resource-type.js';
+import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 import { peopleById } from './story-type.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
-import { fileDownloadUrl } from './web-addresses.js';
+import { fileDownloadUrl, fileRenditionUrl, type FileRendition } from './web-addresses.js';
 
 export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection; people: PeopleAsSeen }): ResourceType {
   return {
@@ -44,13 +45,23 @@ export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection;
   };
 }
 
-export function fileAttachmentResourceType(deps: { siteUrl: string; people: PeopleAsSeen }): ResourceType {
+export function fileAttachmentResourceType(deps: { siteUrl: string; people: PeopleAsSeen; thumbnails: ReadOnlyCollection }): ResourceType {
   const download = (doc: Doc) => fileDownloadUrl(deps.siteUrl, doc.id);
-  const picture = (doc: Doc) => (doc['thumbnailable'] === true ? `${download(doc)}?inline=true` : '#');
+  /** The thumbnails documents of the response's files, read once for all of its computed values. */
+  const made = (docs: readonly Doc[], ctx: LoadContext) =>
+    ctx.scope.memo(docs, 'file-thumbnails', async () => {
+      const found = await deps.thumbnails.find({ id: { $in: docs.map((doc) => doc.id) } });
+      const byId = new Map(found.filter((doc) => doc['thumbnailable'] === true).map((doc) => [doc.id, doc]));
+      return docs.map((doc) => byId.get(doc.id) ?? null);
+    });
+  const rendition = (name: FileRendition) => async (docs: readonly Doc[], ctx: LoadContext) =>
+    (await made(docs, ctx)).map((thumbnail, i) => (thumbnail ? fileRenditionUrl(deps.siteUrl, docs[i]!.id, name) : '#'));
+  const size = (key: 'width' | 'height') => async (docs: readonly Doc[], ctx: LoadContext) =>
+    (await made(docs, ctx)).map((thumbnail, i) => docs[i]![key] ?? thumbnail?.[key] ?? null);
   return {
     name: 'file_attachment',
     kind: 'file_attachment',
-    attributes: ['id', 'filename', 'created_at', 'uploader_id', 'thumbnailable', 'size', 'uploaded', 'content_type', 'height', 'width'],
+    attributes: ['id', 'filename', 'created_at', 'uploader_id', 'size', 'uploaded', 'content_type'],
     datetimes: ['created_at'],
     // The recorded default keys, with the spec's `height` / `width` (images only: omitted when null) and
     // `content_type` (decided from the file's extension at upload).
@@ -71,8 +82,11 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
     },
     computed: {
       download_url: async (docs) => docs.map(download),
-      thumbnail_url: async (docs) => docs.map(picture),
-      big_url: async (docs) => docs.map(picture),
+      thumbnailable: async (docs, ctx) => (await made(docs, ctx)).map((thumbnail) => thumbnail !== null),
+      thumbnail_url: rendition('thumbnail'),
+      big_url: rendition('big'),
+      width: size('width'),
+      height: size('height'),
     },
   };
 }

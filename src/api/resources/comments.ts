@@ -48,7 +48,7 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
   const { writer } = deps;
   const types = [
     commentResourceType({ fileAttachments: deps.read('file_attachments'), people: deps.queries.people }),
-    fileAttachmentResourceType({ siteUrl: deps.settings.siteUrl, people: deps.queries.people }),
+    fileAttachmentResourceType({ siteUrl: deps.settings.siteUrl, people: deps.queries.people, thumbnails: deps.queries.fileThumbnails }),
   ];
 
   function parentRoutes(parent: CommentParentKind): RouteDefinition[] {

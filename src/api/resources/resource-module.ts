@@ -66,6 +66,8 @@ export interface Queries {
   notifications: NotificationQueries;
   /** People with `email` only where the one email rule lets the caller see it. */
   people: PeopleAsSeen;
+  /** What the thumbnails reaction made of uploaded images, by file attachment id (src/reactions/thumbnails.ts). */
+  fileThumbnails: ReadOnlyCollection;
 }
 
 export interface ResourceModule {

@@ -3,6 +3,9 @@
 //   POST /projects/:project_id/uploads                       writers; multipart part `file` -> file_attachment
 //   GET  /file_attachments/:file_attachment_id/download      readers of the file's project; at the site root
 //                                                            and under every API prefix; `inline=true`
+//   GET  /file_attachments/:file_attachment_id/thumbnail     an image's thumbnail / large preview, once the
+//   GET  /file_attachments/:file_attachment_id/big           thumbnails reaction made them (else 404); the
+//                                                            same access, mounts and headers, shown inline
 //
 // The bytes go to the blob store as the body is read (the injected `FileUploads`, implemented in infra
 // over src/infra/blob-store/multipart-upload.ts); the upload decider records the metadata as one event.
@@ -18,6 +21,7 @@ import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import type { ApiRequest, ApiResult, RouteDefinition, RouteRequest } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import { FILE_RENDITIONS, type FileRendition } from './web-addresses.js';
 
 export function uploadResources(deps: ResourceDeps): ResourceModule {
   const files = deps.read('file_attachments');
@@ -42,14 +46,27 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
     return { kind: 'raw', contentType: String(file['content_type']), body: bytes, filename: String(file['filename']), inline };
   }
 
-  const downloadRoute = (mount: 'root' | 'versioned'): RouteDefinition => ({
-    method: 'GET',
-    path: '/file_attachments/:file_attachment_id/download',
-    access: 'public',
-    project: fileProject,
-    mount,
-    handle: download,
-  });
+  /** A rendition of an image (src/reactions/thumbnails.ts): served inline, named after the file. */
+  const renditionOf = (name: FileRendition) => async (req: ApiRequest): Promise<ApiResult> => {
+    const file: Doc | null = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
+    const made = file ? await deps.queries.fileThumbnails.findOne({ id: file.id }) : null;
+    const rendition = made?.['thumbnailable'] === true ? (made[name] as { key: string; content_type: string }) : null;
+    const bytes = rendition ? await deps.uploads.read(rendition.key) : null;
+    if (!file || !rendition || bytes === null) throw apiError('unfound_resource');
+    return { kind: 'raw', contentType: rendition.content_type, body: bytes, filename: String(file['filename']), inline: true };
+  };
+
+  const fileRoutes = (mount: 'root' | 'versioned'): RouteDefinition[] => [
+    { method: 'GET', path: '/file_attachments/:file_attachment_id/download', access: 'public', project: fileProject, mount, handle: download },
+    ...FILE_RENDITIONS.map((name): RouteDefinition => ({
+      method: 'GET',
+      path: `/file_attachments/:file_attachment_id/${name}`,
+      access: 'public',
+      project: fileProject,
+      mount,
+      handle: renditionOf(name),
+    })),
+  ];
 
   const routes: RouteDefinition[] = [
     {
@@ -63,8 +80,8 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
         return { kind: 'resource', type: 'file_attachment', value: doc, created: true, projectVersion: version };
       },
     },
-    downloadRoute('root'),
-    downloadRoute('versioned'),
+    ...fileRoutes('root'),
+    ...fileRoutes('versioned'),
   ];
   return { routes, types: [] };
 }

@@ -13,3 +13,11 @@ export function epicUrl(siteUrl: string, epicId: number): string {
 export function fileDownloadUrl(siteUrl: string, fileAttachmentId: number): string {
   return `${siteUrl}/file_attachments/${fileAttachmentId}/download`;
 }
+
+/** The renditions an uploaded image gets (src/reactions/thumbnails.ts), each served at its own address. */
+export const FILE_RENDITIONS = ['thumbnail', 'big'] as const;
+export type FileRendition = (typeof FILE_RENDITIONS)[number];
+
+export function fileRenditionUrl(siteUrl: string, fileAttachmentId: number, rendition: FileRendition): string {
+  return `${siteUrl}/file_attachments/${fileAttachmentId}/${rendition}`;
+}

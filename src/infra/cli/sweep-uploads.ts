@@ -1,5 +1,6 @@
 // `storyline sweep-uploads`: frees the bytes of deleted uploads. Blobs that no file attachment names any
-// more, stored longer ago than the grace period, are removed (unreferenced-blob-sweep.ts). Runs beside a
+// more (nor names as its thumbnail or large preview), stored longer ago than the grace period, are
+// removed (unreferenced-blob-sweep.ts). Runs beside a
 // running server: the grace period keeps it off uploads whose event is still being recorded.
 import { parseArgs } from 'node:util';
 import { createLog } from '../log.js';
@@ -18,10 +19,12 @@ export const sweepUploadsCommand: CliCommand = {
     const { openStoryline } = await import('../composition.js');
     const { openBlobStore } = await import('../blob-store/open-blob-store.js');
     const { sweepUnreferencedBlobs } = await import('../blob-store/unreferenced-blob-sweep.js');
+    const { FILE_THUMBNAILS } = await import('../../reactions/thumbnails.js');
     const storyline = await openStoryline(config, createLog('warn'));
     const blobs = await openBlobStore(config);
     try {
-      const removed = await sweepUnreferencedBlobs(blobs, storyline.runner.collection('file_attachments'), {
+      const references = { fileAttachments: storyline.runner.collection('file_attachments'), fileThumbnails: storyline.readStore.collection(FILE_THUMBNAILS) };
+      const removed = await sweepUnreferencedBlobs(blobs, references, {
         storedBefore: Date.now() - graceHours * 3_600_000,
       });
       out(JSON.stringify({ removed: removed.length }));
