@@ -1,5 +1,6 @@
 // Importing stories from a Pivotal Tracker CSV export into a project: each parsed row becomes ONE
-// story_create event, decided by the real story decider through the one ResourceWriter.
+// story_create event (an epic row, ONE epic_create event with its label), decided by the real deciders
+// through the one ResourceWriter.
 //
 // - People: Requested By and every Owned By are matched to the project's members by name (case and
 //   spaces ignored); an unknown or ambiguous name is reported with the row, not fatal: the requester
@@ -11,12 +12,20 @@
 //   member by name like the people above. A comment by an unknown (or no) author is written by the
 //   importer and keeps Tracker's signature "(Name - date)" in its text, so no authorship is lost; the
 //   unknown name is reported. Blockers are created with their resolved state.
+// - A value the story rules refuse on an otherwise good row (a deadline on a bug, an accepted_at in the
+//   future) is dropped and reported (`values_dropped`), and the story decided again without it (at most
+//   once per value); a refusal that names no value of the row (a started feature without an estimate)
+//   or that names its title, type or state refuses the row.
+// - Epic rows: the name, description and comments; the epic's label is the row's first label (a new epic
+//   takes the label named like it when the row has none); other columns an epic has no use for (owners,
+//   tasks, estimate, ...) are reported dropped. Epics keep the file's order (each goes to the bottom).
 // - Command ids are `<prefix>:<record>`: importing the same file again (same prefix) writes nothing twice.
 import { DomainError, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { membershipsOf, projectOf, type StoryPriority, type StoryState, type StoryType } from '../domain/project-state.js';
 import { requestedTimeZoneName } from '../domain/project/time-zone.js';
 import type { NewComment } from '../domain/comment/comment-create.js';
+import { decideCreateEpic, type CreateEpicCommand } from '../domain/epic/epic-decisions.js';
 import { decideCreateStory, type CreateStoryInput } from '../domain/story/create-story.js';
 import { bandOf, type Band } from '../domain/story/story-order.js';
 import type { CommandHandler } from './command-handler.js';
@@ -44,8 +53,10 @@ export interface PivotalBlocker {
   resolved: boolean;
 }
 
-/** One story of the export, typed (src/infra/pivotal-csv/ reads it from the file). */
-export interface PivotalStoryRow {
+/** One story (or epic) of the export, typed (src/infra/pivotal-csv/ reads it from the file). */
+export interface PivotalRow {
+  /** `epic` for the rows whose Type is epic. */
+  kind: 'story' | 'epic';
   /** Record number in the file: the header is record 1, the first story record 2. */
   record: number;
   /** The story's id in Tracker (Id column), reported beside the new id. */
@@ -70,10 +81,14 @@ export interface PivotalStoryRow {
 export interface PivotalRowOutcome {
   record: number;
   pivotal_id: string | null;
-  /** The new story's id; absent when the story was refused. */
+  /** The new story's id; absent when the row was refused or is an epic. */
   story_id?: number;
-  /** Why the story was refused. */
+  /** The new epic's id, for an epic row. */
+  epic_id?: number;
+  /** Why the row was refused. */
   problems?: string[];
+  /** Values the rules refused (or an epic has no use for), left out of a row imported without them. */
+  values_dropped?: string[];
   /** Names of Requested By / Owned By / comment authors that match no single project member. */
   unknown_people: string[];
   /** Created with the story (0 when the story was refused). */
@@ -122,13 +137,13 @@ export class PivotalStoryImport {
     return new PivotalStoryImport(deps, projectId, commandPrefix, importer.person_id, members, timeZone);
   }
 
-  async importStory(row: PivotalStoryRow): Promise<PivotalRowOutcome> {
-    const unknownPeople: string[] = [];
-    const member = (name: string): number | undefined => {
-      const id = this.members.get(normalizedName(name));
-      if (id === undefined || id === null) unknownPeople.push(name);
-      return id ?? undefined;
-    };
+  /** One row: a story, or an epic for an epic row. */
+  async importRow(row: PivotalRow): Promise<PivotalRowOutcome> {
+    return row.kind === 'epic' ? this.importEpic(row) : this.importStory(row);
+  }
+
+  private async importStory(row: PivotalRow): Promise<PivotalRowOutcome> {
+    const { member, unknownPeople } = this.memberLookup();
     const requester = row.requestedBy === null ? undefined : member(row.requestedBy);
     const owners = [...new Set(row.owners.map(member).filter((id): id is number => id !== undefined))];
     const state = row.currentState ?? 'unscheduled';
@@ -152,22 +167,67 @@ export class PivotalStoryImport {
       ...(row.deadline !== undefined ? { deadline: row.deadline } : {}),
       ...(previous !== undefined ? { after_id: previous } : {}),
     };
-    const outcome: PivotalRowOutcome = {
-      record: row.record,
-      pivotal_id: row.pivotalId,
-      unknown_people: unknownPeople,
-      comments_created: 0,
-      blockers_created: 0,
+    const outcome: PivotalRowOutcome = { record: row.record, pivotal_id: row.pivotalId, unknown_people: unknownPeople, comments_created: 0, blockers_created: 0 };
+    const dropped: string[] = [];
+    const meta = { commandId: `${this.commandPrefix}:${row.record}`, actorId: this.importerId, now: this.deps.clock() };
+    // Each refusal naming values of the row drops them and decides again: bounded by the row's keys.
+    for (let attempt = 0; attempt <= DROPPABLE_STORY_VALUES.length; attempt++) {
+      try {
+        const { doc: story } = await this.deps.writer.onProject(this.projectId, decideCreateStory, input, meta);
+        this.lastInBand.set(band, story.id);
+        return {
+          ...outcome,
+          story_id: story.id,
+          comments_created: input.comments?.length ?? 0,
+          blockers_created: input.blockers?.length ?? 0,
+          ...(dropped.length > 0 ? { values_dropped: dropped } : {}),
+        };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const droppable = (error.details.validation_errors ?? []).filter(({ field }) => isDroppable(input, field));
+        if (droppable.length === 0) return { ...outcome, problems: problemsOf(error) };
+        for (const { field, problem } of droppable) {
+          delete (input as unknown as Record<string, unknown>)[field];
+          dropped.push(`${field}: ${problem}`);
+        }
+      }
+    }
+    return { ...outcome, problems: dropped };
+  }
+
+  private async importEpic(row: PivotalRow): Promise<PivotalRowOutcome> {
+    const { member, unknownPeople } = this.memberLookup();
+    const [label, ...otherLabels] = row.labels;
+    const dropped = [
+      ...otherLabels.map((name) => `labels: an epic has one label; "${name}" was left out`),
+      ...unusedByEpics(row).map((column) => `${column}: epics have none`),
+    ];
+    const command: CreateEpicCommand = {
+      name: row.name,
+      ...(row.description !== null ? { description: row.description } : {}),
+      ...(label !== undefined ? { label: { name: label } } : {}),
+      ...(row.comments.length > 0 ? { comments: row.comments.map((comment) => this.newComment(comment, member)) } : {}),
     };
+    const outcome: PivotalRowOutcome = { record: row.record, pivotal_id: row.pivotalId, unknown_people: unknownPeople, comments_created: 0, blockers_created: 0 };
     try {
       const meta = { commandId: `${this.commandPrefix}:${row.record}`, actorId: this.importerId, now: this.deps.clock() };
-      const { doc: story } = await this.deps.writer.onProject(this.projectId, decideCreateStory, input, meta);
-      this.lastInBand.set(band, story.id);
-      return { ...outcome, story_id: story.id, comments_created: row.comments.length, blockers_created: row.blockers.length };
+      const { doc: epic } = await this.deps.writer.onProject(this.projectId, decideCreateEpic, command, meta);
+      return { ...outcome, epic_id: epic.id, comments_created: row.comments.length, ...(dropped.length > 0 ? { values_dropped: dropped } : {}) };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return { ...outcome, problems: problemsOf(error) };
     }
+  }
+
+  /** Matches names to members, collecting the names that match none (or several). */
+  private memberLookup(): { member: (name: string) => number | undefined; unknownPeople: string[] } {
+    const unknownPeople: string[] = [];
+    const member = (name: string): number | undefined => {
+      const id = this.members.get(normalizedName(name));
+      if (id === undefined || id === null) unknownPeople.push(name);
+      return id ?? undefined;
+    };
+    return { member, unknownPeople };
   }
 
   /**
@@ -180,6 +240,31 @@ export class PivotalStoryImport {
     if (authorId === undefined || comment.text.trim() === '') return { text: comment.cell, person_id: this.importerId, ...createdAt };
     return { text: comment.text, person_id: authorId, ...createdAt };
   }
+}
+
+/** Story values a refusal may drop (never the title, type or state: without them it would be another story). */
+const DROPPABLE_STORY_VALUES = [
+  'estimate', 'story_priority', 'labels', 'description', 'owner_ids', 'tasks', 'comments', 'blockers', 'created_at', 'accepted_at', 'deadline',
+] as const;
+
+function isDroppable(input: CreateStoryInput, field: string): boolean {
+  return (DROPPABLE_STORY_VALUES as readonly string[]).includes(field) && field in input;
+}
+
+/** The columns of an epic row that an epic has no use for, when they hold anything. */
+function unusedByEpics(row: PivotalRow): string[] {
+  const filled: Array<[string, boolean]> = [
+    ['Estimate', row.estimate !== undefined],
+    ['Priority', row.priority !== undefined],
+    ['Current State', row.currentState !== undefined],
+    ['Requested By', row.requestedBy !== null],
+    ['Owned By', row.owners.length > 0],
+    ['Task', row.tasks.length > 0],
+    ['Blocker', row.blockers.length > 0],
+    ['Accepted at', row.acceptedAt !== undefined],
+    ['Deadline', row.deadline !== undefined],
+  ];
+  return filled.filter(([, present]) => present).map(([column]) => column);
 }
 
 function problemsOf(error: DomainError): string[] {

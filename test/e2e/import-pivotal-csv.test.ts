@@ -77,7 +77,7 @@ describe('CLI: import-pivotal-csv', function () {
     const refused = lines.find((line) => line.record === 4);
     expect(refused).to.include({ pivotal_id: '503' });
     expect(refused.problems.join(' ')).to.match(/estimate/);
-    expect(summary.summary).to.equal(`5 stories (3 comments, 2 blockers) imported into project ${project}, 1 rows refused`);
+    expect(summary.summary).to.equal(`5 stories and 0 epics (3 comments, 2 blockers) imported into project ${project}, 0 values dropped, 1 rows refused`);
     expect(lines.find((line) => line.pivotal_id === '502')).to.deep.include({
       unknown_people: ['Zed Unknown', 'Zed Unknown', 'Zed Unknown'],
       comments_created: 1,

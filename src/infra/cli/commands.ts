@@ -1,6 +1,7 @@
 // Every `storyline` command, in the order `storyline --help` lists them. Add a command's module here.
 import type { CliCommand } from './command.js';
 import { exportCommand } from './export.js';
+import { exportPivotalCsvCommand } from './export-pivotal-csv.js';
 import { importCommand } from './import.js';
 import { importPivotalCsvCommand } from './import-pivotal-csv.js';
 import { personAddCommand } from './person-add.js';
@@ -10,4 +11,4 @@ import { serveCommand } from './serve.js';
 import { sweepUploadsCommand } from './sweep-uploads.js';
 import { verifyCommand } from './verify.js';
 
-export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, personResetTokenCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand, sweepUploadsCommand];
+export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, personResetTokenCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand, exportPivotalCsvCommand, sweepUploadsCommand];

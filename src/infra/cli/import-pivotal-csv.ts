@@ -1,7 +1,8 @@
 // `storyline import-pivotal-csv FILE --project ID`: a Pivotal Tracker CSV export into stories of a
 // project (src/commands/pivotal-story-import.ts), beside a running server or on its own (the events go
-// to the same log). On a terminal a progress bar, otherwise one JSON line per story; then a summary line.
-// Exit 0 when every row became a story, 1 when some were refused (each is reported with its problems).
+// to the same log). On a terminal a progress bar, otherwise one JSON line per row; then a summary line.
+// Exit 0 when every row became a story or an epic (values dropped and unknown people are reported, not
+// failures), 1 when some row could not be read or made into one (each is reported with its problems).
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,7 +18,7 @@ const BAR_WIDTH = 30;
 export const importPivotalCsvCommand: CliCommand = {
   words: ['import-pivotal-csv'],
   usage: 'import-pivotal-csv FILE --project ID',
-  summary: "turn a Pivotal Tracker CSV export into stories of project ID, in the file's order; prints a summary line",
+  summary: "turn a Pivotal Tracker CSV export into stories and epics of project ID, in the file's order; prints a summary line",
   async run(args, { config, out, err }) {
     const { values, positionals } = parseArgs({ args, options: { project: { type: 'string' } }, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new CliUsageError('import-pivotal-csv needs exactly one FILE');
@@ -44,19 +45,22 @@ export const importPivotalCsvCommand: CliCommand = {
       }
       const csv = readPivotalCsv(file, importer.timeZone);
       const progress = process.stdout.isTTY ? terminalBar(csv.size) : null;
-      const totals = { created: 0, refused: 0, comments: 0, blockers: 0, unknown: new Set<string>() };
+      const totals = { created: 0, epics: 0, refused: 0, comments: 0, blockers: 0, dropped: 0, unknown: new Set<string>() };
       try {
         for await (const { result, bytesRead } of csv.records) {
           const outcome: PivotalRowOutcome = result.ok
-            ? await importer.importStory(result.story)
+            ? await importer.importRow(result.row)
             : { record: result.record, pivotal_id: null, problems: result.problems, unknown_people: [], comments_created: 0, blockers_created: 0 };
-          if (outcome.story_id === undefined) totals.refused++;
-          else totals.created++;
+          if (outcome.story_id !== undefined) totals.created++;
+          else if (outcome.epic_id !== undefined) totals.epics++;
+          else totals.refused++;
+          totals.dropped += outcome.values_dropped?.length ?? 0;
           totals.comments += outcome.comments_created;
           totals.blockers += outcome.blockers_created;
           for (const name of outcome.unknown_people) totals.unknown.add(name);
           if (progress) {
             if (outcome.problems) err(`\nrecord ${outcome.record}: not imported: ${outcome.problems.join('; ')}`);
+            if (outcome.values_dropped) err(`\nrecord ${outcome.record}: imported without ${outcome.values_dropped.join('; ')}`);
             progress(bytesRead, totals.created, totals.refused);
           } else {
             out(JSON.stringify(outcome));
@@ -70,8 +74,12 @@ export const importPivotalCsvCommand: CliCommand = {
       if (progress) process.stdout.write('\n');
       out(
         JSON.stringify({
-          summary: `${totals.created} stories (${totals.comments} comments, ${totals.blockers} blockers) imported into project ${projectId}, ${totals.refused} rows refused`,
+          summary:
+            `${totals.created} stories and ${totals.epics} epics (${totals.comments} comments, ${totals.blockers} blockers) imported into ` +
+            `project ${projectId}, ${totals.dropped} values dropped, ${totals.refused} rows refused`,
           stories_created: totals.created,
+          epics_created: totals.epics,
+          values_dropped: totals.dropped,
           comments_created: totals.comments,
           blockers_created: totals.blockers,
           rows_refused: totals.refused,

@@ -1,10 +1,10 @@
-// A Pivotal Tracker CSV export, one record at a time, as typed story rows. Columns are matched by NAME
+// A Pivotal Tracker CSV export, one record at a time, as typed story rows (and epic rows: Type `epic`). Columns are matched by NAME
 // (case and surrounding spaces ignored), so exports of different years (with or without Priority, Title
 // or the older Story, extra integration columns) read the same. Repeated columns (Owned By, Comment,
 // Task / Task Status, Blocker / Blocker Status) are collected in file order. Columns Storyline does not
 // carry over are reported by name, never silently skipped. Pure: no I/O; csv-parse splits the records.
 import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
-import type { PivotalComment, PivotalStoryRow } from '../../commands/pivotal-story-import.js';
+import type { PivotalComment, PivotalRow } from '../../commands/pivotal-story-import.js';
 import { parsePivotalDate } from './pivotal-dates.js';
 
 /** Where each carried-over column is in the header. */
@@ -80,12 +80,13 @@ function pairStatus(pairs: { status: number | null }[], index: number, raw: stri
   open.status = index;
 }
 
-const STORY_TYPES: readonly StoryType[] = ['feature', 'bug', 'chore', 'release'];
+/** Types of a row: a story's, or `epic` for the rows that are epics in a Tracker export. */
+const ROW_TYPES: readonly (StoryType | 'epic')[] = ['feature', 'bug', 'chore', 'release', 'epic'];
 const STORY_STATES: readonly StoryState[] = ['unscheduled', 'unstarted', 'planned', 'started', 'finished', 'delivered', 'accepted', 'rejected'];
 const PRIORITY = /^(p[0-3]|none)\b/i;
 const COMMENT_SIGNATURE = /^([\s\S]*?)\s*\(([^()]*?) - ([^()]*)\)\s*$/;
 
-export type PivotalRowResult = { ok: true; story: PivotalStoryRow } | { ok: false; record: number; problems: string[] };
+export type PivotalRowResult = { ok: true; row: PivotalRow } | { ok: false; record: number; problems: string[] };
 
 /** One record (after the header) as a story row, or every problem found in it. */
 export function pivotalStoryRow(columns: PivotalColumns, cells: readonly string[], record: number, timeZone: string): PivotalRowResult {
@@ -116,11 +117,13 @@ export function pivotalStoryRow(columns: PivotalColumns, cells: readonly string[
   const priority = PRIORITY.exec(priorityText)?.[1]?.toLowerCase() as StoryPriority | undefined;
   if (priorityText !== '' && !priority) problems.push(`Priority "${priorityText}" is not p0, p1, p2, p3 or none`);
 
-  const story: PivotalStoryRow = {
+  const type = oneOf(columns.type, ROW_TYPES, 'Type');
+  const story: PivotalRow = {
+    kind: type === 'epic' ? 'epic' : 'story',
     record,
     pivotalId: text(columns.id),
     name,
-    storyType: oneOf(columns.type, STORY_TYPES, 'Type'),
+    ...(type !== undefined && type !== 'epic' ? { storyType: type } : {}),
     currentState: oneOf(columns.currentState, STORY_STATES, 'Current State'),
     ...(estimate !== undefined && Number.isFinite(estimate) ? { estimate } : {}),
     ...(priority ? { priority } : {}),
@@ -146,7 +149,7 @@ export function pivotalStoryRow(columns: PivotalColumns, cells: readonly string[
     const value = cell(status).toLowerCase();
     if (value !== '' && value !== 'completed' && value !== 'not completed') problems.push(`Task Status "${cell(status)}" is not completed or not completed`);
   }
-  return problems.length > 0 ? { ok: false, record, problems } : { ok: true, story };
+  return problems.length > 0 ? { ok: false, record, problems } : { ok: true, row: story };
 }
 
 /** "text (Author Name - Feb 11, 2016)": the signature Tracker appended to each comment, when present. */

@@ -25,7 +25,8 @@ describe('Pivotal CSV: story rows', () => {
     expect(results).to.deep.equal([
       {
         ok: true,
-        story: {
+        row: {
+          kind: 'story',
           record: 2,
           pivotalId: '1001',
           name: 'Export, then import',
@@ -61,7 +62,7 @@ describe('Pivotal CSV: story rows', () => {
     expect(columns.ignored).to.deep.equal(['Pull Request', 'Git Branch']);
     const [result] = results;
     expect(result).to.have.property('ok', true);
-    expect(result!.ok && result!.story).to.deep.include({
+    expect(result!.ok && result!.row).to.deep.include({
       name: 'Release 1.0',
       storyType: 'release',
       priority: 'p1',
@@ -78,7 +79,7 @@ describe('Pivotal CSV: story rows', () => {
   });
 
   it('names every problem of a row and refuses a header without a title or with an unpaired status', () => {
-    const { results } = rows('Title,Type,Estimate,Current State,Created at,Priority,Task,Task Status\n,epic,two,doing,"Feb 30, 2016",urgent,t,maybe\n');
+    const { results } = rows('Title,Type,Estimate,Current State,Created at,Priority,Task,Task Status\n,saga,two,doing,"Feb 30, 2016",urgent,t,maybe\n');
     expect(results[0]).to.deep.equal({
       ok: false,
       record: 2,
@@ -86,7 +87,7 @@ describe('Pivotal CSV: story rows', () => {
         'Title is empty',
         'Estimate "two" is not a number',
         'Priority "urgent" is not p0, p1, p2, p3 or none',
-        'Type "epic" is not one of feature, bug, chore, release',
+        'Type "saga" is not one of feature, bug, chore, release, epic',
         'Current State "doing" is not one of unscheduled, unstarted, planned, started, finished, delivered, accepted, rejected',
         'Created at "Feb 30, 2016" is not a date',
         'Task Status "maybe" is not completed or not completed',
