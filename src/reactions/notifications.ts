@@ -19,6 +19,7 @@ import type { Audience, AudienceKind } from '../domain/notification/notification
 import { audienceKey, audiencesTouched, notificationsOf, type NotificationDraft } from '../domain/notification/notification-rules.js';
 import type { CollectionWrites, Doc, WriteOp } from '../ports/read-store.js';
 import type { Reaction, ReactionDeps, ReactionFactory } from './reaction.js';
+import { reactionProgress } from './reaction-progress.js';
 
 export const NOTIFICATIONS = 'notifications';
 const AUDIENCES: Readonly<Record<AudienceKind, string>> = {
@@ -56,15 +57,11 @@ export function notificationDoc(draft: NotificationDraft, event: RecordedEvent, 
 
 export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reaction => {
   const notifications = deps.own.collection(NOTIFICATIONS);
-  const progress = deps.own.collection(PROGRESS);
+  const progress = reactionProgress(deps.own, PROGRESS);
   let indexed: Promise<void> | null = null;
   const ensureIndexes = () =>
     (indexed ??= notifications.ensureIndexes([{ field: 'person_id' }, { field: 'created_at' }, { field: 'updated_at' }]));
 
-  async function appliedPosition(): Promise<number> {
-    const doc = await progress.findOne({ id: 1 });
-    return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
-  }
 
   /**
    * The audiences as a batch leaves them: read from the store once, then kept here, so each event of the
@@ -132,12 +129,11 @@ export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reac
     types: HANDLED,
     async resumeAfter() {
       await ensureIndexes();
-      return appliedPosition();
+      return progress.applied();
     },
     async handle(events) {
       await ensureIndexes();
-      const applied = await appliedPosition();
-      const fresh = events.filter((event) => event.position > applied);
+      const fresh = await progress.fresh(events);
       if (fresh.length === 0) return;
       const book = audienceBook();
       const writes: CollectionWrites[] = [];
@@ -148,7 +144,7 @@ export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reac
         else if (personId !== null) writes.push(...readStateWrites(event, personId));
       }
       const position = fresh.at(-1)!.position;
-      await deps.own.writeAtomically([...writes, ...book.changes(), { collection: PROGRESS, ops: [{ op: 'replace', filter: { id: 1 }, doc: { id: 1, position }, upsert: true }] }]);
+      await deps.own.writeAtomically([...writes, ...book.changes(), progress.recorded(position)]);
     },
   };
 };

@@ -22,6 +22,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { ImageRendition, ImageRenditions } from '../ports/image-renditions.js';
 import type { Doc, WriteOp } from '../ports/read-store.js';
 import type { Reaction, ReactionStore } from './reaction.js';
+import { reactionProgress } from './reaction-progress.js';
 
 export const FILE_THUMBNAILS = 'file_thumbnails';
 const PROGRESS = 'thumbnail_progress';
@@ -54,14 +55,9 @@ interface ImageFile {
 
 export function thumbnailsReaction(deps: ThumbnailsDeps): Reaction {
   const thumbnails = deps.own.collection(FILE_THUMBNAILS);
-  const progress = deps.own.collection(PROGRESS);
+  const progress = reactionProgress(deps.own, PROGRESS);
   let indexed: Promise<void> | null = null;
   const ensureIndexes = () => (indexed ??= thumbnails.ensureIndexes([{ field: 'rendition_keys' }]));
-
-  async function appliedPosition(): Promise<number> {
-    const doc = await progress.findOne({ id: 1 });
-    return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
-  }
 
   function imagesCreatedBy(event: RecordedEvent): ImageFile[] {
     const files: ImageFile[] = [];
@@ -101,12 +97,11 @@ export function thumbnailsReaction(deps: ThumbnailsDeps): Reaction {
     name: 'thumbnails',
     async resumeAfter() {
       await ensureIndexes();
-      return appliedPosition();
+      return progress.applied();
     },
     async handle(events) {
       await ensureIndexes();
-      const applied = await appliedPosition();
-      const fresh = events.filter((event) => event.position > applied);
+      const fresh = await progress.fresh(events);
       if (fresh.length === 0) return;
       const ops: WriteOp[] = [];
       const made = new Set<number>();
@@ -115,9 +110,8 @@ export function thumbnailsReaction(deps: ThumbnailsDeps): Reaction {
         made.add(file.id);
         ops.push({ op: 'replace', filter: { id: file.id }, doc: await thumbnailDoc(file), upsert: true });
       }
-      const position = fresh[fresh.length - 1]!.position;
-      const writes = [{ collection: PROGRESS, ops: [{ op: 'replace' as const, filter: { id: 1 }, doc: { id: 1, position }, upsert: true }] }];
-      await deps.own.writeAtomically(ops.length > 0 ? [{ collection: FILE_THUMBNAILS, ops }, ...writes] : writes);
+      const recorded = progress.recorded(fresh.at(-1)!.position);
+      await deps.own.writeAtomically(ops.length > 0 ? [{ collection: FILE_THUMBNAILS, ops }, recorded] : [recorded]);
       if (ops.length > 0) deps.changed();
     },
   };

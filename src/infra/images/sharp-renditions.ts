@@ -1,13 +1,15 @@
 // ImageRenditions over sharp (libvips, prebuilt binaries from npm's @img/sharp-* packages). The sizes:
 // a thumbnail that fits in 160 x 160 pixels and a large preview that fits in 1024 x 1024 (no source is
 // enlarged), both in the source's format (GIF: its first frame), EXIF orientation applied and metadata
-// stripped. Tracker's renditions were sized so too as far as clients showed them; no source records the
-// exact sizes (docs/decisions.md).
+// stripped. No source records the sizes Tracker used; these are ours (docs/decisions.md). A sharp that
+// cannot load (no binary for the platform) fails the render, and the reaction retries with back-off.
 //
 // Bounds: sharp refuses a source of more than MAX_INPUT_PIXELS pixels from its header (limitInputPixels),
 // so a small file that claims 50000 x 50000 is refused without decoding; libvips' operation cache is off
-// and one image is rendered at a time, so memory stays at about one decoded image.
-import sharp, { type Sharp } from 'sharp';
+// and one image is rendered at a time, so memory stays at about one decoded image. sharp (a native
+// library, a few hundred ms to load) is loaded on the first render, so no start-up or command pays for it.
+import type SharpModule from 'sharp';
+import type { Sharp } from 'sharp';
 import type { ImageRendition, ImageRenditions, ImageRenditionSet } from '../../ports/image-renditions.js';
 
 export const THUMBNAIL_BOX = 160;
@@ -22,15 +24,24 @@ const FORMATS: Readonly<Record<string, 'png' | 'jpeg' | 'gif' | 'webp'>> = {
   'image/webp': 'webp',
 };
 
+/** sharp, loaded once, with libvips' operation cache off and one thread per image. */
+let loadedSharp: Promise<typeof SharpModule> | null = null;
+function loadSharp(): Promise<typeof SharpModule> {
+  return (loadedSharp ??= import('sharp').then((module) => {
+    module.default.cache(false);
+    module.default.concurrency(1);
+    return module.default;
+  }));
+}
+
 export function sharpRenditions(options: { maxInputPixels?: number } = {}): ImageRenditions {
-  sharp.cache(false);
-  sharp.concurrency(1);
   const limitInputPixels = options.maxInputPixels ?? MAX_INPUT_PIXELS;
   let queue: Promise<unknown> = Promise.resolve();
 
   async function renderNow(image: Buffer, contentType: string): Promise<ImageRenditionSet | null> {
     const format = FORMATS[contentType];
     if (!format) return null;
+    const sharp = await loadSharp();
     const source = () => sharp(image, { limitInputPixels, failOn: 'error', animated: false, autoOrient: true });
     try {
       const { autoOrient } = await source().metadata(); // the header only

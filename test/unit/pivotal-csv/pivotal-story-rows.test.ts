@@ -108,6 +108,15 @@ describe('Pivotal CSV: story rows', () => {
     for (const bad of ['Feb 30, 2016', '11/02/2016', 'yesterday', 'Foo 1, 2016', '2016-13-01']) expect(parsePivotalDate(bad, UTC), bad).to.equal(null);
   });
 
+  it('reads a row whose Type is epic as an epic row (any case), with no story type', () => {
+    const { results } = rows('Id,Title,Labels,Type,Description,Comment\n900,Checkout,payments,Epic,The whole checkout,"go (Olivia Owner - 2016-03-01T10:00:00Z)"\n');
+    expect(results[0]).to.deep.include({ ok: true });
+    const row = results[0]!.ok ? results[0]!.row : null;
+    expect(row).to.deep.include({ kind: 'epic', pivotalId: '900', name: 'Checkout', labels: ['payments'], description: 'The whole checkout' });
+    expect(row).not.to.have.property('storyType');
+    expect(row!.comments[0]).to.deep.include({ text: 'go', author: 'Olivia Owner', created_at: Date.UTC(2016, 2, 1, 10) });
+  });
+
   it('keeps a comment whole when its trailing parentheses are not a signature', () => {
     expect(pivotalComment('see (the spec - section 2)', UTC)).to.deep.equal({ cell: 'see (the spec - section 2)', text: 'see (the spec - section 2)', author: null, created_at: null });
   });

@@ -1,0 +1,33 @@
+// Where a reaction that keeps documents of its own in the read store has applied the log up to, stored
+// beside them as `{ id: 1, position }` and written in the same atomic write, so the two never disagree:
+// events at or before it are skipped (a redelivered batch is a no-op), and when the documents are lost
+// (read models in memory, readmodels.sqlite deleted) it reads 0 and the reaction's `resumeAfter` has the
+// runner replay the log into them.
+import type { RecordedEvent } from '../domain/events.js';
+import type { CollectionWrites } from '../ports/read-store.js';
+import type { ReactionStore } from './reaction.js';
+
+export interface ReactionProgress {
+  /** The last position applied (0 when none is stored). */
+  applied(): Promise<number>;
+  /** The events of a batch after the applied position. */
+  fresh(events: readonly RecordedEvent[]): Promise<RecordedEvent[]>;
+  /** The write recording `position`, for the batch's atomic write. */
+  recorded(position: number): CollectionWrites;
+}
+
+export function reactionProgress(own: ReactionStore, collection: string): ReactionProgress {
+  const progress = own.collection(collection);
+  const applied = async () => {
+    const doc = await progress.findOne({ id: 1 });
+    return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
+  };
+  return {
+    applied,
+    async fresh(events) {
+      const position = await applied();
+      return events.filter((event) => event.position > position);
+    },
+    recorded: (position) => ({ collection, ops: [{ op: 'replace', filter: { id: 1 }, doc: { id: 1, position }, upsert: true }] }),
+  };
+}
