@@ -1,7 +1,7 @@
 // Property: the real server (every route of the composition root, real stores in memory) answers any
 // request, by any caller, with any query and any body, without a 5xx and with JSON (CSV downloads and
-// the files' own bytes aside). Requests are built from the route table itself, with real ids mixed with odd ones, so most
-// runs reach a handler and its decider.
+// the files' own bytes aside). Requests are built from the route table itself, with real ids mixed with
+// odd ones, so most runs reach a handler and its decider.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { routeWorld, servedRoutes, type RouteWorld } from '../api/support/route-world.js';
