@@ -154,7 +154,6 @@ function mediaTypeOf(contentType: string | undefined): string {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
-
 function tooLarge(maxBytes: number) {
   return apiError('request_entity_too_large', { requirement: `Request bodies must be ${maxBytes} bytes or less.` });
 }

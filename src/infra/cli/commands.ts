@@ -11,4 +11,7 @@ import { serveCommand } from './serve.js';
 import { sweepUploadsCommand } from './sweep-uploads.js';
 import { verifyCommand } from './verify.js';
 
-export const cliCommands: readonly CliCommand[] = [serveCommand, rebuildProjectionsCommand, personAddCommand, personResetTokenCommand, verifyCommand, exportCommand, importCommand, importPivotalCsvCommand, exportPivotalCsvCommand, sweepUploadsCommand];
+export const cliCommands: readonly CliCommand[] = [
+  serveCommand, rebuildProjectionsCommand, personAddCommand, personResetTokenCommand, verifyCommand, exportCommand, importCommand,
+  importPivotalCsvCommand, exportPivotalCsvCommand, sweepUploadsCommand,
+];

@@ -23,7 +23,10 @@ export const sweepUploadsCommand: CliCommand = {
     const storyline = await openStoryline(config, createLog('warn'));
     const blobs = await openBlobStore(config);
     try {
-      const references = { fileAttachments: storyline.runner.collection('file_attachments'), fileThumbnails: storyline.readStore.collection(FILE_THUMBNAILS) };
+      const references = {
+        fileAttachments: storyline.runner.collection('file_attachments'),
+        fileThumbnails: storyline.readStore.collection(FILE_THUMBNAILS),
+      };
       const removed = await sweepUnreferencedBlobs(blobs, references, {
         storedBefore: Date.now() - graceHours * 3_600_000,
       });

@@ -70,7 +70,9 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
     iterationsOfStories(reads, projectId, request.now),
   ]);
   const personIds = new Set<number>();
-  for (const story of stories) for (const id of [story['requested_by_id'], ...idList(story['owner_ids'])]) if (typeof id === 'number') personIds.add(id);
+  for (const story of stories) {
+    for (const id of [story['requested_by_id'], ...idList(story['owner_ids'])]) if (typeof id === 'number') personIds.add(id);
+  }
   for (const comment of comments) if (typeof comment['person_id'] === 'number') personIds.add(comment['person_id']);
   const people = await reads.people.find({ id: { $in: [...personIds] } });
   const nameOf = byId(people, (person) => String(person['name']));
@@ -115,15 +117,23 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
           request.storyUrl(story.id),
         ],
         owners: idList(story['owner_ids']).map((id) => nameOf.get(id) ?? ''),
-        blockers: (blockersOf.get(story.id) ?? []).map((blocker) => [String(blocker['description']), blocker['resolved'] === true ? 'resolved' : 'unresolved']),
+        blockers: (blockersOf.get(story.id) ?? []).map((blocker) => [
+          String(blocker['description']),
+          blocker['resolved'] === true ? 'resolved' : 'unresolved',
+        ]),
         comments: (commentsOfStory.get(story.id) ?? []).map(signed),
-        tasks: (tasksOf.get(story.id) ?? []).map((task) => [String(task['description']), task['complete'] === true ? 'completed' : 'not completed']),
+        tasks: (tasksOf.get(story.id) ?? []).map((task) => [
+          String(task['description']),
+          task['complete'] === true ? 'completed' : 'not completed',
+        ]),
       };
     }),
     ...epics.map((epic): ExportRow => ({
       leading: [
         epic.id, String(epic['name']), labelName.get(Number(epic['label_id'])) ?? null, null, null, null, 'epic', null, null, null,
-        isoSecond(epic['created_at']), null, null, null, typeof epic['description'] === 'string' ? epic['description'] : null, request.epicUrl(epic.id),
+        isoSecond(epic['created_at']), null, null, null,
+        typeof epic['description'] === 'string' ? epic['description'] : null,
+        request.epicUrl(epic.id),
       ],
       owners: [],
       blockers: [],
@@ -132,7 +142,12 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
     })),
   ];
   const widest = (pick: (row: ExportRow) => readonly unknown[]) => Math.max(0, ...rows.map((row) => pick(row).length));
-  const width = { owners: widest((row) => row.owners), blockers: widest((row) => row.blockers), comments: widest((row) => row.comments), tasks: widest((row) => row.tasks) };
+  const width = {
+    owners: widest((row) => row.owners),
+    blockers: widest((row) => row.blockers),
+    comments: widest((row) => row.comments),
+    tasks: widest((row) => row.tasks),
+  };
   const header: ExportCell[] = [
     ...LEADING_COLUMNS,
     ...repeat(width.owners, ['Owned By']),
