@@ -114,6 +114,14 @@ describe('API: thumbnails of uploaded images', function () {
     expect(await fileAsShown(id)).to.deep.include({ thumbnailable: true, width: 40, height: 30 });
     const thumbnail = await sharp(await bytesOf(`/file_attachments/${id}/thumbnail`)).metadata();
     expect([thumbnail.width, thumbnail.height], 'never enlarged').to.deep.equal([40, 30]);
+    // the renditions carry whatever safety headers a download of the image carries (the one download path)
+    const download = await app.api('GET', `/file_attachments/${id}/download?inline=true`, { as: owner });
+    for (const name of ['thumbnail', 'big']) {
+      const rendition = await app.api('GET', `/file_attachments/${id}/${name}`, { as: owner });
+      for (const header of ['x-content-type-options', 'content-security-policy', 'cross-origin-resource-policy', 'content-disposition']) {
+        expect(rendition.headers[header], `${name} ${header}`).to.equal(download.headers[header]);
+      }
+    }
     expect((await app.api('GET', `/file_attachments/${id}/thumbnail`, { as: stranger })).status).to.be.oneOf([403, 404]);
     expect((await app.server.request('GET', `/file_attachments/${id}/big`)).status).to.equal(401);
     const text = await uploaded('notes.txt', Buffer.from('plain words'));
