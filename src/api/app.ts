@@ -9,9 +9,10 @@
 //   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send
 //   -> [a view of the project, for routes that count as one: membership `last_viewed_at`].
 //
-// Every response, errors included, is JSON (except `raw` results) and carries the CORS headers. Any
-// thrown DomainError becomes its error hash; anything else is logged and answered 500
-// `unhandled_condition`, never HTML and never a stack trace.
+// Every response, errors included, is JSON (except `raw` results) and carries the CORS headers; a `raw`
+// result with a file name is a download, presented by file-download.ts. Any thrown DomainError becomes
+// its error hash; anything else is logged and answered 500 `unhandled_condition`, never HTML and never
+// a stack trace.
 //
 // Choices recorded here:
 // - `envelope=true` answers HTTP 200 and puts the real status in `http_status` (errors too); a delete
@@ -33,6 +34,7 @@ import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-depend
 import { authenticate, isXhr, missingCredentials, type SignInGuard } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { namesAnyOf, parseFields, type FieldSelection } from './fields-selection.js';
+import { downloadHeaders } from './file-download.js';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { asOfRequest, checkedAsOfVersion, versionFoundAt, type AsOfRequest } from './as-of-parameters.js';
 import { authorizeProject } from './project-authorization.js';
@@ -280,8 +282,8 @@ class RequestPipeline {
 
     switch (result.kind) {
       case 'raw': {
-        headers['Content-Type'] = result.contentType;
-        if (result.filename !== undefined) headers['Content-Disposition'] = contentDisposition(result.filename, result.inline === true);
+        if (result.filename === undefined) headers['Content-Type'] = result.contentType;
+        else Object.assign(headers, downloadHeaders({ contentType: result.contentType, filename: result.filename, inlineAsked: result.inline === true }));
         return { status: 200, headers, body: typeof result.body === 'string' ? Buffer.from(result.body) : result.body };
       }
       case 'empty':
@@ -471,11 +473,6 @@ function staleWarning(header: (name: string) => string | undefined, version: num
   const given = header('x-tracker-warn-unless-project-version-is') ?? header('x-service-warn-unless-project-version-is');
   if (given === undefined) return null;
   return given.trim() !== String(version);
-}
-
-function contentDisposition(filename: string, inline: boolean): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 function hasBody(req: IncomingMessage): boolean {

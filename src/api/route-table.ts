@@ -119,7 +119,10 @@ export type ApiResult =
       kind: 'raw';
       contentType: string;
       body: Buffer | string;
-      /** Sets Content-Disposition; `inline` chooses in-browser display over a save dialog. */
+      /**
+       * A download (file-download.ts decides how it is served); `inline` asks for in-browser display over
+       * a save dialog, granted only to types that cannot run script.
+       */
       filename?: string;
       inline?: boolean;
     });

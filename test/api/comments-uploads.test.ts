@@ -8,11 +8,23 @@ import { storylineApp, type PersonHandle, type StorylineApp } from './support/st
 
 const versionOf = (res: { headers: Record<string, unknown> }) => Number(res.headers['x-tracker-project-version']);
 
-function multipart(filename: string, content: string, extra: Record<string, string> = {}): { headers: Record<string, string>; rawBody: Buffer } {
+function multipart(filename: string, content: string | Buffer, extra: Record<string, string> = {}): { headers: Record<string, string>; rawBody: Buffer } {
   const boundary = 'storyline-test-boundary';
   const parts = Object.entries(extra).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/x-anything\r\n\r\n${content}\r\n`;
-  return { headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, rawBody: Buffer.from(`${parts.join('')}${file}--${boundary}--\r\n`) };
+  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/x-anything\r\n\r\n`;
+  const rawBody = Buffer.concat([Buffer.from(`${parts.join('')}${file}`), Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return { headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, rawBody };
+}
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** The headers every download carries, whatever the file. */
+function expectIsolated(res: { status: number; text: string; headers: Record<string, unknown> }): void {
+  expect(res.status, res.text).to.equal(200);
+  expect(res.headers['x-content-type-options']).to.equal('nosniff');
+  expect(res.headers['content-security-policy']).to.equal("sandbox; default-src 'none'");
+  expect(res.headers['cross-origin-resource-policy']).to.equal('same-origin');
 }
 
 describe('API: comments, uploads and blockers', () => {
@@ -73,6 +85,67 @@ describe('API: comments, uploads and blockers', () => {
     expect((await app.api('GET', `/file_attachments/${file.id}/download`, { as: stranger })).status).to.be.oneOf([403, 404]);
     expect((await app.server.request('GET', `/file_attachments/${file.id}/download`)).status).to.equal(401);
     expect((await app.api('GET', `/file_attachments/${file.id}/download?inline=maybe`, { as: vera })).status).to.equal(400);
+  });
+
+  it('serves inline only what cannot run script, every download isolated, under every prefix', async () => {
+    const upload = async (filename: string, content: string | Buffer) => {
+      const res = await app.api('POST', `/projects/${p}/uploads`, { as: bob, ...multipart(filename, content) });
+      expect(res.status, res.text).to.equal(200);
+      return res.json.id as number;
+    };
+    const html = await upload('page.html', '<script>fetch("/services/v5/me")</script>');
+    const svg = await upload('logo.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    const xhtml = await upload('page.xhtml', '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>');
+    const png = await upload('dot.png', PNG);
+    const markdown = await upload('notes.md', '# notes <b>bold</b>');
+    const pdf = await upload('paper.pdf', '%PDF-1.4 not really');
+    const headers = { 'X-TrackerToken': vera.token };
+    for (const prefix of ['', '/services/v5', '/v5', '/services/edge', '/edge', '/services/next', '/next']) {
+      const get = (id: number) => app.server.request('GET', `${prefix}/file_attachments/${id}/download?inline=true`, { headers });
+      for (const [id, type] of [[html, 'text/html'], [svg, 'image/svg+xml'], [xhtml, 'application/xhtml+xml']] as const) {
+        const res = await get(id);
+        expectIsolated(res);
+        expect(res.headers['content-type'], `${prefix} ${type}`).to.equal(type);
+        expect(String(res.headers['content-disposition']), `${prefix} ${type}`).to.match(/^attachment; /);
+      }
+      const image = await get(png);
+      expectIsolated(image);
+      expect([image.headers['content-type'], String(image.headers['content-disposition'])]).to.deep.equal(['image/png', `inline; filename="dot.png"; filename*=UTF-8''dot.png`]);
+      const text = await get(markdown);
+      expectIsolated(text);
+      expect([text.headers['content-type'], text.text]).to.deep.equal(['text/plain; charset=utf-8', '# notes <b>bold</b>']);
+      expect(String(text.headers['content-disposition'])).to.match(/^inline; /);
+      const document = await get(pdf);
+      expectIsolated(document);
+      expect([document.headers['content-type'], String(document.headers['content-disposition'])]).to.deep.equal(['application/pdf', `inline; filename="paper.pdf"; filename*=UTF-8''paper.pdf`]);
+    }
+    // Without `inline=true` every file is an attachment; text keeps its stored type there.
+    const saved = await app.api('GET', `/file_attachments/${markdown}/download`, { as: vera });
+    expectIsolated(saved);
+    expect([saved.headers['content-type'], String(saved.headers['content-disposition'])]).to.deep.equal(['text/markdown', `attachment; filename="notes.md"; filename*=UTF-8''notes.md`]);
+    // The stored content_type is the one the file attachment shows, unchanged.
+    const stored = await app.api('POST', `/projects/${p}/uploads?fields=content_type`, { as: bob, ...multipart('again.html', '<p>') });
+    expect(stored.json).to.deep.equal({ id: stored.json.id, content_type: 'text/html' });
+  });
+
+  it('neutralises bidirectional overrides and control characters in the name a download is saved as', async () => {
+    const name = 'invoice\u202Egpj.exe \u2066x\u2069\u200E\u200F\u061C\u202A\u202B\u202C\u202D\u2067\u2068 \u0085é.txt';
+    const id = (await app.api('POST', `/projects/${p}/uploads`, { as: bob, ...multipart(name, 'bytes') })).json.id;
+    const res = await app.api('GET', `/file_attachments/${id}/download?inline=true`, { as: vera });
+    expectIsolated(res);
+    const shown = 'invoice_gpj.exe _x__________ _é.txt';
+    expect(res.headers['content-disposition']).to.equal(`inline; filename="${shown.replace('é', '_')}"; filename*=UTF-8''${encodeURIComponent(shown)}`);
+  });
+
+  it("isolates a public project's files downloaded without a token", async () => {
+    const open = (await app.api('POST', '/projects', { as: owner, body: { name: 'Open files', public: true, new_account_name: 'O' } })).json.id;
+    const id = (await app.api('POST', `/projects/${open}/uploads`, { as: owner, ...multipart('page.html', '<script>alert(1)</script>') })).json.id;
+    for (const path of [`/file_attachments/${id}/download?inline=true`, `/services/v5/file_attachments/${id}/download?inline=true`]) {
+      const res = await app.server.request('GET', path);
+      expectIsolated(res);
+      expect(String(res.headers['content-disposition'])).to.match(/^attachment; /);
+      expect(res.text).to.equal('<script>alert(1)</script>');
+    }
   });
 
   it('refuses bad uploads with error hashes and records nothing', async () => {

@@ -10,8 +10,9 @@
 // The bytes go to the blob store as the body is read (the injected `FileUploads`, implemented in infra
 // over src/infra/blob-store/multipart-upload.ts); the upload decider records the metadata as one event.
 // A client attaches the upload afterwards: POST a comment with `file_attachments: [<the upload's object>]`.
-// Downloads are answered as attachments (save dialog) unless `inline=true`; the file name travels as
-// RFC 6266 `filename*`. A file whose comment was deleted is gone (404); its bytes wait for the sweep.
+// Downloads are answered as attachments (save dialog) unless `inline=true` asks for a type that cannot
+// run script (src/api/file-download.ts: the served type, the isolation headers, the neutralised name).
+// A file whose comment was deleted is gone (404); its bytes wait for the sweep.
 import { decideUploadFile } from '../../domain/file-attachment/upload-file.js';
 import { invalidField } from '../../domain/errors.js';
 import type { Doc } from '../../ports/read-store.js';
