@@ -1,15 +1,7 @@
-// CSV text as the CSV endpoints answer it: RFC 4180 quoting where a field needs it, CRLF line ends, a
-// final line end; and the "Owned By" columns of story CSVs (one per owner, at least two).
+// What the story CSVs share beyond the one CSV writer (src/domain/csv.ts): the "Owned By" columns (one
+// per owner, at least two) and the ids of a stored id list.
 
 export const MIN_OWNER_COLUMNS = 2;
-
-export function csvTable(rows: readonly (readonly string[])[]): string {
-  return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 /** The integer ids of a stored id list (`label_ids`, `owner_ids`). */
 export function idsOf(value: unknown): number[] {

@@ -1,7 +1,8 @@
 // `storyline import-pivotal-csv` as a child process beside a running server on the same data directory:
 // a Tracker export written from the format becomes stories of the project in the file's order, with
 // people matched by name, tasks, labels, dates, comments (authors matched by name, dates kept) and
-// blockers; unknown people and refused rows are reported; importing the same file again writes nothing twice.
+// blockers; unknown people and refused rows are reported; importing the same file again writes nothing twice;
+// names a CSV export neutralised against formula injection are read back unchanged.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
+import { FORMULA_NAMES } from '../support/formula-names.js';
 
 const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
 
@@ -131,6 +133,36 @@ describe('CLI: import-pivotal-csv', function () {
     const ran = await importCsv(join(root, 'data'), csvFile, '--project', String(project));
     expect(JSON.parse(ran.stdout.trim().split('\n').at(-1)!)).to.include({ stories_created: 5 });
     expect((await importedStories()).map((story) => story.id)).to.deep.equal(before.map((story) => story.id));
+  });
+
+  it("reads back unchanged the names a release CSV neutralised against formula injection", async () => {
+    const create = async (projectId: number, body: Record<string, unknown>) => {
+      const res = await app.api('POST', `/projects/${projectId}/stories`, { as: owner, body });
+      expect(res.status, res.text).to.equal(200);
+      return res.json.id as number;
+    };
+    const newProject = async (name: string) => (await app.api('POST', '/projects', { as: owner, body: { name, new_account_name: name } })).json.id as number;
+    const source = await newProject('Formulas out');
+    let last = 0;
+    for (const [index, [name]] of FORMULA_NAMES.entries()) {
+      last = await create(source, { name, estimate: 1, current_state: 'unstarted', labels: [`=label ${index}`, `-other ${index}`] });
+    }
+    const release = await create(source, { name: '@release', story_type: 'release', current_state: 'unstarted', after_id: last });
+    const exported = await app.api('GET', `/projects/${source}/releases/${release}/stories.csv`, { as: owner });
+    expect(exported.status, exported.text).to.equal(200);
+    expect(exported.text).to.contain(`'=HYPERLINK(`);
+    const file = join(root, 'formulas.csv');
+    writeFileSync(file, exported.text);
+
+    const target = await newProject('Formulas in');
+    const ran = await importCsv(join(root, 'data'), file, '--project', String(target));
+    expect(ran.code, ran.stderr).to.equal(0);
+    await app.storyline.runner.waitFor(await app.storyline.eventStore.headPosition());
+    const stories = (await app.api('GET', `/projects/${target}/stories?fields=name,labels&limit=500`, { as: owner })).json;
+    expect(stories.map((story: { name: string }) => story.name)).to.deep.equal(FORMULA_NAMES.map(([name]) => name));
+    expect(stories.map((story: { labels: { name: string }[] }) => story.labels.map((label) => label.name).sort())).to.deep.equal(
+      FORMULA_NAMES.map((_, index) => [`-other ${index}`, `=label ${index}`].sort()),
+    );
   });
 
   it('refuses an unknown project, a file that is no Tracker export, and a missing --project', async () => {

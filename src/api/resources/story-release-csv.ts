@@ -1,8 +1,11 @@
 // The CSV of a release's stories, with the spec's columns: State, Accepted at (<time zone>), Type,
 // Estimate, Title, ID, Labels, then one "Owned By" column per owner (at least two, as many as the
 // story with the most owners needs). Accepted times are written in the project's time zone as
-// `YYYY-MM-DD HH:MM:SS`; labels are comma-separated names; fields are quoted per RFC 4180 when needed.
+// `YYYY-MM-DD HH:MM:SS`; labels are comma-separated names; written by the one CSV writer
+// (src/domain/csv.ts).
+import { csvTable } from '../../domain/csv.js';
 import type { Doc } from '../../ports/read-store.js';
+import { idsOf, ownerColumnCount, ownerFields } from '../../queries/csv-table.js';
 
 export interface ReleaseCsvContext {
   /** IANA name of the project's time zone. */
@@ -11,35 +14,21 @@ export interface ReleaseCsvContext {
   personName: ReadonlyMap<number, string>;
 }
 
-export const MIN_OWNER_COLUMNS = 2;
-
 export function releaseStoriesCsv(stories: readonly Doc[], context: ReleaseCsvContext): string {
-  const ownerColumns = Math.max(MIN_OWNER_COLUMNS, ...stories.map((story) => idsOf(story['owner_ids']).length));
+  const ownerColumns = ownerColumnCount(stories);
   const header = ['State', `Accepted at (${context.timeZone})`, 'Type', 'Estimate', 'Title', 'ID', 'Labels', ...Array<string>(ownerColumns).fill('Owned By')];
   const format = localTimeFormat(context.timeZone);
-  const rows = stories.map((story) => {
-    const owners = idsOf(story['owner_ids']).map((id) => context.personName.get(id) ?? '');
-    return [
-      String(story['current_state']),
-      typeof story['accepted_at'] === 'number' ? format(story['accepted_at']) : '',
-      String(story['story_type']),
-      typeof story['estimate'] === 'number' ? String(story['estimate']) : '',
-      String(story['name']),
-      String(story.id),
-      idsOf(story['label_ids']).map((id) => context.labelName.get(id) ?? '').join(', '),
-      ...owners,
-      ...Array<string>(ownerColumns - owners.length).fill(''),
-    ];
-  });
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-function idsOf(value: unknown): number[] {
-  return Array.isArray(value) ? (value as number[]) : [];
+  const rows = stories.map((story) => [
+    String(story['current_state']),
+    typeof story['accepted_at'] === 'number' ? format(story['accepted_at']) : null,
+    String(story['story_type']),
+    typeof story['estimate'] === 'number' ? story['estimate'] : null,
+    String(story['name']),
+    story.id,
+    idsOf(story['label_ids']).map((id) => context.labelName.get(id) ?? '').join(', '),
+    ...ownerFields(story, context.personName, ownerColumns),
+  ]);
+  return csvTable([header, ...rows]);
 }
 
 function localTimeFormat(timeZone: string): (ms: number) => string {

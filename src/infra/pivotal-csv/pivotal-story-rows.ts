@@ -2,7 +2,11 @@
 // (case and surrounding spaces ignored), so exports of different years (with or without Priority, Title
 // or the older Story, extra integration columns) read the same. Repeated columns (Owned By, Comment,
 // Task / Task Status, Blocker / Blocker Status) are collected in file order. Columns Storyline does not
-// carry over are reported by name, never silently skipped. Pure: no I/O; csv-parse splits the records.
+// carry over are reported by name, never silently skipped. Each cell is read back as the one CSV writer
+// neutralised it (src/domain/csv.ts): once trimmed, the `'` it put before a formula's first character is
+// dropped, so a title `=SUM(A1)` (or one starting with a tab) exported and imported again is the same.
+// Pure: no I/O; csv-parse splits the records.
+import { restoredText } from '../../domain/csv.js';
 import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
 import type { PivotalComment, PivotalRow } from '../../commands/pivotal-story-import.js';
 import { parsePivotalDate } from './pivotal-dates.js';
@@ -91,7 +95,7 @@ export type PivotalRowResult = { ok: true; row: PivotalRow } | { ok: false; reco
 /** One record (after the header) as a story row, or every problem found in it. */
 export function pivotalStoryRow(columns: PivotalColumns, cells: readonly string[], record: number, timeZone: string): PivotalRowResult {
   const problems: string[] = [];
-  const cell = (index: number | null): string => (index === null ? '' : (cells[index] ?? '').trim());
+  const cell = (index: number | null): string => (index === null ? '' : restoredText((cells[index] ?? '').trim()));
   const text = (index: number | null): string | null => cell(index) || null;
   const date = (index: number | null, column: string): number | undefined => {
     const value = cell(index);

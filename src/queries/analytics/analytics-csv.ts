@@ -1,8 +1,9 @@
 // The CSV forms of iteration analytics (spec "Iterations": `.csv` suffix): one header line with the
 // spec's columns, times in seconds (JSON has ms), one "Owned By" column per owner (at least two, as the
-// spec lists), labels as comma-separated names; fields quoted per RFC 4180 when needed, CRLF lines.
+// spec lists), labels as comma-separated names; written by the one CSV writer (src/domain/csv.ts).
+import { csvTable } from '../../domain/csv.js';
 import type { IterationAnalytics } from '../../domain/iteration/cycle-time.js';
-import { csvTable, idsOf, ownerColumnCount, ownerFields } from '../csv-table.js';
+import { idsOf, ownerColumnCount, ownerFields } from '../csv-table.js';
 import type { CycleTimeRow } from './analytics-query.js';
 
 export const ANALYTICS_CSV_COLUMNS = ['stories_accepted', 'bugs_created', 'cycle_time', 'rejection_rate'] as const;
@@ -13,7 +14,7 @@ export interface CycleTimeCsvNames {
 }
 
 export function analyticsCsv(analytics: IterationAnalytics): string {
-  return csvTable([[...ANALYTICS_CSV_COLUMNS], ANALYTICS_CSV_COLUMNS.map((column) => String(analytics[column]))]);
+  return csvTable([[...ANALYTICS_CSV_COLUMNS], ANALYTICS_CSV_COLUMNS.map((column) => analytics[column])]);
 }
 
 export function cycleTimeDetailsCsv(rows: readonly CycleTimeRow[], names: CycleTimeCsvNames): string {
@@ -27,20 +28,20 @@ export function cycleTimeDetailsCsv(rows: readonly CycleTimeRow[], names: CycleT
   const lines = rows.map(({ story, details }) => [
     String(story['current_state']),
     String(story['story_type']),
-    typeof story['estimate'] === 'number' ? String(story['estimate']) : '',
+    typeof story['estimate'] === 'number' ? story['estimate'] : null,
     String(story['name']),
-    String(story.id),
+    story.id,
     idsOf(story['label_ids']).map((id) => names.labelName.get(id) ?? '').join(', '),
-    details.total_cycle_time === undefined ? '' : seconds(details.total_cycle_time),
-    seconds(details.started_time), String(details.started_count),
-    seconds(details.finished_time), String(details.finished_count),
-    seconds(details.delivered_time), String(details.delivered_count),
-    seconds(details.rejected_time), String(details.rejected_count),
+    details.total_cycle_time === undefined ? null : seconds(details.total_cycle_time),
+    seconds(details.started_time), details.started_count,
+    seconds(details.finished_time), details.finished_count,
+    seconds(details.delivered_time), details.delivered_count,
+    seconds(details.rejected_time), details.rejected_count,
     ...ownerFields(story, names.personName, ownerColumns),
   ]);
   return csvTable([header, ...lines]);
 }
 
-function seconds(ms: number): string {
-  return String(Math.round(ms / 1000));
+function seconds(ms: number): number {
+  return Math.round(ms / 1000);
 }
