@@ -3,9 +3,11 @@
 // fail here, before any authorization or lookup (spec, Authentication 4).
 //
 // Password sign-ins are guarded: a failure is logged (login and address, never the password) and
-// counted by the login throttle; a login or address past its free failures answers 429
-// `too_many_requests` until its back-off has passed, without the password being checked.
+// counted by the login throttle; an address past its free failures, for this login or for any, answers
+// 429 `too_many_requests` until its back-off has passed, without the password being checked; a login
+// failing from many addresses is only slowed (login-throttle.ts).
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { apiError } from './error-catalogue.js';
 import type { ApiLog, Authenticator } from './app-dependencies.js';
 import type { LoginThrottle, SignInAttempt } from './login-throttle.js';
@@ -56,20 +58,28 @@ function seconds(ms: number): string {
 }
 
 async function signIn(attempt: SignInAttempt, password: string, auth: Authenticator, guard: SignInGuard): Promise<Actor> {
-  const waitMs = guard.throttle.waitMs(attempt);
-  if (waitMs > 0) {
+  const { refuseMs, slowDownMs } = guard.throttle.verdict(attempt);
+  if (refuseMs > 0) {
     throw apiError('too_many_requests', {
-      general_problem: 'Too many failed sign-ins for this login or from this address.',
-      possible_fix: `Wait ${seconds(waitMs)} before trying again.`,
+      general_problem: 'Too many failed sign-ins from this address.',
+      possible_fix: `Wait ${seconds(refuseMs)} before trying again.`,
     });
   }
+  if (slowDownMs > 0) await sleep(slowDownMs);
   const actor = await auth.byPassword(attempt.login, password);
   if (actor) {
     guard.throttle.recordSuccess(attempt);
     return actor;
   }
-  const failures = guard.throttle.recordFailure(attempt);
-  guard.log.warn('failed sign-in', { login: attempt.login.slice(0, LOGGED_LOGIN_LENGTH), address: attempt.address, failures });
+  const counts = guard.throttle.recordFailure(attempt);
+  guard.log.warn('failed sign-in', {
+    login: attempt.login.slice(0, LOGGED_LOGIN_LENGTH),
+    address: attempt.address,
+    failures: counts.pair,
+    login_failures: counts.login,
+    address_failures: counts.address,
+    slowed_down_ms: slowDownMs,
+  });
   throw apiError('invalid_authentication', { possible_fix: PASSWORD_FIX });
 }
 

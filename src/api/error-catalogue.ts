@@ -10,7 +10,7 @@
 // - A known path with an unsupported method: 405 `http_method_not_supported`.
 // - `deadlock` 409: a write that kept conflicting with concurrent writes after its bounded retries.
 // - `too_many_requests` 429 (our code; clients must accept unknown codes): a password sign-in refused
-//   while its login or address is in back-off after repeated failures (api/login-throttle.ts).
+//   while its address is in back-off after repeated failures, for that login or for any (api/login-throttle.ts).
 // - `storage_full` 507 (Storyline's own code): the disk is full; nothing was stored, reads go on, and
 //   writes work again once space returns. Read-only data files answer 503 `component_unavailable`.
 

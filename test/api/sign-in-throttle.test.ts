@@ -1,7 +1,10 @@
 // Password sign-ins (HTTP Basic on /me) against guessing: the same answer for an unknown login, a login
 // without password and a wrong password; failures logged without the password; after 10 failures of one
-// login (50 from one address) within 15 minutes, 429 `too_many_requests` with an exponential back-off,
-// even for the right password, until the back-off has passed (the request clock is moved, no sleeping).
+// login from one address (50 from one address over any logins) within 15 minutes, that address gets 429
+// `too_many_requests` with an exponential back-off, even for the right password, until the back-off has
+// passed (the request clock is moved, no sleeping); nobody can lock a person out: another address that
+// has not failed signs in, and a login failing from many addresses is only slowed. Client addresses are
+// chosen in 127.0.0.0/8 (all loopback on Linux).
 import { expect } from 'chai';
 import { createLog } from '../../src/infra/log.js';
 import { DEFAULT_LOGIN_THROTTLE } from '../../src/api/login-throttle.js';
@@ -22,7 +25,7 @@ describe('API: password sign-in against guessing', function () {
   });
   afterEach(() => app.close());
 
-  const signIn = (login: string, password: string) => app.api('GET', '/me', { headers: basic(login, password) });
+  const signIn = (login: string, password: string, localAddress = '127.0.0.1') => app.api('GET', '/me', { headers: basic(login, password), localAddress });
 
   it('answers an unknown login, an invited person without password and a wrong password alike', async () => {
     const invited = await app.api('POST', '/my/people', { as: ada, body: { emails: ['invited@example.com'] } });
@@ -41,8 +44,8 @@ describe('API: password sign-in against guessing', function () {
     expect(logged.join('\n')).to.not.include('Secret-Guess-1');
   });
 
-  it('backs one login off after 10 failures, even for the right password, doubling the wait, and clears it on success', async () => {
-    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.freeLoginFailures; i++) expect((await signIn(ada.email, `guess ${i}`)).status).to.equal(403);
+  it('backs one login off from one address after 10 failures, even for the right password, doubling the wait, and clears it on success', async () => {
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.freePairFailures; i++) expect((await signIn(ada.email, `guess ${i}`)).status).to.equal(403);
     const refused = await signIn(ada.email, ada.password);
     expect(refused.status, refused.text).to.equal(429);
     expect(refused.json).to.include({ kind: 'error', code: 'too_many_requests' });
@@ -72,8 +75,35 @@ describe('API: password sign-in against guessing', function () {
       expect((await signIn(`guess${i}@example.com`, 'x')).status).to.equal(403);
     }
     expect((await signIn(ada.email, ada.password)).status).to.equal(429);
+    expect((await signIn(ada.email, ada.password, '127.0.0.2')).status).to.equal(200);
     app.clock.now += DEFAULT_LOGIN_THROTTLE.windowMs + 1;
     expect((await signIn(ada.email, ada.password)).status).to.equal(200);
+  });
+
+  it('cannot be used to lock a person out: the right password from an address that has not failed signs in, the guessing address stays held', async () => {
+    const guesser = '127.0.0.2';
+    const answers = [];
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.freePairFailures + 3; i++) answers.push((await signIn(ada.email, `guess ${i}`, guesser)).status);
+    expect(answers).to.deep.equal([...Array<number>(DEFAULT_LOGIN_THROTTLE.freePairFailures).fill(403), 429, 429, 429]);
+    const home = await signIn(ada.email, ada.password, '127.0.0.3');
+    expect(home.status, home.text).to.equal(200);
+    expect(home.json.api_token).to.equal(ada.token);
+    expect((await signIn(ada.email, ada.password, guesser)).status).to.equal(429);
+  });
+
+  it('slows a login failing from many addresses, boundedly, and never refuses it', async () => {
+    await app.close();
+    logged.length = 0;
+    const throttle = { ...DEFAULT_LOGIN_THROTTLE, freeLoginFailures: 3, baseSlowDownMs: 2, maxSlowDownMs: 8 };
+    app = await storylineApp({ loginThrottle: throttle, log: createLog('info', (line) => void logged.push(line)) });
+    ada = await app.person('Ada');
+    const answers = [];
+    for (let i = 2; i < 4 + DEFAULT_LOGIN_THROTTLE.freePairFailures; i++) answers.push((await signIn(ada.email, `guess ${i}`, `127.0.0.${i}`)).status);
+    expect(answers).to.deep.equal(answers.map(() => 403));
+    const slowed = logged.filter((line) => line.includes('failed sign-in')).map((line) => JSON.parse(line).slowed_down_ms);
+    expect(slowed.slice(0, 6)).to.deep.equal([0, 0, 0, 2, 4, 8]);
+    expect(Math.max(...slowed)).to.equal(8);
+    expect((await signIn(ada.email, ada.password, '127.0.0.1')).status).to.equal(200);
   });
 
   it('leaves token authentication alone', async () => {

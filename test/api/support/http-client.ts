@@ -18,6 +18,8 @@ export interface RequestOptions {
   rawBody?: string | Buffer;
   /** Appended to the path (after any query already in it). */
   query?: Record<string, string | number | boolean>;
+  /** The client's address (any of 127.0.0.0/8 reaches the server on Linux); 127.0.0.1 by default. */
+  localAddress?: string;
 }
 
 export interface TestResponse {
@@ -62,7 +64,8 @@ function send(port: number, method: string, path: string, options: RequestOption
   if (payload) headers['Content-Length'] = String(payload.length);
   const fullPath = options.query ? withQuery(path, options.query) : path;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path: fullPath, headers, agent: false }, (res) => {
+    const from = options.localAddress ? { localAddress: options.localAddress } : {};
+    const req = httpRequest({ host: '127.0.0.1', port, method, path: fullPath, headers, agent: false, ...from }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
