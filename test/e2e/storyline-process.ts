@@ -1,10 +1,13 @@
 // `storyline` as a child process, the operator's way: `serve` until it logs "listening", and one-shot
 // commands run to their exit (bounded: a command that does not end in time fails the test).
 import { spawn, execFile, type ChildProcessByStdio } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Served {
   child: ChildProcessByStdio<null, Readable, Readable>;
@@ -20,13 +23,66 @@ const running = new Set<Served['child']>();
 export interface RunAs {
   uid?: number;
   gid?: number;
+  /** The `storyline.js` to run: a copy that user can reach (`reachableCopy`); this checkout's otherwise. */
+  bin?: string;
+}
+
+/**
+ * The package as another user can run it: `bin/`, `dist/src/`, `package.json` and the production
+ * dependencies (per package-lock.json) placed under `dir`, every file world-readable. A checkout in a
+ * directory only its owner may enter (a home directory, what `mktemp -d` makes) is out of that user's
+ * reach. Returns the placed `storyline.js`, or why `dir` itself cannot be reached (some directory on its
+ * way is closed to others).
+ */
+export function reachableCopy(dir: string): { bin: string } | { reason: string } {
+  for (let up = dirname(dir); up !== dirname(up); up = dirname(up)) {
+    if ((statSync(up).mode & 0o001) === 0) return { reason: `${up} cannot be entered by other users` };
+  }
+  const place = (relative: string) => placeReadable(join(packageRoot, relative), join(dir, relative));
+  for (const parent of ['dist', 'node_modules']) {
+    mkdirSync(join(dir, parent), { recursive: true });
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, parent), 0o755);
+  }
+  for (const relative of ['package.json', 'bin', 'dist/src']) place(relative);
+  const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const topLevel = path.startsWith('node_modules/') && !path.slice('node_modules/'.length).includes('/node_modules/');
+    if (topLevel && entry.dev !== true && existsSync(join(packageRoot, path))) place(path);
+  }
+  return { bin: join(dir, 'bin', 'storyline.js') };
+}
+
+/**
+ * `from` at `to`: directories made 0755; a file others may already read is hard-linked (fast, and its
+ * mode is left as it is), any other file (a private umask) copied and made 0644 (0755 when executable).
+ */
+function placeReadable(from: string, to: string): void {
+  const stat = statSync(from);
+  if (stat.isDirectory()) {
+    mkdirSync(to, { recursive: true, mode: 0o755 });
+    chmodSync(to, 0o755);
+    for (const entry of readdirSync(from)) placeReadable(join(from, entry), join(to, entry));
+    return;
+  }
+  if ((stat.mode & 0o004) !== 0) {
+    try {
+      linkSync(from, to);
+      return;
+    } catch {
+      // another file system: copied below
+    }
+  }
+  copyFileSync(from, to);
+  chmodSync(to, stat.mode & 0o100 ? 0o755 : 0o644);
 }
 
 export function serve(env: Record<string, string>, runAs: RunAs = {}): Promise<Served> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
+  const { bin: runBin = bin, ...user } = runAs;
+  const child = spawn(process.execPath, [runBin, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...runAs,
+    ...user,
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
