@@ -70,7 +70,7 @@ export class LoginThrottle {
   private readonly logins: FailureCounters;
 
   constructor(
-    clock: () => number,
+    private readonly clock: () => number,
     private readonly options: LoginThrottleOptions = DEFAULT_LOGIN_THROTTLE,
   ) {
     this.pairs = new FailureCounters(clock, options);
@@ -80,9 +80,10 @@ export class LoginThrottle {
 
   verdict(attempt: SignInAttempt): SignInVerdict {
     const { freePairFailures, freeAddressFailures, freeLoginFailures, baseDelayMs, maxDelayMs, baseSlowDownMs, maxSlowDownMs } = this.options;
+    const now = this.clock();
     const refuseMs = Math.max(
-      remaining(this.pairs.get(pairKey(attempt)), freePairFailures, baseDelayMs, maxDelayMs, this.pairs.now()),
-      remaining(this.addresses.get(attempt.address), freeAddressFailures, baseDelayMs, maxDelayMs, this.addresses.now()),
+      remaining(this.pairs.get(pairKey(attempt)), freePairFailures, baseDelayMs, maxDelayMs, now),
+      remaining(this.addresses.get(attempt.address), freeAddressFailures, baseDelayMs, maxDelayMs, now),
     );
     const login = this.logins.get(loginKey(attempt));
     const slowDownMs = login && login.failures >= freeLoginFailures ? backOff(login.failures - freeLoginFailures, baseSlowDownMs, maxSlowDownMs) : 0;
@@ -120,7 +121,7 @@ class FailureCounters {
   private readonly counters = new Map<string, Counter>();
 
   constructor(
-    readonly now: () => number,
+    private readonly now: () => number,
     private readonly options: Pick<LoginThrottleOptions, 'windowMs' | 'maxEntries'>,
   ) {}
 

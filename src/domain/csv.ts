@@ -1,6 +1,6 @@
 // The one CSV writer every CSV Storyline writes goes through (the iteration analytics, cycle time details
-// and release exports; the Tracker CSV export), and the reading rule the Tracker CSV importer applies to
-// every cell it reads back.
+// and release stories exports; any CSV export to come, such as a Tracker CSV export), and the reading
+// rule the Tracker CSV importer applies to every cell it reads back.
 //
 // RFC 4180: a field holding `"`, `,`, CR or LF is quoted, quotes doubled; CRLF line ends, a final one.
 // Formula injection (OWASP "CSV Injection"): a spreadsheet runs a text cell beginning with `=`, `+`, `-`,
@@ -30,7 +30,7 @@ export function csvField(cell: CsvCell): string {
 }
 
 /** A text cell as written: a leading `'` before a formula's first character. */
-export function neutralisedText(text: string): string {
+function neutralisedText(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
