@@ -16,8 +16,8 @@ import { bin, reachableCopy, runToExit, serve, stop, stopAll, type RunAs } from 
 
 /**
  * As root, file modes do not bind: the server then runs as `nobody` on files it owns, from a copy of
- * the package under `installDir` (the checkout may sit where nobody cannot enter); null with the
- * reason when `installDir` itself is out of nobody's reach.
+ * the package under `installDir` (the checkout may sit where nobody cannot enter); the reason instead
+ * when `installDir` itself is out of nobody's reach.
  */
 const NOBODY = 65534;
 function unprivileged(dir: string, installDir: string): RunAs | { reason: string } {
