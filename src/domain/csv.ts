@@ -1,5 +1,5 @@
 // The one CSV writer every CSV Storyline writes goes through (the iteration analytics, cycle time details
-// and release stories exports; any CSV export to come, such as a Tracker CSV export), and the reading
+// and release stories exports, `storyline export-pivotal-csv`; any CSV export to come), and the reading
 // rule the Tracker CSV importer applies to every cell it reads back.
 //
 // RFC 4180: a field holding `"`, `,`, CR or LF is quoted, quotes doubled; CRLF line ends, a final one.

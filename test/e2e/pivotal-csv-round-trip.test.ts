@@ -1,7 +1,8 @@
 // Tracker CSV both ways (issue 31 item 4): `storyline export-pivotal-csv` writes a project as a Tracker
 // export, and `storyline import-pivotal-csv` of that file into an empty project gives the same stories,
 // epics, labels, owners, tasks, comments, blockers and order, compared through the API. Both commands
-// run as child processes beside the running server, on its data directory.
+// run as child processes beside the running server, on its data directory. Text a spreadsheet would run
+// as a formula is written neutralised and read back unchanged.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
+import { FORMULA_NAMES } from '../support/formula-names.js';
 
 const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
 
@@ -118,6 +120,38 @@ describe('CLI: export-pivotal-csv and import-pivotal-csv round trip', function (
     expect(imported.code, imported.stdout + imported.stderr).to.equal(0);
     const summary = JSON.parse(imported.stdout.trim().split('\n').at(-1)!);
     expect(summary).to.deep.include({ stories_created: 5, epics_created: 2, rows_refused: 0, values_dropped: 0, unknown_people: [] });
+    expect(await seen(target)).to.deep.equal(before);
+  });
+
+  it('writes formula-like text neutralised and imports it back unchanged', async () => {
+    const source = await project('Formulas out');
+    await post(`/projects/${source}/epics`, { name: '=Epic()', description: '+epic', label: { name: '@epic' }, comments: [{ text: '-epic talk' }] });
+    for (const [index, [name]] of FORMULA_NAMES.entries()) {
+      await post(`/projects/${source}/stories`, {
+        name, estimate: index % 3, labels: [`=label ${index}`, `-other ${index}`], description: `@desc ${index}`,
+        tasks: [{ description: `=task ${index}` }], comments: [{ text: `+1 ${index}` }], blockers: [{ description: `-blocked ${index}` }],
+      });
+    }
+    const before = await seen(source);
+
+    const file = join(root, 'formulas.csv');
+    const exported = await storyline(dataDir, 'export-pivotal-csv', '--project', String(source), '--out', file);
+    expect(exported.code, exported.stderr).to.equal(0);
+    const [header, ...records] = parse(readFileSync(file)) as string[][];
+    const column = (name: string) => header!.indexOf(name);
+    // each new story went to the top of the Icebox: the export lists them newest first, then the epic
+    const written = [...FORMULA_NAMES.entries()].reverse();
+    const first = records.at(-2)!;
+    expect([first[column('Title')], first[column('Labels')], first[column('Description')], first[column('Task')], first[column('Blocker')]]).to.deep.equal([
+      FORMULA_NAMES[0]![1], "'-other 0, =label 0", "'@desc 0", "'=task 0", "'-blocked 0",
+    ]);
+    expect(first[column('Comment')]).to.match(/^'\+1 0 \(Olivia Owner - /);
+    expect(records.map((record) => record[column('Title')])).to.deep.equal([...written.map(([, [, cell]]) => cell), "'=Epic()"]);
+    expect(records.map((record) => record[column('Estimate')])).to.deep.equal([...written.map(([index]) => String(index % 3)), '']);
+
+    const target = await project('Formulas in');
+    const imported = await storyline(dataDir, 'import-pivotal-csv', file, '--project', String(target));
+    expect(imported.code, imported.stdout + imported.stderr).to.equal(0);
     expect(await seen(target)).to.deep.equal(before);
   });
 

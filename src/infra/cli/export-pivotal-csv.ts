@@ -23,7 +23,7 @@ export const exportPivotalCsvCommand: CliCommand = {
     const { pivotalCsvExport } = await import('../pivotal-csv/pivotal-csv-export.js');
     const { analyticsReads } = await import('../../queries/analytics/analytics-query.js');
     const { epicUrl, storyUrl } = await import('../../api/resources/web-addresses.js');
-    const { csvTable } = await import('../../queries/csv-table.js');
+    const { csvTable } = await import('../../domain/csv.js');
     const storyline = await openStoryline(config, createLog('warn'));
     try {
       const read = (name: string) => storyline.runner.collection(name);
@@ -45,7 +45,7 @@ export const exportPivotalCsvCommand: CliCommand = {
         storyUrl: (id) => storyUrl(config.siteUrl, id),
         epicUrl: (id) => epicUrl(config.siteUrl, id),
       });
-      writeFileSync(values.out, csvTable(rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell))))), { flag: 'wx' });
+      writeFileSync(values.out, csvTable(rows), { flag: 'wx' });
       out(JSON.stringify({ exported: values.out, project: projectId, rows: rows.length - 1 }));
       return 0;
     } finally {

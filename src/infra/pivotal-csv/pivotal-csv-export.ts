@@ -12,12 +12,12 @@
 //   and this one gives back the same instant. Iterations are those of the done, current and backlog
 //   iterations today (the importer recomputes them).
 // - Everything of the project is read at once: an operator's command, never a request's path.
+// - The rows are written by the one CSV writer (src/domain/csv.ts): numbers as numbers, formula-like
+//   text with a leading `'` that the importer drops again.
+import type { CsvCell } from '../../domain/csv.js';
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
 import { MAX_ITERATION_LIMIT, listIterations } from '../../queries/iterations/iterations-query.js';
 import type { IterationReads } from '../../queries/iterations/iteration-timeline.js';
-
-/** A cell: text, a number, or empty. */
-export type ExportCell = string | number | null;
 
 export interface PivotalExportReads extends IterationReads {
   tasks: ReadOnlyCollection;
@@ -49,7 +49,7 @@ const PRIORITY_NAMES: Readonly<Record<string, string>> = {
 
 /** What one row holds beyond its leading cells. */
 interface ExportRow {
-  leading: ExportCell[];
+  leading: CsvCell[];
   owners: string[];
   blockers: [string, string][];
   comments: string[];
@@ -57,7 +57,7 @@ interface ExportRow {
 }
 
 /** The header and the rows of the project's export. */
-export async function pivotalCsvExport(reads: PivotalExportReads, request: PivotalExportRequest): Promise<ExportCell[][]> {
+export async function pivotalCsvExport(reads: PivotalExportReads, request: PivotalExportRequest): Promise<CsvCell[][]> {
   const { projectId } = request;
   const inProject = { project_id: projectId };
   const [stories, epics, labels, tasks, comments, blockers, iterationOf] = await Promise.all([
@@ -148,7 +148,7 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
     comments: widest((row) => row.comments),
     tasks: widest((row) => row.tasks),
   };
-  const header: ExportCell[] = [
+  const header: CsvCell[] = [
     ...LEADING_COLUMNS,
     ...repeat(width.owners, ['Owned By']),
     ...repeat(width.blockers, ['Blocker', 'Blocker Status']),
