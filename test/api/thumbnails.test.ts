@@ -114,12 +114,18 @@ describe('API: thumbnails of uploaded images', function () {
     expect(await fileAsShown(id)).to.deep.include({ thumbnailable: true, width: 40, height: 30 });
     const thumbnail = await sharp(await bytesOf(`/file_attachments/${id}/thumbnail`)).metadata();
     expect([thumbnail.width, thumbnail.height], 'never enlarged').to.deep.equal([40, 30]);
-    // the renditions carry whatever safety headers a download of the image carries (the one download path)
+    // the renditions carry the safety headers a download of the image carries (the one download path),
+    // under an API prefix and at the site root
     const download = await app.api('GET', `/file_attachments/${id}/download?inline=true`, { as: owner });
+    const isolation = ['x-content-type-options', 'content-security-policy', 'cross-origin-resource-policy'].map((header) => download.headers[header]);
+    expect(isolation).to.deep.equal(['nosniff', "sandbox; default-src 'none'", 'same-origin']);
     for (const name of ['thumbnail', 'big']) {
-      const rendition = await app.api('GET', `/file_attachments/${id}/${name}`, { as: owner });
-      for (const header of ['x-content-type-options', 'content-security-policy', 'cross-origin-resource-policy', 'content-disposition']) {
-        expect(rendition.headers[header], `${name} ${header}`).to.equal(download.headers[header]);
+      for (const prefix of ['/services/v5', '']) {
+        const rendition = await app.server.request('GET', `${prefix}/file_attachments/${id}/${name}`, { headers: { 'X-TrackerToken': owner.token } });
+        expect(rendition.status, `${prefix} ${name}`).to.equal(200);
+        for (const header of ['x-content-type-options', 'content-security-policy', 'cross-origin-resource-policy', 'content-disposition']) {
+          expect(rendition.headers[header], `${prefix} ${name} ${header}`).to.equal(download.headers[header]);
+        }
       }
     }
     expect((await app.api('GET', `/file_attachments/${id}/thumbnail`, { as: stranger })).status).to.be.oneOf([403, 404]);
