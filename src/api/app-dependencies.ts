@@ -45,6 +45,8 @@ export interface ApiConfig {
   deprecationWarning?: string;
   /** Planned maintenance window (ISO 8601), sent as headers and envelope member when set. */
   downtime?: { start: string; finish: string };
+  /** Reverse proxies whose `X-Forwarded-For` names the client (client-address.ts); none when absent. */
+  trustedProxies?: readonly string[];
 }
 
 export interface AppDependencies {

@@ -31,6 +31,7 @@ import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import { invalidField } from '../domain/errors.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
+import { clientAddress, trustedProxies, type TrustedProxies } from './client-address.js';
 import { authenticate, isXhr, missingCredentials, type SignInGuard } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { namesAnyOf, parseFields, type FieldSelection } from './fields-selection.js';
@@ -104,6 +105,7 @@ class RequestPipeline {
   private readonly envelopeMembers: Readonly<Record<string, unknown>>;
   private readonly clock: () => number;
   private readonly signIns: SignInGuard;
+  private readonly proxies: TrustedProxies | null;
 
   constructor(private readonly deps: AppDependencies) {
     for (const route of deps.routes) assertRouteIsWellFormed(route);
@@ -116,6 +118,7 @@ class RequestPipeline {
     this.common = commonHeaders(deps.config);
     this.envelopeMembers = commonEnvelopeMembers(deps.config);
     this.clock = deps.clock ?? Date.now;
+    this.proxies = deps.config.trustedProxies?.length ? trustedProxies(deps.config.trustedProxies) : null;
     this.signIns = { throttle: new LoginThrottle(this.clock, deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE), log: deps.log };
   }
 
@@ -149,7 +152,7 @@ class RequestPipeline {
     if (route.alwaysEnvelope === true) state.envelope = true;
 
     const header = headerReader(req.headers);
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(req.socket.remoteAddress, header('x-forwarded-for'), this.proxies);
     const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true, address }, this.deps.auth, this.signIns);
     const selection = parseFields(query.fields);
     assertIntegerQueryParameters(query);

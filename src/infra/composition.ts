@@ -270,6 +270,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       responseCacheBytes: config.responseCacheBytes,
       ...(config.deprecationWarning ? { deprecationWarning: config.deprecationWarning } : {}),
       ...(config.downtime ? { downtime: config.downtime } : {}),
+      trustedProxies: config.trustedProxies,
     },
     log,
     clock,

@@ -1,6 +1,7 @@
 // Operator configuration, read once from the environment by the CLI and passed down from there.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { proxyRule } from '../api/client-address.js';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
 import { DEFAULT_READ_CACHE_BYTES } from './read-store/sqlite-read-store.js';
 import { DEFAULT_SNAPSHOT_EVERY, DEFAULT_STATE_CACHE_DOCUMENTS } from '../commands/command-handler.js';
@@ -41,6 +42,11 @@ export interface StorylineConfig {
   deprecationWarning: string | null;
   /** Planned maintenance window announced on every response (ISO 8601 start and finish). */
   downtime: { start: string; finish: string } | null;
+  /**
+   * Reverse proxies (addresses or subnets) whose `X-Forwarded-For` names the client a password sign-in is
+   * counted under; empty: every client is its socket's address.
+   */
+  trustedProxies: string[];
   /** Milliseconds SIGTERM waits for in-flight requests before closing the stores. */
   shutdownGraceMs: number;
   /** Milliseconds a client has to send a whole request (slow or stalled uploads are cut off). */
@@ -94,6 +100,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     demoPassword: env['STORYLINE_DEMO_PASSWORD'] || null,
     deprecationWarning: env['STORYLINE_DEPRECATION_WARNING'] || null,
     downtime: downtimeWindow(env),
+    trustedProxies: proxyList(env['STORYLINE_TRUSTED_PROXIES']),
     shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'STORYLINE_REQUEST_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     headersTimeoutMs: integer(env, 'STORYLINE_HEADERS_TIMEOUT_MS', 20_000, 1_000, 3_600_000),
@@ -132,6 +139,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** Comma-separated IP addresses or subnets (`127.0.0.1, 10.0.0.0/8, ::1`); each must read as one. */
+function proxyList(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.find((entry) => proxyRule(entry) === null);
+  if (bad !== undefined) throw new ConfigError(`STORYLINE_TRUSTED_PROXIES must list IP addresses or subnets (10.0.0.0/8), got "${bad}"`);
+  return entries;
 }
 
 /** A history window in months; `0` or `unlimited` means no limit. */

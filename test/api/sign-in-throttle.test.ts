@@ -106,6 +106,29 @@ describe('API: password sign-in against guessing', function () {
     expect((await signIn(ada.email, ada.password, '127.0.0.1')).status).to.equal(200);
   });
 
+  it('behind a named reverse proxy, counts each client the proxy saw; X-Forwarded-For from anyone else is ignored', async () => {
+    await app.close();
+    logged.length = 0;
+    app = await storylineApp({ env: { STORYLINE_TRUSTED_PROXIES: '127.0.0.1' }, log: createLog('info', (line) => void logged.push(line)) });
+    ada = await app.person('Ada');
+    const viaProxy = (password: string, client: string) => app.api('GET', '/me', { headers: { ...basic(ada.email, password), 'X-Forwarded-For': `${client}, ${client}` } });
+    // The proxy appends the address it was reached from: the forged left entry is never read.
+    const guesses = [];
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.freePairFailures + 1; i++) guesses.push((await viaProxy(`guess ${i}`, '203.0.113.9')).status);
+    expect(guesses).to.deep.equal([...Array<number>(DEFAULT_LOGIN_THROTTLE.freePairFailures).fill(403), 429]);
+    expect(JSON.parse(logged.find((line) => line.includes('failed sign-in'))!).address).to.equal('203.0.113.9');
+    const home = await viaProxy(ada.password, '198.51.100.7');
+    expect(home.status, home.text).to.equal(200);
+    // A peer that is no named proxy is counted under its own address whatever the header says.
+    const direct = [];
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.freePairFailures + 1; i++) {
+      const res = await app.api('GET', '/me', { headers: { ...basic(ada.email, `guess ${i}`), 'X-Forwarded-For': `192.0.2.${i}` }, localAddress: '127.0.0.2' });
+      direct.push(res.status);
+    }
+    expect(direct).to.deep.equal([...Array<number>(DEFAULT_LOGIN_THROTTLE.freePairFailures).fill(403), 429]);
+    expect((await viaProxy(ada.password, '198.51.100.7')).status).to.equal(200);
+  });
+
   it('leaves token authentication alone', async () => {
     for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.freeLoginFailures + 1; i++) await signIn(ada.email, `guess ${i}`);
     expect((await app.api('GET', '/me', { as: ada })).status).to.equal(200);

@@ -57,6 +57,14 @@ describe('operator configuration', () => {
     for (const value of ['0', '65', 'all']) expect(() => configFromEnv({ STORYLINE_REBUILD_WORKERS: value })).to.throw(ConfigError, /STORYLINE_REBUILD_WORKERS/);
   });
 
+  it('trusts no proxy unless STORYLINE_TRUSTED_PROXIES lists addresses or subnets', () => {
+    expect(configFromEnv({}).trustedProxies).to.deep.equal([]);
+    expect(configFromEnv({ STORYLINE_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8,,::1,fd00::/8 ' }).trustedProxies).to.deep.equal(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
+    for (const value of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/8/8', '1.2.3.4:80', '10.0.0.0/x']) {
+      expect(() => configFromEnv({ STORYLINE_TRUSTED_PROXIES: `127.0.0.1,${value}` }), value).to.throw(ConfigError, /STORYLINE_TRUSTED_PROXIES.*got/);
+    }
+  });
+
   it('keeps :memory: as it is', () => {
     expect(configFromEnv({ STORYLINE_DATA: ':memory:' }).dataDir).to.equal(':memory:');
   });
