@@ -145,6 +145,7 @@ function pageOneRequest(project: { id: number; name: string; account_id: number;
     actor: null,
     project: { id: project.id, project, role: 'owner', public: false },
     accessTo: () => Promise.reject(new Error('not used by the project feed')),
+    confirmPassword: () => Promise.reject(new Error('not used by the project feed')),
     commandId: 'bench',
     now,
   };

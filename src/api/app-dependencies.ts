@@ -31,6 +31,8 @@ export interface ApiLog {
 }
 
 export interface ApiConfig {
+  /** Public address of the site (no trailing slash): error hints point at its pages (`/profile`). */
+  siteUrl: string;
   /** Status of a successful create: the real service answered 200; 201 is the announced change. */
   createdStatus: 200 | 201;
   /** Largest accepted request body, in bytes (413 `request_entity_too_large` above). */
@@ -80,6 +82,7 @@ export interface AppDependencies {
 export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export const defaultApiConfig: ApiConfig = {
+  siteUrl: 'http://localhost:3000',
   createdStatus: 200,
   maxBodyBytes: 1024 * 1024,
   responseCacheEntries: 2000,

@@ -23,7 +23,8 @@
 // - `_method` with another value than PUT, PATCH or DELETE on a POST answers 400 `invalid_parameter`.
 // - Bad percent-encoding in the path answers 404 `route_not_found` (no route has such a segment).
 // - Every answered request logs one `request` line (accessLogLine): method, path with its query but
-//   without `token`, status, duration and the project version answered; never a header or a body.
+//   without `token` and without an invitation's secret (secret-paths.ts), status, duration and the
+//   project version answered; never a header or a body.
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -32,7 +33,7 @@ import express, { type Express } from 'express';
 import { invalidField } from '../domain/errors.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, type AppDependencies } from './app-dependencies.js';
 import { clientAddress, trustedProxies, type TrustedProxies } from './client-address.js';
-import { authenticate, isXhr, missingCredentials, type SignInGuard } from './authentication.js';
+import { authenticate, confirmOwnPassword, isXhr, missingCredentials, tokenFix, type SignInGuard } from './authentication.js';
 import { apiError, classifyThrown, toErrorBody } from './error-catalogue.js';
 import { namesAnyOf, parseFields, type FieldSelection } from './fields-selection.js';
 import { downloadHeaders } from './file-download.js';
@@ -46,6 +47,7 @@ import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHead
 import type { ApiRequest, ApiResult, HttpMethod, ProjectAccess, ProjectAccessLevel, RouteDefinition, RouteRequest } from './route-table.js';
 import { RenderScope } from './render-scope.js';
 import { RouteMatcher } from './route-matcher.js';
+import { pathWithoutSecrets } from './secret-paths.js';
 import { Serializer } from './serializer.js';
 
 /** The API as an express app (what the composition root mounts by default). */
@@ -119,7 +121,11 @@ class RequestPipeline {
     this.envelopeMembers = commonEnvelopeMembers(deps.config);
     this.clock = deps.clock ?? Date.now;
     this.proxies = deps.config.trustedProxies?.length ? trustedProxies(deps.config.trustedProxies) : null;
-    this.signIns = { throttle: new LoginThrottle(this.clock, deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE), log: deps.log };
+    this.signIns = {
+      throttle: new LoginThrottle(this.clock, deps.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
+      log: deps.log,
+      tokenFix: tokenFix(deps.config.siteUrl),
+    };
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -168,6 +174,10 @@ class RequestPipeline {
       commandId: randomUUID(),
       now: this.clock(),
       accessTo: (projectId, level) => authorizeProject(this.deps.projects, { projectId, actor, level, method, xhr }),
+      confirmPassword: (password) => {
+        if (!actor) throw missingCredentials(xhr);
+        return confirmOwnPassword({ actor, address }, password, this.deps.auth, this.signIns);
+      },
     };
     const apiRequest: ApiRequest = { ...routeRequest, project: await this.declaredAccess(route, routeRequest) };
 
@@ -354,7 +364,7 @@ class RequestPipeline {
     if (unexpected) {
       this.deps.log.error('unhandled error while answering a request', {
         method: state.method,
-        path: state.path,
+        path: pathWithoutSecrets(state.path),
         error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
       });
     }
@@ -398,7 +408,7 @@ export function accessLogLine(
   status: number,
   durationMs: number,
 ): Record<string, unknown> {
-  let path = state.path;
+  let path = pathWithoutSecrets(state.path);
   if (state.query !== '') {
     const query = new URLSearchParams(state.query);
     query.delete('token');
@@ -500,7 +510,7 @@ export function answerClientErrorsWithJson(server: Server): void {
       : { general_problem: 'The HTTP request could not be parsed.' };
     const { status, body } = toErrorBody(apiError(code, details));
     const text = JSON.stringify(body);
-    const headers = { ...commonHeaders({ createdStatus: 200, maxBodyBytes: 0, responseCacheEntries: 0 }) };
+    const headers = { ...commonHeaders({}) };
     const lines = [
       `HTTP/1.1 ${status} ${tooLarge ? 'Payload Too Large' : 'Bad Request'}`,
       `Content-Type: ${JSON_CONTENT_TYPE}`,

@@ -6,6 +6,8 @@
 // counted by the login throttle; an address past its free failures, for this login or for any, answers
 // 429 `too_many_requests` until its back-off has passed, without the password being checked; a login
 // failing from many addresses is only slowed (login-throttle.ts).
+// A person confirming their own password (`PUT /me/password`) goes through the same guard as a sign-in
+// with their username.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { apiError } from './error-catalogue.js';
@@ -13,8 +15,13 @@ import type { ApiLog, Authenticator } from './app-dependencies.js';
 import type { LoginThrottle, SignInAttempt } from './login-throttle.js';
 import type { Actor } from './route-table.js';
 
-const TOKEN_FIX = 'Recheck your API token; it is shown on your Profile page.';
 const PASSWORD_FIX = 'Recheck your name (email address or Tracker username) and password.';
+const CURRENT_PASSWORD_FIX = 'Recheck your current password.';
+
+/** The hint of a refused token: where it is shown, the board's profile page. */
+export function tokenFix(siteUrl: string): string {
+  return `Recheck your API token; it is shown on your profile page, ${siteUrl}/profile.`;
+}
 /** An XHR without credentials: the recorded invalid_authentication hashes carry no general_problem. */
 const NO_CREDENTIALS_FIX = 'No credentials were presented: send your API token in the X-TrackerToken header or the token query parameter.';
 
@@ -29,6 +36,8 @@ export interface CredentialSources {
 export interface SignInGuard {
   throttle: LoginThrottle;
   log: Pick<ApiLog, 'warn'>;
+  /** The `possible_fix` of a refused token (tokenFix). */
+  tokenFix: string;
 }
 
 /** Longest login written to the log. */
@@ -42,14 +51,24 @@ export async function authenticate(sources: CredentialSources, auth: Authenticat
   const token = sources.header('x-trackertoken') ?? sources.header('x-servicetoken') ?? sources.query.token;
   if (token !== undefined) {
     const actor = token === '' ? null : await auth.byToken(token);
-    if (!actor) throw apiError('invalid_authentication', { possible_fix: TOKEN_FIX });
+    if (!actor) throw apiError('invalid_authentication', { possible_fix: guard.tokenFix });
     return actor;
   }
   const authorization = sources.header('authorization');
   if (!sources.basicAllowed || authorization === undefined) return null;
   const basic = parseBasic(authorization);
   if (!basic) throw apiError('invalid_authentication', { possible_fix: PASSWORD_FIX });
-  return signIn({ login: basic.login, address: sources.address }, basic.password, auth, guard);
+  return signIn({ login: basic.login, address: sources.address }, basic.password, auth, guard, PASSWORD_FIX);
+}
+
+/**
+ * The caller's own password, checked as a sign-in with their username from their address (throttled,
+ * a failure logged and counted); throws `invalid_authentication` or `too_many_requests`.
+ */
+export async function confirmOwnPassword(caller: { actor: Actor; address: string }, password: string, auth: Authenticator, guard: SignInGuard): Promise<void> {
+  const { actor, address } = caller;
+  const signedIn = await signIn({ login: actor.username, address }, password, auth, guard, CURRENT_PASSWORD_FIX);
+  if (signedIn.id !== actor.id) throw apiError('invalid_authentication', { possible_fix: CURRENT_PASSWORD_FIX });
 }
 
 function seconds(ms: number): string {
@@ -57,7 +76,7 @@ function seconds(ms: number): string {
   return whole === 1 ? '1 second' : `${whole} seconds`;
 }
 
-async function signIn(attempt: SignInAttempt, password: string, auth: Authenticator, guard: SignInGuard): Promise<Actor> {
+async function signIn(attempt: SignInAttempt, password: string, auth: Authenticator, guard: SignInGuard, fix: string): Promise<Actor> {
   const { refuseMs, slowDownMs } = guard.throttle.verdict(attempt);
   if (refuseMs > 0) {
     throw apiError('too_many_requests', {
@@ -80,7 +99,7 @@ async function signIn(attempt: SignInAttempt, password: string, auth: Authentica
     address_failures: counts.address,
     slowed_down_ms: slowDownMs,
   });
-  throw apiError('invalid_authentication', { possible_fix: PASSWORD_FIX });
+  throw apiError('invalid_authentication', { possible_fix: fix });
 }
 
 /** Login and password of an `Authorization: Basic ...` header, null when it is not valid Basic. */

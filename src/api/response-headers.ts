@@ -28,7 +28,7 @@ export function setServiceHeader(headers: HeaderBag, suffix: string, value: stri
 }
 
 /** Headers of every response, computed once per app. */
-export function commonHeaders(config: ApiConfig): Readonly<HeaderBag> {
+export function commonHeaders(config: Pick<ApiConfig, 'deprecationWarning' | 'downtime'>): Readonly<HeaderBag> {
   const headers: HeaderBag = {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Credentials': 'false',

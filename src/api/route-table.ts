@@ -80,6 +80,12 @@ export interface ApiRequest {
    * `unauthenticated`).
    */
   accessTo(projectId: number, level: ProjectAccessLevel): Promise<ProjectAccess>;
+  /**
+   * Checks the caller's own password the way a password sign-in is checked (authentication.ts): guarded
+   * by the sign-in throttle, a failure logged and counted against the caller's login and address.
+   * Throws `invalid_authentication` for a wrong password, `too_many_requests` while throttled.
+   */
+  confirmPassword(password: string): Promise<void>;
   /** Fresh UUID per request (idempotency of the command this request issues). */
   commandId: string;
   /** Request time, ms since the epoch. */

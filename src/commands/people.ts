@@ -1,13 +1,18 @@
 // People: adding a person with a password (operator CLI, demo set-up), inviting one by email (project and
-// account invitations, POST /my/people), profile updates and the known-people list. Credentials are
-// enrolled BEFORE the person's first event, so a person in the log always has a token (a crash in between
-// leaves unused credentials for an id nobody holds, which is harmless).
+// account invitations, POST /my/people), an invited person completing their profile, profile updates,
+// password changes and the known-people list. Credentials are enrolled BEFORE the person's first event,
+// so a person in the log always has a token (a crash in between leaves unused credentials for an id
+// nobody holds, which is harmless).
+//
+// Accepting an invitation writes the profile (an event on the person stream) BEFORE the password, which
+// uses up the secret in the same credential write: a crash in between leaves a renamed person whose
+// invitation still works, and accepting again finishes (their own username is not "taken").
 //
 // Email and username uniqueness is checked against the `people` read model. Creations made by this
 // process are serialised, so they never race each other; two processes creating the same email at the
 // same instant could both succeed (accepted: people are created rarely).
-import { decideCreatePerson, decideRememberPeople, decideUpdatePerson, type TakenIdentities } from '../domain/person/person-decisions.js';
-import { invalidField } from '../domain/errors.js';
+import { decideCreatePerson, decideRememberPeople, decideUpdatePerson, initialsOf, type TakenIdentities } from '../domain/person/person-decisions.js';
+import { invalidField, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
 import type { PersonSecretsPort } from '../ports/credentials.js';
@@ -34,6 +39,22 @@ export interface NewPerson {
   username?: unknown;
 }
 
+/** What an invited person sets when they accept (`initials` default to those of the name). */
+export interface InvitedProfile {
+  name: unknown;
+  username: unknown;
+  initials?: unknown;
+  password: unknown;
+}
+
+/** The password rules of every way a password is set; throws `invalid_parameter` naming `field`. */
+export function checkedPassword(password: unknown, field = 'password'): string {
+  if (typeof password !== 'string' || [...password].length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw invalidField(field, `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`);
+  }
+  return password;
+}
+
 export class PeopleCommands {
   private creations: Promise<unknown> = Promise.resolve();
 
@@ -41,11 +62,7 @@ export class PeopleCommands {
 
   /** A person who signs in with a password; returns the person and their API token. */
   async addPerson(input: NewPerson & { password: unknown }, meta: CommandMeta): Promise<{ person: Doc; apiToken: string }> {
-    const password = input.password;
-    if (typeof password !== 'string' || [...password].length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-      throw invalidField('password', `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`);
-    }
-    return this.create(input, password, meta);
+    return this.create(input, checkedPassword(input.password), meta);
   }
 
   /** The person with this email, or a new one invited without a password (they get a token only). */
@@ -59,10 +76,35 @@ export class PeopleCommands {
   }
 
   async updatePerson(personId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {
+    return this.serially(() => this.updateNow(personId, request, meta));
+  }
+
+  /**
+   * The invited person named by `secret` sets name, username, initials and password; the secret is used
+   * up. Returns the person and their API token; 404 `unfound_resource` when the secret no longer invites.
+   */
+  async acceptInvitation(secret: string, profile: InvitedProfile, meta: CommandMeta): Promise<{ person: Doc; apiToken: string }> {
+    const password = checkedPassword(profile.password);
     return this.serially(async () => {
-      const taken = await this.takenIdentities(request['email'], request['username'], personId);
-      return (await this.deps.writer.onStream(streams.person(personId), decideUpdatePerson, { request, taken }, meta)).doc;
+      const invitation = await this.deps.secrets.invitation(secret, meta.now);
+      if (!invitation || (await this.deps.secrets.hasPassword(invitation.personId))) throw unfound();
+      const personId = invitation.personId;
+      const initials = profile.initials ?? (typeof profile.name === 'string' ? initialsOf(profile.name.trim()) : undefined);
+      const person = await this.updateNow(personId, { name: profile.name, username: profile.username, initials }, { ...meta, actorId: personId });
+      if (!(await this.deps.secrets.acceptInvitation(secret, password, meta.now))) throw unfound();
+      return { person, apiToken: (await this.deps.secrets.apiToken(personId)) ?? (await this.deps.secrets.enrol(personId, null)) };
     });
+  }
+
+  /**
+   * Replaces the person's password (their token is kept): the new one must follow the password rules,
+   * then `confirmCurrent` (the throttled sign-in check of the current password, run by the API layer)
+   * must pass; a refusal of either writes nothing.
+   */
+  async changePassword(personId: number, password: unknown, confirmCurrent: () => Promise<void>): Promise<void> {
+    const checked = checkedPassword(password);
+    await confirmCurrent();
+    await this.deps.secrets.setPassword(personId, checked);
   }
 
   /** Adds people to the caller's known people. */
@@ -73,6 +115,11 @@ export class PeopleCommands {
 
   async byEmail(email: string): Promise<Doc | null> {
     return this.deps.people.findOne({ email: email.trim().toLowerCase() });
+  }
+
+  private async updateNow(personId: number, request: Record<string, unknown>, meta: CommandMeta): Promise<Doc> {
+    const taken = await this.takenIdentities(request['email'], request['username'], personId);
+    return (await this.deps.writer.onStream(streams.person(personId), decideUpdatePerson, { request, taken }, meta)).doc;
   }
 
   private create(input: NewPerson, password: string | null, meta: CommandMeta) {

@@ -9,7 +9,7 @@ import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.j
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
-import { epicUrl, storyUrl } from '../api/resources/web-addresses.js';
+import { epicUrl, invitationUrl, storyUrl } from '../api/resources/web-addresses.js';
 import { activityFeeds } from '../queries/activity-feeds.js';
 import { peopleAsSeen } from '../queries/email-visibility.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
@@ -18,6 +18,9 @@ import { credentialAuthenticator } from './credentials/credential-authenticator.
 import { CommandHandler } from '../commands/command-handler.js';
 import { AccountCommands } from '../commands/accounts.js';
 import { MembershipCommands } from '../commands/memberships.js';
+import { InvitationCommands } from '../commands/invitations.js';
+import { noMailer } from '../ports/mailer.js';
+import { smtpMailer } from './mail/smtp-mailer.js';
 import { PeopleCommands } from '../commands/people.js';
 import { ProjectCommands } from '../commands/projects.js';
 import { ResourceWriter } from '../commands/resource-writer.js';
@@ -216,6 +219,15 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     accounts,
   });
   const memberships = new MembershipCommands({ writer, memberships: read('project_memberships'), peopleRead: read('people'), people });
+  const invitations = new InvitationCommands({
+    secrets,
+    people,
+    peopleRead: read('people'),
+    projects: read('projects'),
+    memberships: read('project_memberships'),
+    mailer: config.smtpUrl ? smtpMailer({ url: config.smtpUrl, from: config.mailFrom }, log) : noMailer,
+    invitationUrl: (secret) => invitationUrl(config.siteUrl, secret),
+  });
   const deps: ResourceDeps = {
     read,
     waitForPosition: (position) => runner.waitFor(position),
@@ -226,6 +238,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     projects,
     accounts,
     memberships,
+    invitations,
     secrets,
     queries: {
       notifications: new NotificationQueries(readStore.collection(NOTIFICATIONS)),
@@ -263,6 +276,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     projects: projectAccessResolver(deps),
     projectVersion: projectVersionReader(deps),
     config: {
+      siteUrl: config.siteUrl,
       createdStatus: config.createdStatus,
       maxBodyBytes: config.maxBodyBytes,
       maxRawBodyBytes: config.maxUploadBytes + MULTIPART_OVERHEAD_BYTES,

@@ -40,6 +40,10 @@ export interface StorylineConfig {
   demoEmail: string | null;
   demoPassword: string | null;
   deprecationWarning: string | null;
+  /** SMTP server invitations are mailed through (`smtp://user:pass@host:587`, `smtps://...`); null: not mailed. */
+  smtpUrl: string | null;
+  /** The From of those mails. */
+  mailFrom: string;
   /** Planned maintenance window announced on every response (ISO 8601 start and finish). */
   downtime: { start: string; finish: string } | null;
   /**
@@ -75,11 +79,12 @@ export class ConfigError extends Error {}
 export function configFromEnv(env: Env = process.env, cwd = process.cwd()): StorylineConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env['HOST'] || '0.0.0.0';
+  const siteUrl = (env['STORYLINE_SITE_URL'] || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     host,
     dataDir: dataDirectory(env['STORYLINE_DATA'], cwd),
-    siteUrl: (env['STORYLINE_SITE_URL'] || `http://localhost:${port}`).replace(/\/+$/, ''),
+    siteUrl,
     kurrentUrl: env['STORYLINE_KURRENT_URL'] || null,
     mongoUrl: env['STORYLINE_MONGO_URL'] || null,
     mongoDbName: env['STORYLINE_MONGO_DB'] || 'storyline',
@@ -99,6 +104,8 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     demoEmail: env['STORYLINE_DEMO_EMAIL'] || null,
     demoPassword: env['STORYLINE_DEMO_PASSWORD'] || null,
     deprecationWarning: env['STORYLINE_DEPRECATION_WARNING'] || null,
+    smtpUrl: smtpUrl(env['STORYLINE_SMTP_URL']),
+    mailFrom: env['STORYLINE_MAIL_FROM'] || `Storyline <storyline@${siteHost(siteUrl)}>`,
     downtime: downtimeWindow(env),
     trustedProxies: proxyList(env['STORYLINE_TRUSTED_PROXIES']),
     shutdownGraceMs: integer(env, 'STORYLINE_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
@@ -118,6 +125,30 @@ function downtimeWindow(env: Env): { start: string; finish: string } | null {
     throw new ConfigError('STORYLINE_DOWNTIME_START and STORYLINE_DOWNTIME_FINISH must both be ISO 8601 datetimes');
   }
   return { start, finish };
+}
+
+/** An SMTP URL nodemailer can use, or null when unset; the message never repeats the URL (it may hold a password). */
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('STORYLINE_SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError('STORYLINE_SMTP_URL must start with smtp:// or smtps:// and name a host');
+  }
+  return raw;
+}
+
+/** The host name of the site's address (the default sender's domain). */
+function siteHost(siteUrl: string): string {
+  try {
+    return new URL(siteUrl).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
 }
 
 function readStoreKind(raw: string | undefined): 'sqlite' | 'memory' {

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Log } from './log.js';
+import { pathWithoutSecrets } from '../api/secret-paths.js';
 
 export interface RunningServer {
   server: Server;
@@ -53,7 +54,7 @@ export async function listen(
     if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) return;
     request.once('close', () => {
       if (request.complete || timedOut.has(request.socket)) return;
-      options.log.info('client closed the connection before its request was complete', { method: request.method, path: request.url?.split('?')[0] });
+      options.log.info('client closed the connection before its request was complete', { method: request.method, path: pathWithoutSecrets(request.url?.split('?')[0] ?? '') });
     });
   });
   const busy = new Map<Socket, number>();

@@ -12,6 +12,7 @@ import { peopleResources } from './people.js';
 import { projectResources } from './projects.js';
 import { labelResources } from './labels.js';
 import { iterationResources } from './iterations.js';
+import { invitationResources } from './invitations.js';
 import { releaseResources } from './releases.js';
 import { reviewResources } from './reviews.js';
 import { searchResources } from './search.js';
@@ -27,6 +28,7 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   accountResources,
   projectResources,
   membershipResources,
+  invitationResources,
   activityResources,
   storyResources,
   labelResources,

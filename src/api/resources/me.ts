@@ -2,11 +2,24 @@
 // the accounts they belong to (account_summary) and their project memberships (membership_summary);
 // `workspaces` / `workspace_ids` on request.
 // A person without a stored time zone is shown in UTC.
+//
+// Storyline's additions to Tracker's API (the board's profile page; Tracker changed these on its web
+// pages only):
+//   PUT  /me            name, initials, username, email, time_zone (an Olson name or Tracker's
+//                       time_zone object), receives_in_app_notifications; answers `me`
+//   POST /me/api_token  revokes the caller's token at once; answers `me` with the new one
+//   PUT  /me/password   current_password, password: 204; the current password is checked as a
+//                       sign-in is (throttled, a failure counted), the new one by the rules of
+//                       `storyline person add`
 import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { Doc } from '../../ports/read-store.js';
+import { DomainError } from '../../domain/errors.js';
+import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
+import { commandMeta } from '../command-meta.js';
+import { requestSchema, text } from '../request-schema.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
-import type { RouteDefinition } from '../route-table.js';
+import type { ApiResult, RouteDefinition } from '../route-table.js';
 import { lastViewedAtAttribute } from './memberships.js';
 import { workspacesOf } from '../../queries/workspaces.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
@@ -27,6 +40,45 @@ function membershipSummaryType(views: ProjectViewReads): ResourceType {
     datetimes: ['last_viewed_at'],
     defaults: ['kind', 'id', 'project_id', 'project_name', 'project_color', 'favorite', 'role', 'last_viewed_at'],
     computed: { last_viewed_at: lastViewedAtAttribute(views) },
+  };
+}
+
+/** What `PUT /me` may change (the domain checks values; the schema types and bounds them). */
+const PROFILE_FIELDS = ['name', 'initials', 'username', 'email', 'time_zone', 'receives_in_app_notifications'] as const;
+
+const checkProfile = requestSchema<Record<string, unknown>>({
+  type: 'object',
+  properties: {
+    name: text(TEXT_LIMITS.person_name),
+    initials: text(TEXT_LIMITS.initials),
+    username: text(TEXT_LIMITS.username),
+    email: text(TEXT_LIMITS.email),
+    time_zone: true,
+    receives_in_app_notifications: { type: 'boolean' },
+  },
+  additionalProperties: false,
+});
+
+const checkPasswordChange = requestSchema<{ current_password: string; password: string }>({
+  type: 'object',
+  properties: { current_password: { type: 'string' }, password: { type: 'string' } },
+  required: ['current_password', 'password'],
+  additionalProperties: false,
+});
+
+/**
+ * The `me` resource of a person (a `people` document) with their API token; a person without a stored
+ * time zone is shown in UTC.
+ */
+export function meDocument(person: Doc, apiToken: string, now: number): Doc {
+  const zone = person['time_zone'] as { olson_name?: string } | undefined;
+  return {
+    ...person,
+    api_token: apiToken,
+    has_ext_identity: person['has_ext_identity'] === true,
+    receives_in_app_notifications: person['receives_in_app_notifications'] !== false,
+    twofactor_auth_enabled: person['twofactor_auth_enabled'] === true,
+    time_zone: timeZoneAt(zone?.olson_name ?? 'Etc/UTC', now),
   };
 }
 
@@ -98,26 +150,52 @@ export function meResources(deps: ResourceDeps): ResourceModule {
       }));
   }
 
+  /** The caller as `me`, with `apiToken` or their current token (a person without one is given one). */
+  async function meOf(actor: Doc, now: number, apiToken?: string): Promise<ApiResult> {
+    const person = (await people.findOne({ id: actor.id })) ?? actor;
+    const token = apiToken ?? (await deps.secrets.apiToken(actor.id)) ?? (await deps.secrets.enrol(actor.id, null));
+    return { kind: 'resource', type: 'me', value: meDocument(person, token, now) };
+  }
+
   const routes: RouteDefinition[] = [
     {
       method: 'GET',
       path: '/me',
       access: 'person',
       basicAuth: true,
+      handle: (req) => meOf(req.actor!, req.now),
+    },
+    {
+      method: 'PUT',
+      path: '/me',
+      access: 'person',
       async handle(req) {
-        const actor = req.actor!;
-        const person = (await people.findOne({ id: actor.id })) ?? actor;
-        const apiToken = (await deps.secrets.apiToken(actor.id)) ?? (await deps.secrets.enrol(actor.id, null));
-        const zone = person['time_zone'] as { olson_name?: string } | undefined;
-        const me: Doc = {
-          ...person,
-          api_token: apiToken,
-          has_ext_identity: person['has_ext_identity'] === true,
-          receives_in_app_notifications: person['receives_in_app_notifications'] !== false,
-          twofactor_auth_enabled: person['twofactor_auth_enabled'] === true,
-          time_zone: timeZoneAt(zone?.olson_name ?? 'Etc/UTC', req.now),
-        };
-        return { kind: 'resource', type: 'me', value: me };
+        const request = checkProfile(req.body);
+        if (Object.keys(request).length === 0) {
+          throw new DomainError('invalid_parameter', {
+            general_problem: `this endpoint requires at least one of the following parameters: ${PROFILE_FIELDS.join(', ')}`,
+          });
+        }
+        const person = await deps.people.updatePerson(req.actor!.id, request, commandMeta(req));
+        return meOf(person, req.now);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/me/api_token',
+      access: 'person',
+      async handle(req) {
+        return meOf(req.actor!, req.now, await deps.secrets.rotateToken(req.actor!.id));
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/me/password',
+      access: 'person',
+      async handle(req) {
+        const body = checkPasswordChange(req.body);
+        await deps.people.changePassword(req.actor!.id, body.password, () => req.confirmPassword(body.current_password));
+        return { kind: 'empty' };
       },
     },
   ];

@@ -7,6 +7,9 @@
 //   GET    /projects/:project_id/memberships/:membership_id   readers
 //   PUT    /projects/:project_id/memberships/:membership_id   owners; others their own favorite / color
 //   DELETE /projects/:project_id/memberships/:membership_id   owners; anyone may remove themself (leave)
+//   POST   /projects/:project_id/memberships/:membership_id/invitation   owners; a one-time link for a member
+//                                                            who cannot sign in yet (Storyline's addition:
+//                                                            src/api/resources/invitations.ts)
 //
 // Only active roles (owner, member, viewer) are ever returned. `last_viewed_at` is when the member last
 // GOT the project or its stories list (see lastViewedAtAttribute).
@@ -22,6 +25,7 @@ import type { ComputedAttribute, ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker } from './body-schema.js';
+import { invitationResult } from './invitations.js';
 import { personAssociation, personDirectory } from './people.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
@@ -133,6 +137,16 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
         const current = await membershipOf(req);
         const version = await commands.removeMembership(req.project!.id, current.id, req.project!.role, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/projects/:project_id/memberships/:membership_id/invitation',
+      access: 'project:owner',
+      async handle(req) {
+        const membership = await membershipOf(req);
+        const meta = { ...commandMeta(req), actorId: req.actor!.id };
+        return invitationResult(await deps.invitations.invite(req.project!.id, Number(membership['person_id']), meta));
       },
     },
   ];

@@ -10,6 +10,7 @@
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { AccountCommands } from '../../commands/accounts.js';
 import type { CommandHandler } from '../../commands/command-handler.js';
+import type { InvitationCommands } from '../../commands/invitations.js';
 import type { MembershipCommands } from '../../commands/memberships.js';
 import type { PeopleCommands } from '../../commands/people.js';
 import type { ProjectCommands } from '../../commands/projects.js';
@@ -49,6 +50,8 @@ export interface ResourceDeps {
   projects: ProjectCommands;
   accounts: AccountCommands;
   memberships: MembershipCommands;
+  /** One-time invitation links for people who cannot sign in yet (made, read, accepted). */
+  invitations: InvitationCommands;
   /** Passwords and API tokens. */
   secrets: PersonSecretsPort;
   /** The queries that read more than one read model or the event store (the only readers of the log). */

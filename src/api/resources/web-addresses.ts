@@ -9,6 +9,11 @@ export function epicUrl(siteUrl: string, epicId: number): string {
   return `${siteUrl}/epic/show/${epicId}`;
 }
 
+/** The board's page of an invitation link (its secret is the last segment; logs never show it). */
+export function invitationUrl(siteUrl: string, secret: string): string {
+  return `${siteUrl}/invitations/${secret}`;
+}
+
 /** Where a file attachment's bytes are served (spec: `{site_url}/file_attachments/{id}/download`). */
 export function fileDownloadUrl(siteUrl: string, fileAttachmentId: number): string {
   return `${siteUrl}/file_attachments/${fileAttachmentId}/download`;

@@ -1,9 +1,10 @@
 // An in-memory credential store, for tests and throw-away servers.
 import { randomBytes } from 'node:crypto';
-import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
+import type { CredentialStore, PersonCredentials, StoredInvitation } from '../../ports/credentials.js';
 
 export class MemoryCredentialStore implements CredentialStore {
   private readonly byPerson = new Map<number, PersonCredentials>();
+  private readonly invitations = new Map<number, StoredInvitation>();
   private readonly secret = randomBytes(32);
 
   async get(personId: number): Promise<PersonCredentials | null> {
@@ -18,6 +19,23 @@ export class MemoryCredentialStore implements CredentialStore {
 
   async put(credentials: PersonCredentials): Promise<void> {
     this.byPerson.set(credentials.personId, { ...credentials });
+  }
+
+  async putInvitation(invitation: StoredInvitation): Promise<void> {
+    this.invitations.set(invitation.personId, { ...invitation });
+  }
+
+  async invitationByDigest(secretDigest: string): Promise<StoredInvitation | null> {
+    for (const invitation of this.invitations.values()) if (invitation.secretDigest === secretDigest) return { ...invitation };
+    return null;
+  }
+
+  async consumeInvitation(secretDigest: string, credentials: PersonCredentials): Promise<boolean> {
+    const invitation = await this.invitationByDigest(secretDigest);
+    if (!invitation) return false;
+    this.invitations.delete(invitation.personId);
+    this.byPerson.set(credentials.personId, { ...credentials });
+    return true;
   }
 
   async revision(): Promise<number> {

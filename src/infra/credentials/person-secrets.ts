@@ -1,9 +1,11 @@
 // What the rest of the system does with secrets, over any credential store: set and check passwords,
-// issue, look up and rotate API tokens. Tokens and passwords pass through here and are never logged.
+// issue, look up and rotate API tokens, make and use up invitation secrets. Tokens, passwords and
+// invitation secrets pass through here and are never logged.
 import { randomBytes } from 'node:crypto';
 import { deriveApiToken, newTokenSalt, tokenDigest } from './api-token.js';
+import { INVITATION_SECRET_PATTERN, newInvitationSecret } from './invitation-secret.js';
 import { DEFAULT_SCRYPT_COST, hashPassword, verifyPassword, type ScryptCost } from './password-hash.js';
-import type { CredentialStore, PersonCredentials, PersonSecretsPort } from '../../ports/credentials.js';
+import type { CredentialStore, PersonCredentials, PersonSecretsPort, StoredInvitation } from '../../ports/credentials.js';
 
 /** Tokens remembered per process (every API request looks its token up). */
 const REMEMBERED_TOKENS = 50_000;
@@ -45,6 +47,30 @@ export class PersonSecrets implements PersonSecretsPort {
   async setPassword(personId: number, password: string): Promise<void> {
     const credentials = await this.credentialsOf(personId);
     await this.store.put({ ...credentials, passwordHash: await this.hash(password, this.scryptCost) });
+  }
+
+  async hasPassword(personId: number): Promise<boolean> {
+    return ((await this.store.get(personId))?.passwordHash ?? null) !== null;
+  }
+
+  async invite(invitation: Omit<StoredInvitation, 'secretDigest'>): Promise<string> {
+    const secret = newInvitationSecret();
+    await this.store.putInvitation({ ...invitation, secretDigest: tokenDigest(secret) });
+    return secret;
+  }
+
+  async invitation(secret: string, now: number): Promise<StoredInvitation | null> {
+    if (!INVITATION_SECRET_PATTERN.test(secret)) return null;
+    const invitation = await this.store.invitationByDigest(tokenDigest(secret));
+    return invitation && invitation.expiresAt > now ? invitation : null;
+  }
+
+  async acceptInvitation(secret: string, password: string, now: number): Promise<boolean> {
+    const invitation = await this.invitation(secret, now);
+    if (!invitation) return false;
+    const credentials = await this.credentialsOf(invitation.personId);
+    const passwordHash = await this.hash(password, this.scryptCost);
+    return this.store.consumeInvitation(invitation.secretDigest, { ...credentials, passwordHash });
   }
 
   /**

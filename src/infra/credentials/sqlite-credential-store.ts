@@ -1,9 +1,10 @@
-// The embedded credential store: two tables in a better-sqlite3 database file (its own file, or the
-// event store's, given by path). Rows hold only a password hash, a token generation and the token's
-// SHA-256 digest; the server secret is created on first use.
+// The embedded credential store: tables in a better-sqlite3 database file (its own file, or the event
+// store's, given by path). Rows hold only a password hash, a token generation and the token's SHA-256
+// digest, and each person's pending invitation by its secret's SHA-256 digest; the server secret is
+// created on first use.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { CredentialStore, PersonCredentials } from '../../ports/credentials.js';
+import type { CredentialStore, PersonCredentials, StoredInvitation } from '../../ports/credentials.js';
 import { asStorageFailure } from '../storage-failure.js';
 
 const SCHEMA = `
@@ -14,11 +15,26 @@ const SCHEMA = `
     token_digest     TEXT NOT NULL UNIQUE,
     token_salt       TEXT NOT NULL DEFAULT ''
   );
+  CREATE TABLE IF NOT EXISTS person_invitations (
+    person_id     INTEGER PRIMARY KEY,
+    secret_digest TEXT NOT NULL UNIQUE,
+    project_id    INTEGER NOT NULL,
+    inviter_id    INTEGER NOT NULL,
+    expires_at    INTEGER NOT NULL
+  );
   CREATE TABLE IF NOT EXISTS server_secret (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     secret BLOB NOT NULL
   );
 `;
+
+interface InvitationRow {
+  person_id: number;
+  secret_digest: string;
+  project_id: number;
+  inviter_id: number;
+  expires_at: number;
+}
 
 interface Row {
   person_id: number;
@@ -40,6 +56,9 @@ export class SqliteCredentialStore implements CredentialStore {
   private readonly byDigest: Database.Statement<[string], Row>;
   private readonly upsert: Database.Statement<[number, string | null, number, string, string]>;
   private readonly dataVersion: Database.Statement<[], number>;
+  private readonly upsertInvitation: Database.Statement<[number, string, number, number, number]>;
+  private readonly invitationOf: Database.Statement<[string], InvitationRow>;
+  private readonly deleteInvitation: Database.Statement<[string]>;
   /** data_version as read in this event-loop turn (null: not read yet in this turn). */
   private revisionThisTurn: number | null = null;
 
@@ -57,6 +76,12 @@ export class SqliteCredentialStore implements CredentialStore {
         token_generation = excluded.token_generation, token_digest = excluded.token_digest, token_salt = excluded.token_salt`);
     // SQLite's data_version changes when another connection commits to the file: a cheap cross-process check.
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.upsertInvitation = this.db.prepare(`
+      INSERT INTO person_invitations (person_id, secret_digest, project_id, inviter_id, expires_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (person_id) DO UPDATE SET secret_digest = excluded.secret_digest, project_id = excluded.project_id,
+        inviter_id = excluded.inviter_id, expires_at = excluded.expires_at`);
+    this.invitationOf = this.db.prepare('SELECT * FROM person_invitations WHERE secret_digest = ?');
+    this.deleteInvitation = this.db.prepare('DELETE FROM person_invitations WHERE secret_digest = ?');
   }
 
   async get(personId: number): Promise<PersonCredentials | null> {
@@ -70,6 +95,35 @@ export class SqliteCredentialStore implements CredentialStore {
   async put(credentials: PersonCredentials): Promise<void> {
     try {
       this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest, credentials.tokenSalt);
+    } catch (error) {
+      throw asStorageFailure(error);
+    }
+  }
+
+  async putInvitation(invitation: StoredInvitation): Promise<void> {
+    const { personId, secretDigest, projectId, inviterId, expiresAt } = invitation;
+    try {
+      this.upsertInvitation.run(personId, secretDigest, projectId, inviterId, expiresAt);
+    } catch (error) {
+      throw asStorageFailure(error);
+    }
+  }
+
+  async invitationByDigest(secretDigest: string): Promise<StoredInvitation | null> {
+    const row = this.invitationOf.get(secretDigest);
+    return row
+      ? { personId: row.person_id, secretDigest: row.secret_digest, projectId: row.project_id, inviterId: row.inviter_id, expiresAt: row.expires_at }
+      : null;
+  }
+
+  async consumeInvitation(secretDigest: string, credentials: PersonCredentials): Promise<boolean> {
+    const consume = this.db.transaction(() => {
+      if (this.deleteInvitation.run(secretDigest).changes === 0) return false;
+      this.upsert.run(credentials.personId, credentials.passwordHash, credentials.tokenGeneration, credentials.tokenDigest, credentials.tokenSalt);
+      return true;
+    });
+    try {
+      return consume.immediate();
     } catch (error) {
       throw asStorageFailure(error);
     }
