@@ -21,6 +21,16 @@ describe('operator configuration', () => {
     expect(config.downtime).to.deep.equal({ start: '2026-12-01T02:00:00Z', finish: '2026-12-01T03:00:00Z' });
   });
 
+  it('mails through STORYLINE_SMTP_URL when set, from STORYLINE_MAIL_FROM or the site\'s host, and refuses other URLs without repeating them', () => {
+    expect(configFromEnv({})).to.include({ smtpUrl: null, mailFrom: 'Storyline <storyline@localhost>' });
+    const config = configFromEnv({ STORYLINE_SMTP_URL: 'smtps://me:pw@mail.example.com:465', STORYLINE_SITE_URL: 'https://board.example.com' });
+    expect(config).to.include({ smtpUrl: 'smtps://me:pw@mail.example.com:465', mailFrom: 'Storyline <storyline@board.example.com>' });
+    expect(configFromEnv({ STORYLINE_MAIL_FROM: 'Board <b@example.com>' }).mailFrom).to.equal('Board <b@example.com>');
+    for (const url of ['http://me:topsecret@mail.example.com', 'not a url topsecret', 'smtp://']) {
+      expect(() => configFromEnv({ STORYLINE_SMTP_URL: url }), url).to.throw(ConfigError, /STORYLINE_SMTP_URL/).with.property('message').that.does.not.contain('topsecret');
+    }
+  });
+
   it('bounds the response cache in bytes: 32 MiB unless STORYLINE_RESPONSE_CACHE_BYTES says otherwise', () => {
     expect(configFromEnv({}).responseCacheBytes).to.equal(16 * 1024 * 1024);
     expect(configFromEnv({ STORYLINE_RESPONSE_CACHE_BYTES: '1048576' }).responseCacheBytes).to.equal(1048576);

@@ -66,6 +66,22 @@ function storeContract(name: string, open: () => CredentialStore) {
       expect((await store.findByTokenDigest('d2'))?.passwordHash).to.equal(null);
     });
 
+    it('keeps one invitation per person, found by digest and used up once together with the credentials', async () => {
+      const invitation = { personId: 3, secretDigest: 'i1', projectId: 9, inviterId: 1, expiresAt: 1000 };
+      await store.putInvitation(invitation);
+      expect(await store.invitationByDigest('i1')).to.deep.equal(invitation);
+      await store.putInvitation({ ...invitation, secretDigest: 'i2', expiresAt: 2000 });
+      expect(await store.invitationByDigest('i1')).to.equal(null);
+      const credentials = { personId: 3, passwordHash: 'h3', tokenGeneration: 1, tokenDigest: 'd3', tokenSalt: 's3' };
+      expect(await store.consumeInvitation('i1', credentials)).to.equal(false);
+      expect(await store.get(3)).to.equal(null);
+      expect(await store.consumeInvitation('i2', credentials)).to.equal(true);
+      expect(await store.get(3)).to.deep.equal(credentials);
+      expect(await store.invitationByDigest('i2')).to.equal(null);
+      expect(await store.consumeInvitation('i2', { ...credentials, passwordHash: 'other' })).to.equal(false);
+      expect((await store.get(3))?.passwordHash).to.equal('h3');
+    });
+
     it('keeps one server secret', async () => {
       const secret = await store.serverSecret();
       expect(secret.length).to.equal(32);
@@ -107,6 +123,28 @@ describe('sqlite credential store on disk', () => {
 });
 
 describe('person secrets', () => {
+  it('makes invitation secrets that work until used, replaced or expired, and stores only their digest', async () => {
+    const store = new MemoryCredentialStore();
+    const secrets = new PersonSecrets(store, CHEAP);
+    await secrets.enrol(4, null);
+    const first = await secrets.invite({ personId: 4, projectId: 9, inviterId: 1, expiresAt: 5000 });
+    expect(first).to.match(/^[A-Za-z0-9_-]{43}$/);
+    expect(await store.invitationByDigest(first)).to.equal(null);
+    expect(await store.invitationByDigest(tokenDigest(first))).to.deep.include({ personId: 4, projectId: 9, inviterId: 1 });
+    expect(await secrets.invitation(first, 4999)).to.deep.include({ personId: 4, expiresAt: 5000 });
+    expect(await secrets.invitation(first, 5000)).to.equal(null);
+    expect(await secrets.invitation(`${first}x`, 0)).to.equal(null);
+    const second = await secrets.invite({ personId: 4, projectId: 9, inviterId: 1, expiresAt: 5000 });
+    expect(await secrets.invitation(first, 0)).to.equal(null);
+    expect(await secrets.hasPassword(4)).to.equal(false);
+    expect(await secrets.acceptInvitation(first, 'new password', 0)).to.equal(false);
+    expect(await secrets.acceptInvitation(second, 'new password', 5000)).to.equal(false);
+    expect(await secrets.acceptInvitation(second, 'new password', 0)).to.equal(true);
+    expect(await secrets.hasPassword(4)).to.equal(true);
+    expect(await secrets.checkPassword(4, 'new password')).to.equal(true);
+    expect(await secrets.acceptInvitation(second, 'other password', 0)).to.equal(false);
+  });
+
   it('does not remember a token a rotation revoked while its lookup was reading the store', async () => {
     const store = new MemoryCredentialStore();
     const secrets = new PersonSecrets(store, CHEAP);

@@ -20,7 +20,7 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 const invitationType: ResourceType = {
   name: 'invitation',
   kind: 'invitation',
-  attributes: ['project_id', 'person_id', 'email', 'project_name', 'inviter_name', 'url', 'emailed'],
+  attributes: ['project_id', 'person_id', 'email', 'project_name', 'inviter_name', 'url', 'expires_at', 'emailed'],
   datetimes: ['expires_at'],
   defaults: ['kind', 'project_id', 'project_name', 'person_id', 'email', 'inviter_name', 'url', 'expires_at', 'emailed'],
 };
