@@ -1,8 +1,8 @@
 // A whole in-memory Storyline with one of every resource the route table reaches, for suites that walk
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
 // outsider, a project with stories, labels, tasks, a release, an epic, comments with an uploaded file and
-// an ext attachment, a blocker, a review and its type, a saved search, the owner's workspace, and the real
-// ids by path parameter.
+// an ext attachment, a blocker, a review and its type, a saved search, the owner's workspace, an
+// invitation of a member without a password, and the real ids by path parameter (its secret as `secret`).
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -41,6 +41,7 @@ export async function routeWorld(): Promise<RouteWorld> {
     review_type_id: [],
     review_id: [],
     workspace_id: [],
+    secret: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -90,6 +91,10 @@ export async function routeWorld(): Promise<RouteWorld> {
   ids['review_id']!.push(String(review.id));
   const workspace = (await app.api('POST', '/my/workspaces', { as: owner!, body: { name: 'Fuzz space', project_ids: [project.id] } })).json;
   ids['workspace_id']!.push(String(workspace.id));
+  const invited = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { email: 'invited@example.com' } })).json;
+  ids['membership_id']!.push(String(invited.id));
+  const invitation = (await app.api('POST', `/projects/${project.id}/memberships/${invited.id}/invitation`, { as: owner! })).json;
+  ids['secret']!.push(String(invitation.url).split('/').pop()!);
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 
