@@ -173,7 +173,7 @@ async function serve(storyline: Storyline, token: string): Promise<{ server: Ser
 }
 
 /** The cached one-project log of `events` events, written when missing. */
-async function historyLog(events: number): Promise<HistoryLog> {
+export async function historyLog(events: number): Promise<HistoryLog> {
   const dir = fileURLToPath(new URL(`../../bench/.data/time-travel-${events}`, import.meta.url));
   const described = join(dir, 'log.json');
   if (existsSync(described)) return JSON.parse(readFileSync(described, 'utf8')) as HistoryLog;

@@ -223,10 +223,14 @@ class RequestPipeline {
     const current = typeof access.project['version'] === 'number' ? access.project['version'] : ((await this.deps.projectVersion(access.id)) ?? 0);
     const version = 'version' in asOf ? checkedAsOfVersion(asOf.version, current) : versionFoundAt(await history.versionAt(access.id, asOf.instant));
     const reader = await history.readerAt(access.id, version);
-    const project = await reader('projects').findOne({ id: access.id });
-    if (!project) throw apiError('unfound_resource');
-    const request: ApiRequest = { ...context.request, project: { ...access, project } };
-    await scope.run(reader, () => this.answer(res, { ...context, request, asOfVersion: version }));
+    try {
+      const project = await reader('projects').findOne({ id: access.id });
+      if (!project) throw apiError('unfound_resource');
+      const request: ApiRequest = { ...context.request, project: { ...access, project } };
+      await scope.run(reader, () => this.answer(res, { ...context, request, asOfVersion: version }));
+    } finally {
+      reader.release();
+    }
   }
 
   /** The access the route declares, checked: the caller, and the project when the route names one. */
@@ -376,6 +380,7 @@ class RequestPipeline {
     const rendered = state.envelope
       ? this.json(200, {}, { http_status: String(status), data: body, ...this.envelopeMembers })
       : this.json(status, {}, body);
+    if (error.retryAfterSeconds !== undefined) rendered.headers['Retry-After'] = String(error.retryAfterSeconds);
     // An unread body (refused before reading, or announced too large) is discarded as it arrives, so a
     // client still uploading reads the answer instead of a reset; beyond the discard bound, close.
     if (!state.bodyRead && hasBody(req) && !discardUnreadBody(req)) rendered.headers.Connection = 'close';

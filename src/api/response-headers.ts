@@ -14,7 +14,7 @@ const CORS_ALLOW_HEADERS = [
 const CORS_EXPOSE_HEADERS = [
   'Project-Version', 'Pagination-Total', 'Pagination-Limit', 'Pagination-Offset', 'Pagination-Returned',
   'Warning-Project-Was-Stale', 'Deprecation-Warning', 'Downtime-Start', 'Downtime-Finish', 'Client-Pinger-Interval',
-].flatMap((suffix) => [`X-Tracker-${suffix}`, `X-Service-${suffix}`]).concat('ETag').join(',');
+].flatMap((suffix) => [`X-Tracker-${suffix}`, `X-Service-${suffix}`]).concat('ETag', 'Retry-After').join(',');
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

@@ -15,12 +15,17 @@ export interface DomainErrorDetails {
 }
 
 export class DomainError extends Error {
+  /** Seconds after which the request may succeed when retried (refusals under load): the `Retry-After` header. */
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly code: ErrorCode,
     readonly details: DomainErrorDetails = {},
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(details.general_problem ?? details.requirement ?? code);
     this.name = 'DomainError';
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

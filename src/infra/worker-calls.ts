@@ -2,15 +2,27 @@
 // worker side (answerCalls, parentLog). The worker starts with the first call; a worker that fails or
 // exits fails every call in flight (their outcome is unknown: callers only make calls safe to repeat),
 // and the next call starts a fresh one. Idle, the worker does not keep the process alive; a call in
-// flight does. The worker's log lines go to the parent's log.
+// flight does. The worker's log lines go to the parent's log, its notices to `onNotice`. A call refused
+// with a DomainError (a catalogued refusal, such as 503 `server_under_load`) is rejected in the parent with
+// the same DomainError; any other failure with a plain Error carrying its message.
 import { parentPort, Worker } from 'node:worker_threads';
+import type { ErrorCode } from '../domain/error-codes.js';
+import { DomainError, type DomainErrorDetails } from '../domain/errors.js';
 import type { Log, LogLevel } from './log.js';
 
-/** What the worker posts: the answer to a call (by its id), or a line for the parent's log. */
+/** A DomainError as it crosses the thread boundary. */
+interface CrossingDomainError {
+  code: ErrorCode;
+  details: DomainErrorDetails;
+  retryAfterSeconds: number | undefined;
+}
+
+/** What the worker posts: the answer to a call (by its id), a line for the parent's log, or a notice for `onNotice`. */
 export type WorkerCallMessage<Value> =
   | { id: number; ok: true; value: Value }
-  | { id: number; ok: false; error: string }
-  | { log: LogLevel; message: string; details?: Record<string, unknown> };
+  | { id: number; ok: false; error: string; domain?: CrossingDomainError }
+  | { log: LogLevel; message: string; details?: Record<string, unknown> }
+  | { notice: unknown };
 
 /** A call as the worker gets it: the caller's call and the id its answer names. */
 export type NumberedCall<Call> = Call & { id: number };
@@ -22,6 +34,8 @@ export interface WorkerCallsOptions {
   log: Log;
   /** What the calls are to, in messages ("the snapshot worker"). */
   name: string;
+  /** Hears what the worker posts with `postNotice` (requests of its own to the parent). */
+  onNotice?(notice: unknown): void;
 }
 
 export class WorkerCalls<Call extends object, Value> {
@@ -67,11 +81,12 @@ export class WorkerCalls<Call extends object, Value> {
     const worker = new Worker(url, { workerData });
     worker.on('message', (message: WorkerCallMessage<Value>) => {
       if ('log' in message) return log[message.log](message.message, message.details);
+      if ('notice' in message) return this.options.onNotice?.(message.notice);
       const reply = this.pending.get(message.id);
       this.pending.delete(message.id);
       if (this.pending.size === 0) worker.unref();
       if (message.ok) reply?.resolve(message.value);
-      else reply?.reject(new Error(message.error));
+      else reply?.reject(message.domain ? new DomainError(message.domain.code, message.domain.details, { retryAfterSeconds: message.domain.retryAfterSeconds }) : new Error(message.error));
     });
     worker.on('error', (error) => this.stop(worker, new Error(`${name} failed: ${error.message}`)));
     worker.on('exit', (code) => this.stop(worker, new Error(`${name} exited (code ${code})`)));
@@ -97,9 +112,20 @@ export function answerCalls<Call extends object, Value>(answer: (call: NumberedC
   port.on('message', (call: NumberedCall<Call>) => {
     answer(call).then(
       (value) => port.postMessage({ id: call.id, ok: true, value } satisfies WorkerCallMessage<Value>),
-      (error: unknown) => port.postMessage({ id: call.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerCallMessage<Value>),
+      (error: unknown) => port.postMessage(failure(call.id, error) satisfies WorkerCallMessage<Value>),
     );
   });
+}
+
+function failure(id: number, error: unknown): WorkerCallMessage<never> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof DomainError)) return { id, ok: false, error: message };
+  return { id, ok: false, error: message, domain: { code: error.code, details: error.details, retryAfterSeconds: error.retryAfterSeconds } };
+}
+
+/** In the worker: posts `notice` to the parent's `onNotice`. */
+export function postNotice(notice: unknown): void {
+  parentPort!.postMessage({ notice } satisfies WorkerCallMessage<never>);
 }
 
 /** In the worker: a Log whose lines the parent writes to its own log. */

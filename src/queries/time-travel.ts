@@ -10,7 +10,8 @@
 // - The pipeline (api/app.ts) enters the scope with `run(reader, task)` around the handler and the
 //   serializer of one request only: the scope is per request (AsyncLocalStorage), never module state.
 // - `ProjectHistory` (infra/time-travel/project-history.ts) folds the project stream up to N with the
-//   projections of the registry, the same code the live read models are built with, and caches folds.
+//   projections of the registry, the same code the live read models are built with, and caches folds;
+//   for the embedded log it does so in a worker thread (fold-worker.ts), and the reads go there.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ReadOnlyCollection } from '../ports/read-store.js';
 
@@ -20,11 +21,18 @@ export type CollectionReader = (collection: string) => ReadOnlyCollection;
 /** Collections filled from streams other than the project's: read live even when travelling. */
 export const LIVE_COLLECTIONS: ReadonlySet<string> = new Set(['people', 'accounts', 'account_memberships', 'workspaces']);
 
+/** A reader of the past that holds what it folded (kept in memory, counted) until it is released. */
+export type HeldReader = CollectionReader & { release(): void };
+
 export interface ProjectHistory {
   /** The project's version at `instant` (ms): its last event at or before it; 0 when it did not exist yet. */
   versionAt(projectId: number, instant: number): Promise<number>;
-  /** The project's read models as they stood at `version` (1 <= version <= the current version). */
-  readerAt(projectId: number, version: number): Promise<CollectionReader>;
+  /**
+   * The project's read models as they stood at `version` (1 <= version <= the current version), for one
+   * request: release it when the request is answered. A read may fail with 503 `server_under_load`
+   * (too many folds asked at once) or `component_unavailable` (the fold failed).
+   */
+  readerAt(projectId: number, version: number): Promise<HeldReader>;
 }
 
 export class AsOfReadScope {
