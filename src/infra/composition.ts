@@ -36,6 +36,7 @@ import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkp
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory } from './time-travel/project-history.js';
+import { WorkerProjectHistory } from './time-travel/worker-project-history.js';
 import { inThreadProjectSnapshots, WorkerProjectSnapshots, type PlacedProjectSnapshots } from './time-travel/snapshot-placement.js';
 import { openSqliteSnapshotStore } from './time-travel/snapshot-store.js';
 import { projectSnapshotsReaction } from '../reactions/project-snapshots.js';
@@ -188,14 +189,23 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const snapshots = inMemory || config.kurrentUrl
     ? inThreadProjectSnapshots({ eventStore, store: openSqliteSnapshotStore(dataFile(SNAPSHOTS_FILE), log), cacheBytes: config.timeTravelCacheBytes })
     : new WorkerProjectSnapshots({ eventsPath: dataFile('events.sqlite'), snapshotsPath: dataFile(SNAPSHOTS_FILE), cacheBytes: config.timeTravelCacheBytes, log });
-  const history = new FoldingProjectHistory({
-    eventStore,
-    projections,
-    newReadStore: createMemoryReadStore,
+  // Requests' folds of the past: in a worker thread of their own for a log in a file
+  // (time-travel/worker-project-history.ts), else here, a page at a time with turns between pages.
+  const folds = {
     cacheEntries: config.timeTravelCacheEntries,
     cacheBytes: config.timeTravelCacheBytes,
-    snapshots: snapshots.source,
-  });
+    foldQueue: config.timeTravelFoldQueue,
+  };
+  const history = inMemory || config.kurrentUrl
+    ? new FoldingProjectHistory({ eventStore, projections, newReadStore: createMemoryReadStore, snapshots: snapshots.source, log, ...folds })
+    : new WorkerProjectHistory({
+      eventStore,
+      eventsPath: dataFile('events.sqlite'),
+      snapshotsPath: dataFile(SNAPSHOTS_FILE),
+      discard: (projectId, projection, snapshot) => snapshots.source.discard(projectId, projection, snapshot),
+      log,
+      ...folds,
+    });
   const writer = new ResourceWriter({ commands, read });
   /** Moves when the thumbnails reaction made renditions: cached answers showing files change without a version. */
   let thumbnailsMade = 0;

@@ -59,16 +59,20 @@ export interface StorylineConfig {
   headersTimeoutMs: number;
   /** Folds of a project's past kept for `as_of_version` (least recently used dropped first). */
   timeTravelCacheEntries: number;
-  /** Estimated bytes of the documents those folds may hold together. */
+  /** Estimated memory of those folds together, the one running and the ones requests hold included. */
   timeTravelCacheBytes: number;
+  /** Cold folds that may wait while one runs; one more is refused with 503 `server_under_load`. */
+  timeTravelFoldQueue: number;
   /** A project's read models are snapshotted (snapshots.sqlite) every this many versions, for cold time travel. */
   timeTravelSnapshotEvery: number;
 }
 
 /** Folds kept for time travel when not configured (one per project, projection and version). */
 export const DEFAULT_TIME_TRAVEL_CACHE_ENTRIES = 32;
-/** Their documents' estimated bytes when not configured. */
+/** Their estimated memory when not configured. */
 export const DEFAULT_TIME_TRAVEL_CACHE_BYTES = 256 * 1024 * 1024;
+/** Cold folds waiting behind the running one when not configured. */
+export const DEFAULT_TIME_TRAVEL_FOLD_QUEUE = 8;
 /** Versions between two snapshots of a project when not configured (chosen from measurements: docs/decisions.md). */
 export const DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY = 5000;
 
@@ -113,6 +117,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     headersTimeoutMs: integer(env, 'STORYLINE_HEADERS_TIMEOUT_MS', 20_000, 1_000, 3_600_000),
     timeTravelCacheEntries: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_ENTRIES', DEFAULT_TIME_TRAVEL_CACHE_ENTRIES, 1, 10_000),
     timeTravelCacheBytes: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_BYTES', DEFAULT_TIME_TRAVEL_CACHE_BYTES, 1, Number.MAX_SAFE_INTEGER),
+    timeTravelFoldQueue: integer(env, 'STORYLINE_TIME_TRAVEL_FOLD_QUEUE', DEFAULT_TIME_TRAVEL_FOLD_QUEUE, 0, 10_000),
     timeTravelSnapshotEvery: integer(env, 'STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY', DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY, 1, 1_000_000),
   };
 }

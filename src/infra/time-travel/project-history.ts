@@ -123,17 +123,20 @@ export class FoldingProjectHistory implements ProjectHistory {
    * first read, and held by the reader until it is released.
    */
   async readerAt(projectId: number, version: number): Promise<HeldReader> {
-    const held = new Map<Projection, Promise<Entry>>();
+    /** Per projection read: its entry, and the entry itself once held (released at once then). */
+    const held = new Map<Projection, { entry: Promise<Entry>; done?: Entry }>();
     let released = false;
     const entryOf = (projection: Projection): Promise<Entry> => {
       if (released) return Promise.reject(new Error('a released reader of the past is read'));
-      let entry = held.get(projection);
-      if (!entry) {
-        entry = this.hold(projectId, projection, version);
-        held.set(projection, entry);
-        entry.catch(() => held.delete(projection)); // a refused or failed fold is asked again by the next read
+      let holding = held.get(projection);
+      if (!holding) {
+        const entry = this.hold(projectId, projection, version);
+        const fresh: { entry: Promise<Entry>; done?: Entry } = { entry };
+        held.set(projection, (holding = fresh));
+        // A refused or failed fold is asked again by the next read.
+        entry.then((done) => (fresh.done = done), () => held.delete(projection));
       }
-      return entry;
+      return holding.entry;
     };
     const reader = (name: string): ReadOnlyCollection => {
       const projection = this.owners.get(name);
@@ -151,7 +154,10 @@ export class FoldingProjectHistory implements ProjectHistory {
       release: () => {
         if (released) return;
         released = true;
-        for (const entry of held.values()) void entry.then((done) => this.unhold(done), () => undefined);
+        for (const { entry, done } of held.values()) {
+          if (done) this.unhold(done);
+          else void entry.then((settled) => this.unhold(settled), () => undefined);
+        }
       },
     });
   }
