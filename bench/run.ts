@@ -10,6 +10,7 @@ import { run as uploadBench } from './upload-bench.js';
 import { run as verifyBench } from './verify-bench.js';
 import { run as diskBench } from './disk-bench.js';
 import { run as timeTravelBench } from './time-travel-bench.js';
+import { run as timeTravelLoadBench } from './time-travel-load-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   verify: verifyBench,
   disk: diskBench,
   'time-travel': timeTravelBench,
+  'time-travel-load': timeTravelLoadBench,
 };
 
 const only = process.argv.slice(2);

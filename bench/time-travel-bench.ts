@@ -172,7 +172,7 @@ async function serve(storyline: Storyline, token: string): Promise<{ server: Ser
   };
 }
 
-/** The cached one-project log of `events` events, written when missing. */
+/** The cached one-project log of `events` events, written when missing (time-travel-load-bench.ts shares it). */
 export async function historyLog(events: number): Promise<HistoryLog> {
   const dir = fileURLToPath(new URL(`../../bench/.data/time-travel-${events}`, import.meta.url));
   const described = join(dir, 'log.json');

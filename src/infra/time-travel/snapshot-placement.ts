@@ -2,10 +2,11 @@
 // of a big project is a synchronous chunk of work (load and parse the previous snapshot, fill a memory
 // store, fold up to K events, serialise), which on the serving thread stalls every request for as long.
 // So, for a log in a file, they are taken in a worker thread (snapshot-worker.ts) with its own read-only
-// connection to the log and the one connection that writes snapshots.sqlite; the serving thread reads
-// snapshots through a read-only connection and hands the discarding of one that cannot serve to the
-// worker. Where a second connection cannot reach the log (an in-memory log, KurrentDB) they are taken on
-// the calling thread, as before. Both placements build the same snapshotter (projectSnapshotter).
+// connection to the log and the one connection that writes snapshots.sqlite; the folds of requests (the
+// fold worker, worker-project-history.ts) read snapshots through a read-only connection of their own and
+// hand the discarding of one that cannot serve to this worker (`source.discard`). Where a second
+// connection cannot reach the log (an in-memory log, KurrentDB) they are taken on the calling thread, as
+// before. Both placements build the same snapshotter (projectSnapshotter).
 //
 // The worker answers one message per call (worker-calls.ts); a call fails when the worker fails or exits
 // (the reaction retries with its back-off, at least once: a take is idempotent), and the next call starts
