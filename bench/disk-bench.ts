@@ -309,7 +309,7 @@ async function projectionsAlone(path: string): Promise<{ events: number; ms: num
 const fmt = (value: number) => Math.round(value).toLocaleString('en');
 const pct = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;
 
-function rssMb(child: ChildProcess): number {
+export function rssMb(child: ChildProcess): number {
   try {
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);

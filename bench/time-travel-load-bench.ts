@@ -12,8 +12,7 @@
 //
 // TIME_TRAVEL_LOAD_BASELINE=<a built checkout> (e.g. a worktree of main after `npm run build`) runs the
 // same load against that checkout's server first, on the same data directory, for ratios in one run.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import { openStoryline } from '../src/infra/composition.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { PROJECT_SNAPSHOTS } from '../src/reactions/project-snapshots.js';
 import { seededRandom } from '../test/support/seeded-random.js';
+import { rssMb } from './disk-bench.js';
 import { freePort, stopChild, waitUntilServing } from './http-bench.js';
 import { percentile } from './stats.js';
 import { historyLog } from './time-travel-bench.js';
@@ -180,13 +180,4 @@ function get(port: number, path: string, token: string, agent: Agent): Promise<n
     req.on('error', reject);
     req.end();
   });
-}
-
-function rssMb(child: ChildProcess): number {
-  try {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-  } catch {
-    return 0;
-  }
 }
