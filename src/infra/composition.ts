@@ -35,7 +35,7 @@ import { ReactionRunner } from './reaction/reaction-runner.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
-import { FoldingProjectHistory } from './time-travel/project-history.js';
+import { FoldingProjectHistory, type FoldUsage } from './time-travel/project-history.js';
 import { WorkerProjectHistory } from './time-travel/worker-project-history.js';
 import { inThreadProjectSnapshots, WorkerProjectSnapshots, type PlacedProjectSnapshots } from './time-travel/snapshot-placement.js';
 import { openSqliteSnapshotStore } from './time-travel/snapshot-store.js';
@@ -85,6 +85,8 @@ export interface Storyline {
   reactions: ReactionRunner;
   /** Where the project-snapshots reaction's snapshots are taken (tests: off the serving thread for a log in a file). */
   snapshots: PlacedProjectSnapshots;
+  /** What the folds of projects' past (`as_of_version`) hold now, in the fold worker for a log in a file (tests, benchmarks). */
+  pastFolds(): Promise<FoldUsage>;
   /** What catching up the read models at start-up read and how long it took. */
   startup: CatchUpReport;
   /**
@@ -347,6 +349,9 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         if (!closing) log.warn('the background build of stream state snapshots stopped', { error: String(error) });
         return 0;
       }
+    },
+    async pastFolds() {
+      return history.usage();
     },
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });

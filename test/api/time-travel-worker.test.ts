@@ -4,7 +4,9 @@
 // - a burst of cold requests beyond the fold queue is refused with 503 `server_under_load`, the spec's
 //   error hash and a Retry-After, and caches nothing wrong: every version then answers right;
 // - a fold that fails in the worker (a damaged event in the log) answers 503 `component_unavailable`,
-//   never a hang, and the versions before the damage and the present are still served.
+//   never a hang, and the versions before the damage and the present are still served;
+// - the worker keeps its folds within STORYLINE_TIME_TRAVEL_CACHE_BYTES once requests are answered, the
+//   folds of requests in flight counted meanwhile.
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -191,6 +193,56 @@ describe('API: time travel folded in a worker thread', function () {
         }
         // One at a time, every version is folded and answered right: nothing refused was kept.
         await expectEveryVersionRight(app);
+        await expectEveryVersionRight(app);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('keeps the folds in the worker within STORYLINE_TIME_TRAVEL_CACHE_BYTES, and lets go of the ones a request held once it is answered', async () => {
+      const versions = [...asked.keys()];
+      // One fold's estimated memory, as the worker counts it, with room for every fold.
+      let oneFold = 0;
+      const roomy = await storylineApp({ dataDir: dir, env: { ...COLD, STORYLINE_TIME_TRAVEL_CACHE_ENTRIES: '100' } });
+      try {
+        for (const version of versions) {
+          const res = await roomy.api('GET', path(), { as: owner, query: { as_of_version: version } });
+          expect(res.text, `as of ${version}`).to.equal(asked.get(version));
+        }
+        const usage = await roomy.storyline.pastFolds();
+        expect(usage.folds, 'one fold (the resources projection) per version, all kept').to.equal(versions.length);
+        expect(usage.folding).to.equal(0);
+        oneFold = usage.estimatedBytes / usage.folds;
+        expect(oneFold).to.be.greaterThan(0);
+      } finally {
+        await roomy.close();
+      }
+
+      // Room for one fold and a half (the folds differ by a few stories): every second fold is beyond it.
+      const budget = Math.floor(oneFold * 1.5);
+      const app = await storylineApp({ dataDir: dir, env: { ...COLD, STORYLINE_TIME_TRAVEL_CACHE_ENTRIES: '100', STORYLINE_TIME_TRAVEL_CACHE_BYTES: String(budget), STORYLINE_TIME_TRAVEL_FOLD_QUEUE: String(2 * versions.length) } });
+      try {
+        for (const version of versions) {
+          const res = await app.api('GET', path(), { as: owner, query: { as_of_version: version } });
+          expect(res.text, `as of ${version}`).to.equal(asked.get(version));
+          const usage = await app.storyline.pastFolds();
+          expect(usage).to.deep.include({ folds: 1, folding: 0, budgetBytes: budget });
+          expect(usage.estimatedBytes).to.be.greaterThan(0).and.at.most(budget);
+        }
+        // All at once: each request holds its fold (beyond the budget meanwhile) until it is answered.
+        const samples: number[] = [];
+        let bursting = true;
+        const sampling = (async () => {
+          while (bursting) samples.push((await app.storyline.pastFolds()).folds);
+        })();
+        const burst = await Promise.all(versions.map((version) => app.api('GET', path(), { as: owner, query: { as_of_version: version - 1 } })));
+        bursting = false;
+        await sampling;
+        for (const res of burst) expect(res.status, res.text).to.equal(200);
+        expect(Math.max(...samples), 'folds queued, running and held are counted while the burst runs').to.be.greaterThan(1);
+        const after = await app.storyline.pastFolds();
+        expect(after, 'answered, the requests hold nothing: back within the budget').to.deep.include({ folds: 1, folding: 0 });
+        expect(after.estimatedBytes).to.be.at.most(budget);
         await expectEveryVersionRight(app);
       } finally {
         await app.close();

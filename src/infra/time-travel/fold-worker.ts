@@ -48,7 +48,7 @@ function garbageCollector(): () => void {
 
 /** A full collection when the heap holds GARBAGE_SLACK_BYTES more than the folds kept and than the last collection left. */
 function collectGarbageBeyondSlack(): void {
-  if (getHeapStatistics().used_heap_size < Math.max(collectAbove, history.estimatedBytes + GARBAGE_SLACK_BYTES)) return;
+  if (getHeapStatistics().used_heap_size < Math.max(collectAbove, history.usage().estimatedBytes + GARBAGE_SLACK_BYTES)) return;
   collectGarbage();
   collectAbove = getHeapStatistics().used_heap_size + GARBAGE_SLACK_BYTES;
 }
@@ -87,6 +87,8 @@ async function answer(call: FoldWorkerCall): Promise<string | null> {
       collectGarbageBeyondSlack();
       return answered;
     }
+    case 'usage':
+      return JSON.stringify(history.usage());
     case 'release': {
       const reader = readers.get(call.reader);
       readers.delete(call.reader);

@@ -54,6 +54,18 @@ export interface ProjectHistoryOptions {
   log?: Log;
 }
 
+/** What the folds of a project history hold (tests, benchmarks). */
+export interface FoldUsage {
+  /** Folds cached, running or waiting to run. */
+  folds: number;
+  /** Their estimated memory, the running fold and the folds readers hold included. */
+  estimatedBytes: number;
+  /** The budget it is kept within (STORYLINE_TIME_TRAVEL_CACHE_BYTES), but for the newest fold and the held ones. */
+  budgetBytes: number;
+  /** Cold folds running or waiting in the queue. */
+  folding: number;
+}
+
 /** One projection of one project folded up to one version. */
 interface Fold {
   readonly version: number;
@@ -104,14 +116,9 @@ export class FoldingProjectHistory implements ProjectHistory {
     this.log = options.log ?? silentLog;
   }
 
-  /** Estimated bytes of the folds cached, running and held (tests, benchmarks). */
-  get estimatedBytes(): number {
-    return this.bytes;
-  }
-
-  /** Folds cached, running or waiting (tests, benchmarks). */
-  get size(): number {
-    return this.entries.size;
+  /** What the folds hold now, as the budget counts it. */
+  usage(): FoldUsage {
+    return { folds: this.entries.size, estimatedBytes: this.bytes, budgetBytes: this.options.cacheBytes, folding: this.queue.size };
   }
 
   versionAt(projectId: number, instant: number): Promise<number> {

@@ -22,8 +22,8 @@ import type { Filter, FindOptions, ReadOnlyCollection } from '../../ports/read-s
 import type { HeldReader, ProjectHistory } from '../../queries/time-travel.js';
 import type { Log } from '../log.js';
 import { WorkerCalls } from '../worker-calls.js';
-import { versionAtInstant } from './project-history.js';
 import type { ProjectionKey, ProjectSnapshot, SnapshotSource } from './snapshot-store.js';
+import { versionAtInstant, type FoldUsage } from './project-history.js';
 
 /** What the worker is started with. */
 export interface FoldWorkerData {
@@ -36,10 +36,11 @@ export interface FoldWorkerData {
 
 type ReadMethod = 'find' | 'findOne' | 'count' | 'all';
 
-/** One call to the worker; a read answers its result as JSON, the others nothing. */
+/** One call to the worker; a read answers its result as JSON, `usage` the FoldUsage as JSON, the others nothing. */
 export type FoldWorkerCall =
   | { call: 'read'; reader: number; projectId: number; version: number; collection: string; method: ReadMethod; filter?: Filter; options?: FindOptions }
   | { call: 'release'; reader: number }
+  | { call: 'usage' }
   | { call: 'close' };
 
 /** What the worker asks of the parent. */
@@ -105,6 +106,11 @@ export class WorkerProjectHistory implements ProjectHistory {
         this.worker.call({ call: 'release', reader }).catch(() => undefined);
       },
     });
+  }
+
+  /** What the worker's folds hold now. */
+  async usage(): Promise<FoldUsage> {
+    return JSON.parse((await this.worker.call({ call: 'usage' }))!) as FoldUsage;
   }
 
   /** Ends the worker, its folds and its connections. */

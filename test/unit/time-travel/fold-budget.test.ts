@@ -91,13 +91,13 @@ describe('time travel: the fold cache under load', function () {
     await until(() => reads.waiting() === 1);
     const queued = storiesAt(folds, 20);
     const sharing = storiesAt(folds, 10); // the running fold, shared: no place in the queue
-    await until(() => folds.size === 2);
+    await until(() => folds.usage().folds === 2);
 
     const refused = await rejection(storiesAt(folds, 25));
     expect(refused).to.be.instanceOf(DomainError);
     expect((refused as DomainError).code).to.equal('server_under_load');
     expect((refused as DomainError).retryAfterSeconds).to.be.a('number').and.at.least(1);
-    expect(folds.size, 'nothing kept of the refused fold').to.equal(2);
+    expect(folds.usage().folds, 'nothing kept of the refused fold').to.equal(2);
     expect(reads.waiting(), 'the queued fold has not started').to.equal(1);
 
     reads.resume();
@@ -114,23 +114,23 @@ describe('time travel: the fold cache under load', function () {
     const reads = controlledReads(seeded.app.storyline.eventStore);
     const measure = history(seeded.app.storyline.eventStore);
     await storiesAt(measure, 20);
-    const oneFold = measure.estimatedBytes;
+    const oneFold = measure.usage().estimatedBytes;
     await measure.close();
     expect(oneFold).to.be.greaterThan(0);
 
     // Room for a fold and a half: the fold at 20 is cached; a fold at 28 starts from a copy of it.
     const folds = history(reads.eventStore, { cacheBytes: Math.floor(oneFold * 1.5) });
     await storiesAt(folds, 20);
-    expect(folds.estimatedBytes).to.equal(oneFold);
+    expect(folds.usage().estimatedBytes).to.equal(oneFold);
     reads.pause();
     const forward = storiesAt(folds, 28);
     await until(() => reads.waiting() === 1); // its start copied, its events not yet read
-    expect(folds.estimatedBytes, 'only the fold in flight: the cached one it copied was evicted for it').to.equal(oneFold);
-    expect(folds.size).to.equal(1);
+    expect(folds.usage().estimatedBytes, 'only the fold in flight: the cached one it copied was evicted for it').to.equal(oneFold);
+    expect(folds.usage().folds).to.equal(1);
     reads.resume();
     await forward;
-    expect(folds.estimatedBytes).to.be.greaterThan(0).and.at.most(Math.floor(oneFold * 1.5));
-    expect(folds.size).to.equal(1);
+    expect(folds.usage().estimatedBytes).to.be.greaterThan(0).and.at.most(Math.floor(oneFold * 1.5));
+    expect(folds.usage().folds).to.equal(1);
     await folds.close();
   });
 
@@ -139,10 +139,10 @@ describe('time travel: the fold cache under load', function () {
     const holding = await folds.readerAt(seeded.project, 12);
     const before = await holding('stories').all();
     await storiesAt(folds, 24); // the newest: kept whatever its size
-    expect(folds.size, 'the held fold stays beside the newest').to.equal(2);
+    expect(folds.usage().folds, 'the held fold stays beside the newest').to.equal(2);
     expect(await holding('stories').all()).to.deep.equal(before);
     holding.release();
-    expect(folds.size).to.equal(1);
+    expect(folds.usage().folds).to.equal(1);
     await folds.close();
   });
 
@@ -154,8 +154,8 @@ describe('time travel: the fold cache under load', function () {
     expect(failed).to.be.instanceOf(DomainError);
     expect((failed as DomainError).code).to.equal('component_unavailable');
     expect((failed as DomainError).details.general_problem).to.include('version 15').and.include('disk I/O error');
-    expect(folds.size).to.equal(0);
-    expect(folds.estimatedBytes).to.equal(0);
+    expect(folds.usage().folds).to.equal(0);
+    expect(folds.usage().estimatedBytes).to.equal(0);
     reads.failing.on = false;
     const reference = history(seeded.app.storyline.eventStore);
     expect(await storiesAt(folds, 15)).to.deep.equal(await storiesAt(reference, 15));
