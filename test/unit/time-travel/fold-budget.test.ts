@@ -98,6 +98,7 @@ describe('time travel: the fold cache under load', function () {
     expect((refused as DomainError).code).to.equal('server_under_load');
     expect((refused as DomainError).retryAfterSeconds).to.be.a('number').and.at.least(1);
     expect(folds.usage().folds, 'nothing kept of the refused fold').to.equal(2);
+    expect(folds.usage().folding, 'one fold running, one waiting').to.equal(2);
     expect(reads.waiting(), 'the queued fold has not started').to.equal(1);
 
     reads.resume();
@@ -106,6 +107,7 @@ describe('time travel: the fold cache under load', function () {
     expect(await queued).to.deep.equal(await storiesAt(reference, 20));
     // the queue drained: the refused version folds now, right
     expect(await storiesAt(folds, 25)).to.deep.equal(await storiesAt(reference, 25));
+    expect(folds.usage().folding).to.equal(0);
     await folds.close();
     await reference.close();
   });
