@@ -4,12 +4,13 @@
 // - a burst of cold requests beyond the fold queue is refused with 503 `server_under_load`, the spec's
 //   error hash and a Retry-After, and caches nothing wrong: every version then answers right;
 // - a fold that fails in the worker (a damaged event in the log) answers 503 `component_unavailable`,
-//   never a hang, and the versions before the damage and the present are still served;
+//   never a hang, and the versions before the damage and the present are still served; so does a worker
+//   that fails (it cannot open the log), and the next request is served by a fresh one;
 // - the worker keeps its folds within STORYLINE_TIME_TRAVEL_CACHE_BYTES once requests are answered, the
 //   folds of requests in flight counted meanwhile.
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCatalogue } from '../../src/api/error-catalogue.js';
@@ -244,6 +245,32 @@ describe('API: time travel folded in a worker thread', function () {
         expect(after, 'answered, the requests hold nothing: back within the budget').to.deep.include({ folds: 1, folding: 0 });
         expect(after.estimatedBytes).to.be.at.most(budget);
         await expectEveryVersionRight(app);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('answers 503 component_unavailable when the fold worker itself fails, and serves from a fresh one at the next request', async () => {
+      const [version, text] = [...asked.entries()][0]!;
+      const app = await storylineApp({ dataDir: dir, env: COLD });
+      const events = join(dir, 'events.sqlite');
+      try {
+        // The server's own connection stays open; the worker, started by the first fold, cannot open the log.
+        renameSync(events, `${events}.away`);
+        let failed: TestResponse;
+        try {
+          failed = await app.api('GET', path(), { as: owner, query: { as_of_version: version } });
+        } finally {
+          renameSync(`${events}.away`, events);
+        }
+        expect(failed.status, failed.text).to.equal(503);
+        expect(Object.keys(failed.json).sort()).to.deep.equal(['code', 'error', 'general_problem', 'kind', 'possible_fix']);
+        expect(failed.json).to.include({ kind: 'error', code: 'component_unavailable', error: errorCatalogue.component_unavailable.error });
+        expect(failed.json.general_problem).to.include(`version ${version}`);
+        const again = await app.api('GET', path(), { as: owner, query: { as_of_version: version } });
+        expect(again.status, again.text).to.equal(200);
+        expect(again.text).to.equal(text);
+        expect((await app.api('GET', path(), { as: owner })).text).to.equal(present);
       } finally {
         await app.close();
       }
