@@ -5,7 +5,7 @@
 //
 // Its heap is the fold cache (counted against the budget) and the garbage of the folds (a snapshot's
 // text, parsed, then copied into a store). V8 collects that garbage lazily (the heap of a stream of cold
-// folds grew to 2.5 times what it held alive), so, as the budget is meant to bound the process's
+// folds grew to several times what it held alive), so, as the budget is meant to bound the process's
 // memory, the worker runs a full collection after a read once its heap exceeds what the cache holds by
 // GARBAGE_SLACK_BYTES: off the serving thread, at most about once per fold.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
