@@ -6,6 +6,7 @@ import { run as httpBench } from './http-bench.js';
 import { run as activityBench } from './activity-bench.js';
 import { run as iterationsBench } from './iterations-bench.js';
 import { run as searchBench } from './search-bench.js';
+import { run as searchCostBench } from './search-cost-bench.js';
 import { run as uploadBench } from './upload-bench.js';
 import { run as verifyBench } from './verify-bench.js';
 import { run as diskBench } from './disk-bench.js';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   activity: activityBench,
   iterations: iterationsBench,
   search: searchBench,
+  'search-cost': searchCostBench,
   upload: uploadBench,
   verify: verifyBench,
   disk: diskBench,

@@ -63,12 +63,15 @@ export const LIST_LIMITS = {
  * The cost bound of one search query (`query` of /search, `filter` of the stories and epics lists, a saved
  * search), the one table the search parser (src/queries/search/) reads: its length in UTF-16 code units
  * (what `string.length` counts), its terms (each becomes a clause of the compiled filter), its parenthesis
- * depth (the parser recurses once per level), and how many stories one /search answer lists (the real
- * service's UI showed at most 500 per project).
+ * depth (the parser recurses once per level), how many stories one /search answer lists (the real
+ * service's UI showed at most 500 per project), and the work one search may do in the read store (units
+ * of ReadBudget: an index entry read or a document examined, and a condition tested on a document; see
+ * docs/decisions.md, "Search work budget").
  */
 export const SEARCH_LIMITS = {
   query_length: 20_000,
   terms: 200,
   depth: 32,
   listed_stories: 500,
+  work: 2_000_000,
 } as const;

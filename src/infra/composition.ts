@@ -271,6 +271,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
       enterpriseActivityWindowMonths: config.enterpriseActivityWindowMonths,
+      searchWork: config.searchWork,
     },
   };
 

@@ -5,6 +5,7 @@ import { proxyRule } from '../api/client-address.js';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
 import { DEFAULT_READ_CACHE_BYTES } from './read-store/sqlite-read-store.js';
 import { DEFAULT_SNAPSHOT_EVERY, DEFAULT_STATE_CACHE_DOCUMENTS } from '../commands/command-handler.js';
+import { MAX_SEARCH_WORK } from '../domain/search/search-limits.js';
 
 export interface StorylineConfig {
   port: number;
@@ -65,6 +66,8 @@ export interface StorylineConfig {
   timeTravelFoldQueue: number;
   /** A project's read models are snapshotted (snapshots.sqlite) every this many versions, for cold time travel. */
   timeTravelSnapshotEvery: number;
+  /** Most work one search may do in the read store (ReadBudget units) before it is refused as too costly. */
+  searchWork: number;
 }
 
 /** Folds kept for time travel when not configured (one per project, projection and version). */
@@ -119,6 +122,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     timeTravelCacheBytes: integer(env, 'STORYLINE_TIME_TRAVEL_CACHE_BYTES', DEFAULT_TIME_TRAVEL_CACHE_BYTES, 1, Number.MAX_SAFE_INTEGER),
     timeTravelFoldQueue: integer(env, 'STORYLINE_TIME_TRAVEL_FOLD_QUEUE', DEFAULT_TIME_TRAVEL_FOLD_QUEUE, 0, 10_000),
     timeTravelSnapshotEvery: integer(env, 'STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY', DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY, 1, 1_000_000),
+    searchWork: integer(env, 'STORYLINE_SEARCH_WORK', MAX_SEARCH_WORK, 1, Number.MAX_SAFE_INTEGER),
   };
 }
 

@@ -17,6 +17,27 @@ export interface FindOptions {
    * For totals over many matches: the store copies what is asked, not every document.
    */
   fields?: readonly string[];
+  /**
+   * The work this read may do for its request (a search): the store charges it for what it examines and
+   * evaluates the candidates in slices, awaiting each charge (see ReadBudget). With a budget the store
+   * evaluates every candidate (no walk of an index in sort order that stops at the page's end): for
+   * reads that want all the matches.
+   */
+  budget?: ReadBudget;
+}
+
+/**
+ * What one request may spend on reads, and where those reads let other work run. A store charges, a
+ * slice of candidates at a time and before evaluating them, one unit per candidate document (index entry
+ * read, document loaded) and one per condition of the filter tested on it (conditionCount); a store that
+ * evaluates elsewhere (MongoDB) charges the documents it returns. `charge` throws the budget's own
+ * error once the allowance would be exceeded, and otherwise resolves, after a turn of the event loop
+ * when enough work has run since the last one. `afford` throws the same error without charging: a
+ * store asks it for all its candidates at once, so a read too costly is refused before any of its work.
+ */
+export interface ReadBudget {
+  afford(units: number): void;
+  charge(units: number): Promise<void>;
 }
 
 /**

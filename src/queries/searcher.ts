@@ -14,13 +14,15 @@ export interface Searcher {
   person: Doc | null;
   /** Request time, ms. */
   now: number;
+  /** Most work their search may do in the read store (ReadBudget units); MAX_SEARCH_WORK when absent. */
+  workLimit?: number;
 }
 
 const DEFAULT_TIME_ZONE = 'Etc/UTC';
 
 /** The engine's request for `text`, sent in the request parameter `parameter` (named by a 400). */
 export async function searchRequestOf(reads: IterationReads, searcher: Searcher, text: string, parameter: string): Promise<SearchRequest> {
-  const { project, person, now } = searcher;
+  const { project, person, now, workLimit } = searcher;
   const current = await currentIteration(reads, project.id, now);
   return {
     projectId: project.id,
@@ -30,6 +32,7 @@ export async function searchRequestOf(reads: IterationReads, searcher: Searcher,
     now,
     timeZone: olsonNameOf(person) ?? olsonNameOf(project) ?? DEFAULT_TIME_ZONE,
     doneBefore: current.start,
+    ...(workLimit !== undefined ? { workLimit } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import type { CreateEpicCommand, UpdateEpicCommand } from '../../domain/epic/epi
 import { streams } from '../../domain/events.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
-import { epicSearchFilter, type SearchRequest } from '../../queries/search/search-project.js';
+import { matchingEpics, type SearchRequest } from '../../queries/search/search-project.js';
 import { commandMeta } from '../command-meta.js';
 import { isXhr, missingCredentials } from '../authentication.js';
 import { apiError } from '../error-catalogue.js';
@@ -87,9 +87,12 @@ export function epicResourceType(deps: { epics: ReadOnlyCollection; labels: Read
   };
 }
 
-/** Epics of a project in the epic order (rank, then id), as the deciders order them. */
+/** The epic order (rank, then id), as the deciders order them. */
+const EPIC_ORDER = { rank: 1, id: 1 } as const;
+
+/** Epics of a project in the epic order. */
 export function orderedEpicDocs(epics: Pick<ReadOnlyCollection, 'find'>, filter: Record<string, unknown>): Promise<Doc[]> {
-  return epics.find(filter, { sort: { rank: 1, id: 1 } });
+  return epics.find(filter, { sort: EPIC_ORDER });
 }
 
 /** Each epic's neighbours in its project's order (`after_id` above, `before_id` below). */
@@ -133,8 +136,7 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
     const search = req.query['filter'];
     if (search === undefined) return { kind: 'resource', type: 'epic', value: await orderedEpicDocs(epics, { project_id: projectId }) };
     assertFilterAlone(req.query);
-    const filter = await epicSearchFilter(deps.read, epicSearchRequest(req, search));
-    return { kind: 'resource', type: 'epic', value: await orderedEpicDocs(epics, filter) };
+    return { kind: 'resource', type: 'epic', value: await matchingEpics(deps.read, epicSearchRequest(req, search), EPIC_ORDER) };
   }
 
   function epicSearchRequest(req: ApiRequest, text: string): SearchRequest {
@@ -147,6 +149,7 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
       now: req.now,
       timeZone: zone?.olson_name ?? 'Etc/UTC',
       doneBefore: null,
+      workLimit: deps.settings.searchWork,
     };
   }
 

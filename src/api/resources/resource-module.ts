@@ -32,6 +32,8 @@ export interface ResourceSettings {
   activityWindowMonths: number | null;
   /** Months of activity history shown for enterprise accounts (null: no limit). */
   enterpriseActivityWindowMonths: number | null;
+  /** Most work one search may do in the read store (ReadBudget units; STORYLINE_SEARCH_WORK). */
+  searchWork: number;
 }
 
 export interface ResourceDeps {

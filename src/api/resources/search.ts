@@ -74,7 +74,7 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
   async function search(req: ApiRequest): Promise<Doc> {
     const text = req.query['query'];
     if (text === undefined) throw invalidField('query', 'this endpoint requires the parameter: query');
-    const request = await searchRequestOf(iterations, searcherOf(req), text, 'query');
+    const request = await searchRequestOf(iterations, searcherOf(req, deps.settings.searchWork), text, 'query');
     // The container is no stored resource: it has no id (the serializer leaves an absent id out).
     return (await searchProject(deps.read, request)) as unknown as Doc;
   }

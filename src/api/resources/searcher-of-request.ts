@@ -6,8 +6,9 @@ import { searchAnswerDependence, type SearchRequest } from '../../queries/search
 import { searchRequestOf, type Searcher } from '../../queries/searcher.js';
 import type { ApiRequest } from '../route-table.js';
 
-export function searcherOf(req: ApiRequest): Searcher {
-  return { project: req.project!.project, person: req.actor, now: req.now };
+/** The searcher of a request; `workLimit`: what their search may do (the server's setting). */
+export function searcherOf(req: ApiRequest, workLimit?: number): Searcher {
+  return { project: req.project!.project, person: req.actor, now: req.now, ...(workLimit !== undefined ? { workLimit } : {}) };
 }
 
 /**

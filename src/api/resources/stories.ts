@@ -114,7 +114,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   });
 
   async function list(req: ApiRequest): Promise<ApiResult> {
-    const { criteria, page } = storyListQuery(req.query, searcherOf(req));
+    const { criteria, page } = storyListQuery(req.query, searcherOf(req, deps.settings.searchWork));
     return { kind: 'resource', type: 'story', ...(await storyList(listReads, req.project!.id, criteria, page)) };
   }
 

@@ -13,3 +13,6 @@ export const MAX_QUERY_DEPTH = SEARCH_LIMITS.depth;
 
 /** Most stories one /search answer lists. */
 export const MAX_SEARCH_STORIES = SEARCH_LIMITS.listed_stories;
+
+/** Most work one search may do in the read store (ReadBudget units), beyond which it is refused as too costly. */
+export const MAX_SEARCH_WORK = SEARCH_LIMITS.work;

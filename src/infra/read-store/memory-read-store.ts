@@ -2,9 +2,11 @@
 // Mongo filter and update documents (mingo, with direct fast paths for the common shapes; see
 // memory-filter.ts and memory-update.ts). Declared indexes are hash indexes; a filter whose equalities,
 // `$in`s or `$elemMatch` ranges on `id` or indexed fields narrow it (through `$and` and `$or` too) takes
-// its candidates from the indexes instead of scanning (memory-candidates.ts).
+// its candidates from the indexes instead of scanning (memory-candidates.ts). A find with a budget
+// evaluates its candidates in charged slices (charged-evaluation.ts).
 // Documents go in and come out as copies: nobody outside holds a reference to a stored document.
-import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
+import type { Doc, Filter, FindOptions, IndexSpec, ReadBudget, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
+import { candidateUnits, visitCharged } from './charged-evaluation.js';
 import { copyFound, copyJson } from './json-copy.js';
 import { singleSortField, sortDocuments } from './document-order.js';
 import { candidatePlan } from './memory-candidates.js';
@@ -56,6 +58,20 @@ class CollectionData {
       this.documentsExamined++;
       if (predicate(doc)) matched.push(doc);
     }
+    return matched;
+  }
+
+  /** Matching stored documents (not copies), the candidates evaluated in slices charged to `budget`. */
+  async matchCharged(filter: Filter, budget: ReadBudget): Promise<Doc[]> {
+    const candidates = typeof filter.id === 'number' ? [filter.id] : [...this.candidateIds(filter)];
+    const predicate: DocPredicate = compileFilter(filter);
+    const matched: Doc[] = [];
+    await visitCharged(candidates, candidateUnits(filter), budget, (id) => {
+      const doc = this.docs.get(id); // the current version: writes may land between slices
+      if (!doc) return;
+      this.documentsExamined++;
+      if (predicate(doc)) matched.push(doc);
+    });
     return matched;
   }
 
@@ -172,9 +188,9 @@ class MemoryCollection implements ReadCollection {
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
     const data = this.resolve(false);
     if (!data) return [];
-    const walked = data.pageInKeyOrder(filter, options);
+    const walked = options.budget ? null : data.pageInKeyOrder(filter, options);
     if (walked) return walked.map((doc) => copyFound(doc, options.fields));
-    const matched = sortDocuments(data.match(filter), options.sort);
+    const matched = sortDocuments(options.budget ? await data.matchCharged(filter, options.budget) : data.match(filter), options.sort);
     const start = Math.max(0, options.skip ?? 0);
     const end = options.limit && options.limit > 0 ? start + options.limit : matched.length;
     return matched.slice(start, end).map((doc) => copyFound(doc, options.fields));

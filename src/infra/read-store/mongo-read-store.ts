@@ -70,7 +70,10 @@ class MongoReadCollection implements ReadCollection {
     const cursor = this.collection.find(filter, { projection, sort: withIdTieBreaker(options.sort) });
     if (options.skip && options.skip > 0) cursor.skip(options.skip);
     if (options.limit && options.limit > 0) cursor.limit(options.limit);
-    return (await cursor.toArray()) as unknown as Doc[];
+    const found = (await cursor.toArray()) as unknown as Doc[];
+    // MongoDB examines documents in its own process: this one pays for (and charges) what it receives.
+    await options.budget?.charge(found.length);
+    return found;
   }
 
   async findOne(filter: Filter): Promise<Doc | null> {

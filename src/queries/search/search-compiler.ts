@@ -27,6 +27,8 @@ import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Filter } from '../../ports/read-store.js';
 import type { DateTerm, FlagsTerm, SearchNode, SearchQuery, SearchTerm, StoryFlag, TextWord, ValuesTerm } from '../../domain/search/search-ast.js';
 import { spanInterval, type SearchClock } from '../../domain/search/search-dates.js';
+import { chainOperands } from '../../domain/search/search-normal-form.js';
+import { printSearchQuery } from '../../domain/search/search-printer.js';
 import { textCondition, textLookup } from './search-text-pattern.js';
 
 /** Names and id sets a query refers to, looked up in the project's read models before compiling. */
@@ -88,7 +90,7 @@ const MATCH_NONE: Filter = { id: { $in: [] } };
 const MATCH_ALL: Filter = {};
 
 export function compileStorySearch(query: SearchQuery, context: SearchContext): CompiledStorySearch {
-  const matching = query === null ? MATCH_ALL : compileNode(query, (term) => storyCondition(term, context))!;
+  const matching = query === null ? MATCH_ALL : compileNode(query, memoized((term) => storyCondition(term, context)))!;
   const filterWithDone = allOf([{ project_id: context.projectId }, matching]);
   if (context.doneBefore === null || includesDone(query) || excludesAccepted(filterWithDone)) {
     return { filter: filterWithDone, filterWithDone, doneFilter: null };
@@ -103,7 +105,7 @@ export function compileStorySearch(query: SearchQuery, context: SearchContext): 
  * and the created / updated dates.
  */
 export function compileEpicSearch(query: SearchQuery, context: SearchContext): Filter | null {
-  const matching = query === null ? MATCH_ALL : compileNode(query, (term) => epicCondition(term, context));
+  const matching = query === null ? MATCH_ALL : compileNode(query, memoized((term) => epicCondition(term, context)));
   return matching === null ? null : allOf([{ project_id: context.projectId }, matching]);
 }
 
@@ -129,14 +131,32 @@ function includesDone(query: SearchQuery): boolean {
 
 type TermCompiler = (term: SearchTerm) => Filter | null;
 
+/**
+ * `compile` remembering what each distinct term (by its canonical text) compiled to, for one query: a
+ * term written twice in different groups is compiled once and its condition is one object, which the
+ * stores test once per document and index once (their per-condition caches).
+ */
+function memoized(compile: TermCompiler): TermCompiler {
+  const compiled = new Map<string, Filter | null>();
+  return (term) => {
+    const key = printSearchQuery(term);
+    if (!compiled.has(key)) compiled.set(key, compile(term));
+    return compiled.get(key)!;
+  };
+}
+
+/** AND and OR chains are compiled whole (one conjunction or disjunction of all their operands), so the cost is linear in the terms. */
 function compileNode(node: SearchNode, compileTerm: TermCompiler): Filter | null {
   switch (node.kind) {
     case 'and':
     case 'or': {
-      const left = compileNode(node.left, compileTerm);
-      const right = left === null ? null : compileNode(node.right, compileTerm);
-      if (left === null || right === null) return null;
-      return node.kind === 'and' ? allOf([left, right]) : anyOf([left, right]);
+      const parts: Filter[] = [];
+      for (const operand of chainOperands(node)) {
+        const part = compileNode(operand, compileTerm);
+        if (part === null) return null;
+        parts.push(part);
+      }
+      return node.kind === 'and' ? allOf(parts) : anyOf(parts);
     }
     case 'not': {
       const operand = compileNode(node.operand, compileTerm);
@@ -147,25 +167,59 @@ function compileNode(node: SearchNode, compileTerm: TermCompiler): Filter | null
   }
 }
 
+/** The list of a condition that is one `$in` or one `$nin` and nothing else, else null. */
+function soleList(condition: unknown, operator: '$in' | '$nin'): unknown[] | null {
+  if (!isPlainCondition(condition)) return null;
+  const keys = Object.keys(condition);
+  return keys.length === 1 && keys[0] === operator && Array.isArray(condition[operator]) ? condition[operator] : null;
+}
+
 /**
  * The conjunction as ONE document where the parts' fields do not collide: plain fields first, operators
  * (`$or`, `$nor`, colliding fields) in a trailing `$and`. Stores test a document's plain fields first and
- * can answer them from indexes (the memory store rejects most documents on them without mingo).
+ * can answer them from indexes (the memory store rejects most documents on them without mingo). Parts
+ * that are each one `$in` on `id` become one `$in` of the ids in all of them, and parts that are each one
+ * `$nin` on a field one `$nin` of all their values: the same documents, one condition to test each.
  */
 function allOf(parts: Filter[]): Filter {
-  const merged: Filter = {};
-  const rest: Filter[] = [];
+  const entries: Array<[string, unknown]> = [];
+  let ids: unknown[] | null = null;
+  const excluded = new Map<string, Set<unknown>>();
   const pending = [...parts].reverse();
   while (pending.length > 0) {
     for (const [key, condition] of Object.entries(pending.pop()!)) {
-      if (key === '$and' && Array.isArray(condition)) pending.push(...[...(condition as Filter[])].reverse());
-      else if (key.startsWith('$') || key in merged) rest.push({ [key]: condition });
-      else merged[key] = condition;
+      if (key === '$and' && Array.isArray(condition)) {
+        pending.push(...[...(condition as Filter[])].reverse());
+        continue;
+      }
+      const within = key === 'id' ? soleList(condition, '$in') : null;
+      const without = key.startsWith('$') ? null : soleList(condition, '$nin');
+      if (within) {
+        if (ids === null) entries.push([key, IDS_IN_ALL]);
+        const held = new Set(within);
+        ids = ids === null ? [...held] : ids.filter((id) => held.has(id));
+      } else if (without) {
+        if (!excluded.has(key)) entries.push([key, VALUES_IN_NONE]);
+        const values = excluded.get(key) ?? new Set();
+        for (const value of without) values.add(value);
+        excluded.set(key, values);
+      } else entries.push([key, condition]);
     }
+  }
+  const merged: Filter = {};
+  const rest: Filter[] = [];
+  for (const [key, entry] of entries) {
+    const condition = entry === IDS_IN_ALL ? { $in: ids } : entry === VALUES_IN_NONE ? { $nin: [...excluded.get(key)!] } : entry;
+    if (key.startsWith('$') || key in merged) rest.push({ [key]: condition });
+    else merged[key] = condition;
   }
   if (rest.length === 0) return merged;
   return Object.keys(merged).length === 0 && rest.length === 1 ? rest[0]! : { ...merged, $and: rest };
 }
+
+/** Where allOf puts the merged `$in` of ids, and a merged `$nin`. */
+const IDS_IN_ALL = Symbol('the ids in every $in on id');
+const VALUES_IN_NONE = Symbol('the values of every $nin on the field');
 
 function anyOf(parts: Filter[]): Filter {
   if (parts.length === 0) return MATCH_NONE;

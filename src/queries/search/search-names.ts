@@ -1,18 +1,23 @@
 // Looks up, in the project's read models, the names and id sets a query refers to, so that compiling it
 // stays pure: at most one query per kind (labels, epics, members and their people, unresolved blockers,
-// attachments, reviews and review types), all at once, and only the kinds the query needs.
+// attachments, reviews and review types), all at once, and only the kinds the query needs. Every read is
+// charged to the request's work budget (ReadBudget).
 //
 // Text terms (free text, name:, description:) are looked up in the text index (story_words), one indexed
-// read of ids per distinct term and field: the stories holding the term's words, so the compiled filter
-// names them by id.
+// read of ids per distinct term and field, one after the other: the stories holding the term's words,
+// so the compiled filter names them by id. The text terms of the query's top-level AND chain narrow one
+// another: each is looked up among the stories the ones before it left (the ids looked up are then
+// only those; the conjunction is the same), and once none is left the rest are not looked up at all
+// (`the to a and of ...` reads the postings of its first words, not of all 200).
 //
 // A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
 import { normalizedLabelName } from '../../domain/project-state.js';
-import type { Doc, Filter, ReadCollection } from '../../ports/read-store.js';
+import type { Doc, Filter, ReadBudget, ReadCollection } from '../../ports/read-store.js';
 import { prefixRangeEnd } from '../../domain/search-words.js';
 import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField } from '../../projections/search/story-words-projection.js';
 import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/search-ast.js';
+import { chainOperands } from '../../domain/search/search-normal-form.js';
 import { nonEmpty, reviewKey, textKey, type SearchNames } from './search-compiler.js';
 import { textLookup, type TextLookup } from './search-text-pattern.js';
 
@@ -46,6 +51,13 @@ function textNeeds(fields: readonly IndexedTextField[], words: readonly TextWord
   );
 }
 
+/** The text needs of one term (free text: name and description; name: / description: their field), else []. */
+function termTextNeeds(node: SearchNode): TextNeed[] {
+  if (node.kind === 'text') return textNeeds(['name', 'description'], [node.word]);
+  if (node.kind === 'words') return textNeeds([node.field], node.words);
+  return [];
+}
+
 function needsOf(query: SearchQuery): Needs {
   const needs: Needs = { reviews: new Map(), labels: new Set(), epics: false, people: new Set(), blocked: false, attachments: false, texts: [] };
   const pending: SearchNode[] = query ? [query] : [];
@@ -53,8 +65,7 @@ function needsOf(query: SearchQuery): Needs {
     const node = pending.pop()!;
     if (node.kind === 'and' || node.kind === 'or') pending.push(node.left, node.right);
     else if (node.kind === 'not') pending.push(node.operand);
-    else if (node.kind === 'text') needs.texts.push(...textNeeds(['name', 'description'], [node.word]));
-    else if (node.kind === 'words') needs.texts.push(...textNeeds([node.field], node.words));
+    else if (node.kind === 'text' || node.kind === 'words') needs.texts.push(...termTextNeeds(node));
     else if (node.kind === 'values') {
       const named = node.values.filter((value) => value !== '');
       if (node.field === 'label') for (const name of named) needs.labels.add(normalizedLabelName(name));
@@ -72,21 +83,33 @@ function needsOf(query: SearchQuery): Needs {
   return needs;
 }
 
-export async function resolveSearchNames(query: SearchQuery, projectId: number, read: SearchReader): Promise<SearchNames> {
+/**
+ * The text needs of each text term of the top-level AND chain, in order, keeping only the terms whose
+ * every need is used by such terms alone (a need also used under an OR or a `-` must be looked up whole).
+ */
+function narrowingTerms(query: SearchQuery, needs: Needs): TextNeed[][] {
+  if (query === null) return [];
+  const operands = query.kind === 'and' ? chainOperands(query) : [query];
+  const terms = operands.map(termTextNeeds).filter((term) => term.length > 0);
+  const uses = new Map<string, number>();
+  for (const need of needs.texts) uses.set(textKey(need.field, need.word), (uses.get(textKey(need.field, need.word)) ?? 0) + 1);
+  for (const term of terms) for (const need of term) uses.set(textKey(need.field, need.word), uses.get(textKey(need.field, need.word))! - 1);
+  return terms.filter((term) => term.every((need) => uses.get(textKey(need.field, need.word)) === 0));
+}
+
+export async function resolveSearchNames(query: SearchQuery, projectId: number, read: SearchReader, budget: ReadBudget): Promise<SearchNames> {
   const needs = needsOf(query);
   const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
   const none = Promise.resolve([] as Doc[]);
-  const texts = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
   const reviewsNeeded = needs.reviews.size > 0;
-  const [labels, epics, people, unresolved, commented, reviews, reviewTypes, ...worded] = await Promise.all([
-    needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } })) : none,
-    needs.epics ? read('epics').find(inProject()) : none,
+  const [labels, epics, people, unresolved, commented, reviews, reviewTypes] = await Promise.all([
+    needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } }), { budget }) : none,
+    needs.epics ? read('epics').find(inProject(), { budget }) : none,
     needs.people.size > 0 ? membersOf(projectId, read) : none,
-    needs.blocked ? read('blockers').find(inProject({ resolved: false })) : none,
-    needs.attachments ? read('comments').find(inProject(nonEmpty('file_attachment_ids'))) : none,
-    reviewsNeeded ? read('reviews').find(inProject()) : none,
-    reviewsNeeded ? read('review_types').find(inProject()) : none,
-    ...texts.map((need) => read(STORY_WORDS).find(inProject(textIndexCondition(need)), { fields: [] })),
+    needs.blocked ? read('blockers').find(inProject({ resolved: false }), { budget }) : none,
+    needs.attachments ? read('comments').find(inProject(nonEmpty('file_attachment_ids')), { budget }) : none,
+    reviewsNeeded ? read('reviews').find(inProject(), { budget }) : none,
+    reviewsNeeded ? read('review_types').find(inProject(), { budget }) : none,
   ]);
   const epicLabelIds = new Map<string, number>();
   for (const epic of epics) if (typeof epic.label_id === 'number') epicLabelIds.set(String(epic.name).toLowerCase(), epic.label_id);
@@ -98,7 +121,7 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
     people: peopleByRef,
     blockedStoryIds: [...new Set(unresolved.map((blocker) => blocker.story_id as number))],
     storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
-    storyIdsByText: new Map(texts.map((need, i) => [textKey(need.field, need.word), worded[i]!.map((doc) => doc.id)])),
+    storyIdsByText: await storyIdsByText(query, needs, inProject, read, budget),
     storyIdsByReview: new Map([...needs.reviews].map(([key, need]) => [key, storiesReviewed(need, reviews, reviewTypes, peopleByRef)])),
   };
 }
@@ -121,6 +144,44 @@ function storiesReviewed(
     matches = (review) => reviewers.has(review.reviewer_id as number);
   }
   return [...new Set(reviews.filter(matches).map((review) => review.story_id as number))];
+}
+
+/**
+ * Stories left by the terms before are named in a term's lookup when they are at most this many: the
+ * stores then read the lookup from those ids (a probe of the index each), instead of the word's
+ * entries, which a frequent word has thousands of. More are intersected with the entries after reading.
+ */
+const NAMED_CANDIDATES = 1024;
+
+/**
+ * textKey -> story ids for every text need, one lookup per distinct key: first the terms of the
+ * top-level AND chain, each among the stories the terms before it left (all of them skipped once none
+ * is left), then the other keys whole.
+ */
+async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filter: Filter) => Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
+  const words = read(STORY_WORDS);
+  const found = new Map<string, number[]>();
+  const lookUp = async (need: TextNeed, left: ReadonlySet<number> | null): Promise<number[]> => {
+    const key = textKey(need.field, need.word);
+    if (found.has(key)) return found.get(key)!;
+    let ids: number[] = [];
+    if (left === null || left.size > NAMED_CANDIDATES) {
+      const entries = (await words.find(inProject(textIndexCondition(need)), { fields: [], budget })).map((doc) => doc.id);
+      ids = left === null ? entries : entries.filter((id) => left.has(id));
+    } else if (left.size > 0) {
+      ids = (await words.find(inProject({ id: { $in: [...left] }, ...textIndexCondition(need) }), { fields: [], budget })).map((doc) => doc.id);
+    }
+    found.set(key, ids);
+    return ids;
+  };
+  let left: Set<number> | null = null;
+  for (const term of narrowingTerms(query, needs)) {
+    const held = new Set<number>();
+    for (const need of term) for (const id of await lookUp(need, left)) held.add(id);
+    left = held;
+  }
+  for (const need of needs.texts) await lookUp(need, null);
+  return found;
 }
 
 /**

@@ -3,13 +3,15 @@
 // uses, compile one read-store filter, run it. The caller (api/) supplies the clock, the searcher and
 // their time zone, and the start of the project's current iteration (the done-story boundary).
 import { invalidField } from '../../domain/errors.js';
-import type { Doc, Filter } from '../../ports/read-store.js';
+import type { Doc, Filter, ReadBudget, SortSpec } from '../../ports/read-store.js';
 import { compileEpicSearch, compileStorySearch, type CompiledStorySearch, type SearchContext } from './search-compiler.js';
 import { MAX_SEARCH_STORIES } from '../../domain/search/search-limits.js';
 import { resolveSearchNames, type SearchReader } from './search-names.js';
 import { parseSearchQuery } from '../../domain/search/search-parser.js';
 import type { SearchQuery } from '../../domain/search/search-ast.js';
 import { clockDependence } from '../../domain/search/search-dates.js';
+import { withoutRepeats } from '../../domain/search/search-normal-form.js';
+import { SearchBudget } from './search-budget.js';
 
 export interface SearchRequest {
   projectId: number;
@@ -25,6 +27,8 @@ export interface SearchRequest {
   timeZone: string;
   /** Start of the project's current iteration in ms (stories accepted before it are done); null: none. */
   doneBefore: number | null;
+  /** Most work the search may do in the read store (ReadBudget units); MAX_SEARCH_WORK when absent. */
+  workLimit?: number;
 }
 
 export interface StorySearchResult {
@@ -44,11 +48,16 @@ export interface SearchResultContainer {
 
 const BY_PRIORITY = { rank: 1 } as const;
 
-async function prepare(read: SearchReader, request: SearchRequest): Promise<{ query: SearchQuery; context: SearchContext }> {
-  const query = parseSearchQuery(request.text, request.parameter);
-  const names = await resolveSearchNames(query, request.projectId, read);
+/**
+ * The parsed query (each repeated operand once: search-normal-form.ts), the names it uses resolved, and
+ * the request's work budget, which those lookups and every read of the matches are charged to.
+ */
+async function prepare(read: SearchReader, request: SearchRequest): Promise<{ query: SearchQuery; context: SearchContext; budget: ReadBudget }> {
+  const query = withoutRepeats(parseSearchQuery(request.text, request.parameter));
+  const budget = new SearchBudget(request.parameter, request.workLimit);
+  const names = await resolveSearchNames(query, request.projectId, read, budget);
   const { projectId, searcherId, now, timeZone, doneBefore } = request;
-  return { query, context: { projectId, searcherId, now, timeZone, doneBefore, names } };
+  return { query, context: { projectId, searcherId, now, timeZone, doneBefore, names }, budget };
 }
 
 /**
@@ -64,42 +73,55 @@ export function searchAnswerDependence(request: SearchRequest): string {
   return `searcher ${request.searcherId ?? 'anonymous'}|${clock}|done before ${request.doneBefore ?? 'none'}`;
 }
 
-/** The stories filters of a query (`filter` of the stories list): page over `filter` in priority order. */
-export async function storySearchFilters(read: SearchReader, request: SearchRequest): Promise<CompiledStorySearch> {
-  const { query, context } = await prepare(read, request);
-  return compileStorySearch(query, context);
+/**
+ * The stories filters of a query (`filter` of the stories list: page over `filter` in priority order),
+ * and the budget the reads of its matches are to be charged to.
+ */
+export async function storySearchFilters(read: SearchReader, request: SearchRequest): Promise<CompiledStorySearch & { budget: ReadBudget }> {
+  const { query, context, budget } = await prepare(read, request);
+  return { ...compileStorySearch(query, context), budget };
 }
 
 /** The epics filter of a query (`filter` of the epics list); 400 when it uses terms epics do not have. */
 export async function epicSearchFilter(read: SearchReader, request: SearchRequest): Promise<Filter> {
-  const { query, context } = await prepare(read, request);
+  return (await compiledEpicSearch(read, request)).filter;
+}
+
+/** The epics a query (`filter` of the epics list) matches, in `sort` order, read within the search's budget. */
+export async function matchingEpics(read: SearchReader, request: SearchRequest, sort: SortSpec): Promise<Doc[]> {
+  const { filter, budget } = await compiledEpicSearch(read, request);
+  return read('epics').find(filter, { sort, budget });
+}
+
+async function compiledEpicSearch(read: SearchReader, request: SearchRequest): Promise<{ filter: Filter; budget: ReadBudget }> {
+  const { query, context, budget } = await prepare(read, request);
   const filter = compileEpicSearch(query, context);
   if (filter === null) {
     throw invalidField(request.parameter, 'Epics are searched by text, name:, description:, id:, label: and created / updated dates only.');
   }
-  return filter;
+  return { filter, budget };
 }
 
 /** 400 on a blank query (the spec requires `query`; listing everything is the stories list's job). */
 export async function searchProject(read: SearchReader, request: SearchRequest): Promise<SearchResultContainer> {
-  const { query, context } = await prepare(read, request);
+  const { query, context, budget } = await prepare(read, request);
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
   // Every match in priority order but only the fields the totals need; then the listed ones whole.
   const [matches, done, epics] = await Promise.all([
-    read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'] }),
-    doneFilter === null ? 0 : read('stories').count(doneFilter),
-    epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY }),
+    read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget }),
+    doneFilter === null ? [] : read('stories').find(doneFilter, { fields: [], budget }),
+    epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY, budget }),
   ]);
   const listedIds = matches.slice(0, MAX_SEARCH_STORIES).map((story) => story.id);
-  const listed = listedIds.length === 0 ? [] : await read('stories').find({ $and: [filter, { id: { $in: listedIds } }] }, { sort: BY_PRIORITY });
+  const listed = listedIds.length === 0 ? [] : await read('stories').find({ $and: [filter, { id: { $in: listedIds } }] }, { sort: BY_PRIORITY, budget });
   return {
     query: request.text,
     stories: {
       stories: listed,
       total_hits: matches.length,
-      total_hits_with_done: matches.length + done,
+      total_hits_with_done: matches.length + done.length,
       total_points: pointsOf(matches),
       total_points_completed: pointsOf(matches.filter((story) => story.current_state === 'accepted')),
     },
