@@ -14,7 +14,8 @@
 // `SEARCH_COST_BENCH_BASELINE=DIR` also measures the server built in checkout DIR (its dist/) on the same
 // data, first, so one run prints before and after. `SEARCH_COST_BENCH_DATA=DIR` keeps the seeded data
 // directory and serves it again next time; `SEARCH_COST_BENCH_SECONDS` (default 10) sets each line's
-// duration; `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers.
+// duration; `SEARCH_COST_BENCH_CLASSES=mixed,ordinary` runs the classes whose names hold one of those;
+// `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -184,7 +185,8 @@ async function measureServer(label: string, checkout: string, dir: string, seede
     process.stdout.write(`  ${label} (${checkout}): serving after ${((performance.now() - starting) / 1000).toFixed(1)} s; load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`);
     let seed = 20261128;
     const slow: string[] = [];
-    for (const [name, make] of classes(seeded.initials)) {
+    const only = process.env['SEARCH_COST_BENCH_CLASSES'];
+    for (const [name, make] of classes(seeded.initials).filter(([name]) => !only || only.split(',').some((part) => name.includes(part)))) {
       const { search, filter, me } = await measureClass(port, seeded, name, make, seed++);
       const p99 = (answers: Answer[]) => percentile(answers.map((answer) => answer.ms).sort((a, b) => a - b), 99);
       if (name.startsWith('200') && Math.max(p99(search), p99(filter)) >= 300) slow.push(`${name}: search p99 >= 300 ms`);

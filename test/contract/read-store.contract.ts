@@ -1,6 +1,7 @@
 // The read store contract: every adapter of src/infra/read-store/port.ts passes this suite.
 import { expect } from 'chai';
-import type { Doc, ReadCollection, ReadStore } from '../../src/ports/read-store.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Doc, Filter, FindOptions, ReadBudget, ReadCollection, ReadStore } from '../../src/ports/read-store.js';
 
 export type OpenReadStore = () => Promise<{ store: ReadStore; dispose(): Promise<void> }>;
 
@@ -13,6 +14,27 @@ const stories: Doc[] = [
 ];
 
 const ids = (docs: Doc[]) => docs.map((doc) => doc.id);
+
+/** A budget of `allowance` units that asks for a turn of the event loop after every `turnEvery` units charged. */
+function chargedBudget(allowance: number, turnEvery: number): ReadBudget & { charged: number } {
+  let sinceTurn = 0;
+  const budget = {
+    charged: 0,
+    afford(units: number) {
+      if (budget.charged + units > allowance) throw new Error('too costly');
+    },
+    async charge(units: number) {
+      budget.afford(units);
+      budget.charged += units;
+      sinceTurn += units;
+      if (sinceTurn >= turnEvery) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    },
+  };
+  return budget;
+}
 
 export function readStoreContract(name: string, open: OpenReadStore): void {
   describe(`read store contract: ${name}`, function () {
@@ -162,6 +184,31 @@ export function readStoreContract(name: string, open: OpenReadStore): void {
         await weeks.write([{ op: 'insert', doc: { id: 9, key: ['0', '1:a:2800'] } }]);
         expect(ids(await weeks.find(range, { sort: { key: 1 }, limit: 2 }))).to.deep.equal([9, 2]);
         expect(ids(await weeks.find(range, { sort: { key: -1 }, limit: 1 }))).to.deep.equal([1]);
+      });
+
+      it('with a budget: answers as without one, charges what it reads, and refuses a read beyond it', async () => {
+        const finds: Array<[Filter, FindOptions]> = [
+          [{ project_id: 10 }, {}],
+          [{ project_id: 10, current_state: { $in: ['started', 'accepted'] } }, { sort: { estimate: -1 } }],
+          [{ $or: [{ project_id: 20 }, { estimate: 1 }] }, { fields: ['name'] }],
+          [{ label_ids: 5 }, { fields: [] }],
+          [{ project_id: 10 }, { sort: { name: 1 }, skip: 1, limit: 1 }],
+          [{ id: 4 }, {}],
+        ];
+        for (const [filter, options] of finds) {
+          const budget = chargedBudget(Infinity, Infinity);
+          expect(await coll.find(filter, { ...options, budget }), JSON.stringify(filter)).to.deep.equal(await coll.find(filter, options));
+          expect(budget.charged, JSON.stringify(filter)).to.be.greaterThan(0);
+        }
+        const refused = await coll.find({ project_id: 10 }, { budget: chargedBudget(1, Infinity) }).then(() => null, (error: unknown) => error);
+        expect(refused).to.be.instanceOf(Error).with.property('message', 'too costly');
+      });
+
+      it('with a budget: gives the event loop a turn when the budget asks for one', async () => {
+        const order: string[] = [];
+        setImmediate(() => order.push('a turn of the event loop'));
+        await coll.find({ project_id: 10 }, { budget: chargedBudget(Infinity, 1) }).then(() => order.push('found'));
+        expect(order).to.deep.equal(['a turn of the event loop', 'found']);
       });
 
       it('findOne returns the lowest id among matches', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { onThrowawayMongoDatabase } from './throwaway-mongo-database.js';
-import type { Doc, FindOptions } from '../../src/ports/read-store.js';
+import type { Doc, Filter, FindOptions, ReadCollection, ReadStore } from '../../src/ports/read-store.js';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
 import { openMongoReadStore } from '../../src/infra/read-store/mongo-read-store.js';
 import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
@@ -548,6 +548,62 @@ describe('SQLite read store: a page sorted by an indexed field', () => {
       expect(store.sortIndexWalks()).to.equal(1);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('SQLite read store: a conjunction driven by its smallest lookup', () => {
+  // One project of 3,000 documents (its project_id lookup holds more entries than a driving lookup may),
+  // tags from rare to common, and id lists short and long: whichever part drives, the answer is the
+  // memory store's.
+  async function seeded(store: ReadStore): Promise<ReadCollection> {
+    const docs = store.collection('docs');
+    await docs.ensureIndexes([{ field: 'project_id' }, { field: 'tags' }, { field: 'state' }]);
+    const random = seededRandom(20261128);
+    const rows: Doc[] = Array.from({ length: 3200 }, (_, i) => ({
+      id: i + 1,
+      project_id: i < 3000 ? 1 : 2,
+      tags: [`T${Math.floor(random() * random() * 400)}`, `T${Math.floor(random() * 400)}`],
+      state: ['started', 'finished', 'accepted'][i % 3]!,
+      rank: `r${Math.floor(random() * 1e6)}`,
+      ...(i % 7 === 0 ? { note: { nested: true } } : {}),
+    }));
+    await docs.write(rows.map((doc) => ({ op: 'insert' as const, doc })));
+    return docs;
+  }
+
+  it('answers as the memory store does, the small lookup driving or not', async () => {
+    const sqlite = openSqliteReadStore({ path: ':memory:' });
+    const memory = createMemoryReadStore();
+    const [inSqlite, inMemory] = [await seeded(sqlite), await seeded(memory)];
+    const few = Array.from({ length: 40 }, (_, i) => 1 + i * 73);
+    const many = Array.from({ length: 2000 }, (_, i) => 1 + i);
+    const filters: Filter[] = [
+      { project_id: 1, tags: 'T399' },
+      { project_id: 1, tags: 'T0' },
+      { project_id: 1, tags: { $in: ['T3', 'T250', 'nothing'] } },
+      { project_id: 1, tags: 'nothing' },
+      { project_id: 2, tags: 'T1' },
+      { project_id: 1, id: { $in: few }, tags: 'T0' },
+      { project_id: 1, id: { $in: many }, tags: 'T1' },
+      { project_id: 1, id: { $in: few }, state: 'accepted' },
+      { project_id: 1, tags: 'T5', state: { $in: ['started', 'finished'] } },
+      { project_id: 1, tags: 'T7', $or: [{ state: 'accepted' }, { tags: 'T8' }] },
+      { project_id: 1, tags: 'T9', id: { $gte: 100, $lt: 2500 } },
+      { project_id: 1, tags: { $elemMatch: { $gte: 'T39', $lt: 'T3:' } } },
+      { project_id: { $in: [1, 2] }, tags: 'T11', note: { $exists: false } },
+    ];
+    const options: FindOptions[] = [{}, { fields: [] }, { sort: { rank: 1 }, limit: 5 }, { sort: { rank: -1 }, skip: 3, limit: 20 }];
+    try {
+      for (const filter of filters) {
+        expect(await inSqlite.count(filter), JSON.stringify(filter)).to.equal(await inMemory.count(filter));
+        for (const option of options) {
+          expect(await inSqlite.find(filter, option), `${JSON.stringify(filter)} ${JSON.stringify(option)}`).to.deep.equal(await inMemory.find(filter, option));
+        }
+      }
+    } finally {
+      await sqlite.close();
+      await memory.close();
     }
   });
 });

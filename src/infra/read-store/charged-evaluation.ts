@@ -1,11 +1,16 @@
-// How the embedded read stores spend a read's budget (ReadBudget, ports/read-store.ts): a candidate
-// costs one unit plus one per condition of the filter tested on it, and the candidates are evaluated in
+// How the embedded read stores spend a read's budget (ReadBudget, ports/read-store.ts), in units of about
+// a tenth of a microsecond of the SQLite store's work: an index entry read costs ENTRY_UNITS, a document
+// loaded and tested DOCUMENT_UNITS plus one per condition of the filter. Candidates are evaluated in
 // slices of about SLICE_UNITS units, each charged before it runs, so a read too costly is refused before
 // its work and a long one gives the event loop a turn between slices (when the budget says so).
 import type { Filter, ReadBudget } from '../../ports/read-store.js';
 
+/** Units of one index entry read (an id of a lookup). */
+export const ENTRY_UNITS = 4;
+/** Units of one document loaded (parsed, in the SQLite store) and visited, before its conditions. */
+export const DOCUMENT_UNITS = 40;
 /** Units per slice of evaluation (the budget decides when a turn of the event loop is due). */
-const SLICE_UNITS = 4096;
+const SLICE_UNITS = 8192;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,9 +31,9 @@ export function conditionCount(filter: Filter): number {
   return count;
 }
 
-/** The units one candidate costs under `filter`. */
+/** The units one candidate document costs under `filter`. */
 export function candidateUnits(filter: Filter): number {
-  return 1 + conditionCount(filter);
+  return DOCUMENT_UNITS + conditionCount(filter);
 }
 
 /**

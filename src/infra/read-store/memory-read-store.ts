@@ -6,7 +6,7 @@
 // evaluates its candidates in charged slices (charged-evaluation.ts).
 // Documents go in and come out as copies: nobody outside holds a reference to a stored document.
 import type { Doc, Filter, FindOptions, IndexSpec, ReadBudget, ReadCollection, ReadStore, Update, WriteOp } from '../../ports/read-store.js';
-import { candidateUnits, visitCharged } from './charged-evaluation.js';
+import { ENTRY_UNITS, candidateUnits, visitCharged } from './charged-evaluation.js';
 import { copyFound, copyJson } from './json-copy.js';
 import { singleSortField, sortDocuments } from './document-order.js';
 import { candidatePlan } from './memory-candidates.js';
@@ -61,18 +61,32 @@ class CollectionData {
     return matched;
   }
 
-  /** Matching stored documents (not copies), the candidates evaluated in slices charged to `budget`. */
+  /**
+   * Matching stored documents (not copies), the candidates evaluated in slices charged to `budget`: as
+   * index entries when the indexes decide the filter (the SQLite store reads no document then), else as
+   * documents tested.
+   */
   async matchCharged(filter: Filter, budget: ReadBudget): Promise<Doc[]> {
     const candidates = typeof filter.id === 'number' ? [filter.id] : [...this.candidateIds(filter)];
     const predicate: DocPredicate = compileFilter(filter);
     const matched: Doc[] = [];
-    await visitCharged(candidates, candidateUnits(filter), budget, (id) => {
+    await visitCharged(candidates, this.decidedByIndexes(filter) ? ENTRY_UNITS : candidateUnits(filter), budget, (id) => {
       const doc = this.docs.get(id); // the current version: writes may land between slices
       if (!doc) return;
       this.documentsExamined++;
       if (predicate(doc)) matched.push(doc);
     });
     return matched;
+  }
+
+  /** Whether the filter is nothing but equalities of `id` or indexed fields with strings, numbers or null. */
+  private decidedByIndexes(filter: Filter): boolean {
+    for (const field in filter) {
+      const value = filter[field];
+      if (field !== 'id' && !this.indexes.has(field)) return false;
+      if (!(typeof value === 'string' || typeof value === 'number' || value === null)) return false;
+    }
+    return true;
   }
 
   /** One matching stored document (not a copy), the first candidate found. */

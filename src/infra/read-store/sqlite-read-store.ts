@@ -30,7 +30,7 @@
 //   (wal-checkpointer.ts), not inside the serving thread's commits.
 import Database from 'better-sqlite3';
 import type { Doc, Filter, FindOptions, IndexSpec, ReadBudget, ReadCollection, ReadStore, SortSpec, Update, WriteOp, CollectionWrites } from '../../ports/read-store.js';
-import { candidateUnits, visitCharged } from './charged-evaluation.js';
+import { DOCUMENT_UNITS, ENTRY_UNITS, candidateUnits, visitCharged } from './charged-evaluation.js';
 import { copyFound, copyJson } from './json-copy.js';
 import { documentComparator, singleSortField, sortDocuments } from './document-order.js';
 import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
@@ -453,7 +453,7 @@ class StoredCollection {
 
   /**
    * The part of a conjunction to drive the candidates with: the lookup of fewest entries (a list of ids
-   * counts its length, an index lookup its entries counted up to DRIVING_LOOKUP_ENTRIES), when it holds
+   * counts its length, an index lookup or range its entries counted up to DRIVING_LOOKUP_ENTRIES), when it holds
    * fewer than that and some other index lookup, which the others become probes of, holds more. Null:
    * SQLite plans the clauses itself.
    */
@@ -463,8 +463,7 @@ class StoredCollection {
     let driver: Narrowing | null = null;
     let fewest = DRIVING_LOOKUP_ENTRIES;
     for (const part of parts) {
-      if (part.kind !== 'keys') continue;
-      const entries = part.field === 'id' ? part.values.length : this.entriesUpTo(part, fewest);
+      const entries = part.kind === 'keys' && part.field === 'id' ? part.values.length : this.entriesUpTo(part, fewest);
       if (entries < fewest) {
         driver = part;
         fewest = entries;
@@ -474,18 +473,40 @@ class StoredCollection {
     return driver;
   }
 
-  /** The index entries of a keys lookup on an indexed field, counted up to `cap` (remembered until the collection's next write). */
-  private entriesUpTo(part: Extract<Narrowing, { kind: 'keys' }>, cap: number): number {
-    const number = this.indexes.findIndex((index) => index.field === part.field);
-    const keys = [UNKEYED, ...part.values.map(sqlKey)];
-    const known = `${number}\u0000${keys.map(resultKeyPart).join('\u0000')}`;
+  /**
+   * The index entries of a lookup (keys or a range of keys of an indexed field) counted up to `cap`
+   * (remembered until the collection's next write); `cap` for any other part, which cannot drive.
+   */
+  private entriesUpTo(part: Narrowing, cap: number): number {
+    const counting = this.entriesCounting(part);
+    if (counting === null) return cap;
+    const known = `${counting.sql}\u0000${counting.params.map(resultKeyPart).join('\u0000')}`;
     const counted = this.lookupEntries.get(known);
     if (counted !== undefined && (counted.exact || counted.entries >= cap)) return Math.min(counted.entries, cap);
-    const sql = `SELECT count(*) FROM (SELECT 1 FROM ${this.keysTable} WHERE field = ? AND key IN (${keys.map(() => '?').join(',')}) LIMIT ?)`;
-    const entries = this.prepared(sql).pluck().get(number, ...keys, cap) as number;
+    const entries = this.prepared(`SELECT count(*) FROM (${counting.sql} LIMIT ?)`).pluck().get(...counting.params, cap) as number;
     if (this.lookupEntries.size >= MAX_REMEMBERED_CANDIDATES) this.lookupEntries.clear();
     this.lookupEntries.set(known, { entries, exact: entries < cap });
     return entries;
+  }
+
+  /** A SELECT of one row per index entry of a keys or range lookup on an indexed field, or null. */
+  private entriesCounting(part: Narrowing): SqlSelect | null {
+    if (part.kind !== 'keys' && part.kind !== 'range') return null;
+    const number = this.indexes.findIndex((index) => index.field === part.field);
+    if (number < 0 || part.field === 'id') return null;
+    if (part.kind === 'keys') {
+      if (part.values.length > MAX_SQL_KEYS) return null;
+      const keys = [UNKEYED, ...part.values.map(sqlKey)];
+      return { sql: `SELECT 1 FROM ${this.keysTable} WHERE field = ? AND key IN (${keys.map(() => '?').join(',')})`, params: [number, ...keys] };
+    }
+    const bounds = [part.low, part.high].filter((bound): bound is RangeBound => bound !== null);
+    if (bounds.length === 0 || !bounds.every(ordersAlikeInSqlite)) return null;
+    const conditions = [
+      ...(part.low ? [`key ${part.low.inclusive ? '>=' : '>'} ?`] : []),
+      ...(part.high ? [`key ${part.high.inclusive ? '<=' : '<'} ?`] : []),
+    ];
+    // The range's own entries (its unkeyed documents, objects, are rare and left out of the count).
+    return { sql: `SELECT 1 FROM ${this.keysTable} WHERE field = ? AND ${conditions.join(' AND ')}`, params: [number, ...bounds.map((bound) => bound.value)] };
   }
 
   /** The per-candidate test of a keys lookup on an indexed field (the document `doc` holds an entry under one of the keys), or null. */
@@ -1076,19 +1097,26 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     fields?.length === 0 ? { id } : copyFound(stored.load(id, byPage)!, fields);
 
   /**
-   * A find with a budget: the candidate ids from SQL (one statement), then, when SQL decides the filter,
-   * the ids in order charged one unit each (documents loaded only for the fields asked); otherwise every
-   * candidate loaded and tested in charged slices (charged-evaluation.ts), the matches sorted after.
-   * Writes may land between slices: each candidate is read as it is when its slice runs.
+   * A find with a budget: the candidate ids from SQL (one statement, charged per id), then, when SQL
+   * decides the filter, the ids in order, documents loaded in charged slices only for the fields asked;
+   * otherwise every candidate loaded and tested in charged slices (charged-evaluation.ts), the matches
+   * sorted after. Writes may land between slices: each candidate is read as it is when its slice runs.
    */
   const findCharged = async (stored: StoredCollection, filter: Filter, options: FindOptions, budget: ReadBudget): Promise<Doc[]> => {
     flushAll();
     const start = Math.max(0, options.skip ?? 0);
     const window = <T>(list: readonly T[]): T[] => list.slice(start, options.limit && options.limit > 0 ? start + options.limit : list.length);
     if (typeof filter.id !== 'number' && stored.decidedBySql(filter)) {
-      await budget.charge(stored.candidateIds(filter).length);
+      await budget.charge(stored.candidateIds(filter).length * ENTRY_UNITS);
       const ordered = window(stored.orderedIds(filter, options.sort) ?? []);
-      return ordered.map((id) => foundById(stored, id, options.fields, ordered.length > PAGE_READ_DOCUMENTS));
+      if (options.fields?.length === 0) return ordered.map((id) => ({ id }));
+      const found: Doc[] = [];
+      const byPage = ordered.length > PAGE_READ_DOCUMENTS;
+      await visitCharged(ordered, DOCUMENT_UNITS, budget, (id) => {
+        const doc = stored.load(id, byPage); // gone when deleted between slices
+        if (doc) found.push(copyFound(doc, options.fields));
+      });
+      return found;
     }
     const candidates = typeof filter.id === 'number' ? [filter.id] : stored.candidateIds(filter);
     const predicate = compileFilter(filter);

@@ -196,8 +196,11 @@ function allOf(parts: Filter[]): Filter {
       const without = key.startsWith('$') ? null : soleList(condition, '$nin');
       if (within) {
         if (ids === null) entries.push([key, IDS_IN_ALL]);
-        const held = new Set(within);
-        ids = ids === null ? [...held] : ids.filter((id) => held.has(id));
+        if (ids === null) ids = [...new Set(within)];
+        else if (ids.length > 0) {
+          const held = new Set(within);
+          ids = ids.filter((id) => held.has(id));
+        }
       } else if (without) {
         if (!excluded.has(key)) entries.push([key, VALUES_IN_NONE]);
         const values = excluded.get(key) ?? new Set();

@@ -154,34 +154,122 @@ function storiesReviewed(
 const NAMED_CANDIDATES = 1024;
 
 /**
+ * Lookups naming at least NAMED_CANDIDATES stories each before the keys left are answered by one pass
+ * over the project's text index instead (textIndexPass): such a lookup reads about a quarter of what
+ * the pass reads (the SQLite store reads the project's index entries for it), so a query of many
+ * frequent words costs at most about two passes, whatever its terms. Lookups of rare words cost little
+ * (the stores read only their entries) and go on one by one.
+ */
+const LARGE_LOOKUPS_BEFORE_ONE_PASS = 4;
+
+/**
  * textKey -> story ids for every text need, one lookup per distinct key: first the terms of the
  * top-level AND chain, each among the stories the terms before it left (all of them skipped once none
- * is left), then the other keys whole.
+ * is left), then the other keys whole; after LARGE_LOOKUPS_BEFORE_ONE_PASS large lookups, every key not
+ * looked up yet from one pass over the index.
  */
 async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filter: Filter) => Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
+  const distinct = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
   const words = read(STORY_WORDS);
   const found = new Map<string, number[]>();
+  let largeLookups = 0;
   const lookUp = async (need: TextNeed, left: ReadonlySet<number> | null): Promise<number[]> => {
     const key = textKey(need.field, need.word);
     if (found.has(key)) return found.get(key)!;
-    let ids: number[] = [];
-    if (left === null || left.size > NAMED_CANDIDATES) {
-      const entries = (await words.find(inProject(textIndexCondition(need)), { fields: [], budget })).map((doc) => doc.id);
-      ids = left === null ? entries : entries.filter((id) => left.has(id));
-    } else if (left.size > 0) {
-      ids = (await words.find(inProject({ id: { $in: [...left] }, ...textIndexCondition(need) }), { fields: [], budget })).map((doc) => doc.id);
+    if (left !== null && left.size <= NAMED_CANDIDATES) {
+      const ids = left.size === 0 ? [] : (await words.find(inProject({ id: { $in: [...left] }, ...textIndexCondition(need) }), { fields: [], budget })).map((doc) => doc.id);
+      found.set(key, ids);
+    } else if (largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
+      const passed = await textIndexPass(distinct.filter((other) => !found.has(textKey(other.field, other.word))), inProject, read, budget);
+      for (const [passedKey, ids] of passed) found.set(passedKey, ids);
+    } else {
+      const ids = (await words.find(inProject(textIndexCondition(need)), { fields: [], budget })).map((doc) => doc.id);
+      if (ids.length >= NAMED_CANDIDATES) largeLookups++;
+      found.set(key, ids);
     }
-    found.set(key, ids);
-    return ids;
+    return found.get(key)!;
   };
   let left: Set<number> | null = null;
   for (const term of narrowingTerms(query, needs)) {
     const held = new Set<number>();
-    for (const need of term) for (const id of await lookUp(need, left)) held.add(id);
+    for (const need of term) for (const id of await lookUp(need, left)) if (left === null || left.has(id)) held.add(id);
     left = held;
   }
-  for (const need of needs.texts) await lookUp(need, null);
+  for (const need of distinct) await lookUp(need, null);
   return found;
+}
+
+/** Stories whose word lists are matched per slice of textIndexPass (each slice charged, so long passes give turns). */
+const PASS_SLICE = 256;
+
+/** What one pass looks for in one word list: the words and word beginnings asked for, each with the stories found so far. */
+interface PassIndex {
+  words: Map<string, number[]>;
+  prefixes: Map<string, number[]>;
+  prefixLengths: Set<number>;
+  /** Each word met so far -> the story lists it adds to (worked out once per distinct word). */
+  routes: Map<string, number[][]>;
+}
+
+function routesOf(word: string, index: PassIndex): number[][] {
+  const routes: number[][] = [];
+  const exact = index.words.get(word);
+  if (exact) routes.push(exact);
+  for (const length of index.prefixLengths) {
+    const begun = word.length >= length ? index.prefixes.get(word.slice(0, length)) : undefined;
+    if (begun) routes.push(begun);
+  }
+  return routes;
+}
+
+/**
+ * Every need answered from one read of the project's text index, in story id order: the stories
+ * holding each word asked for and a word beginning with each prefix asked for, per list, then each
+ * need's stories holding all its words (and its prefix). The same stories its lookup would name.
+ */
+async function textIndexPass(needs: readonly TextNeed[], inProject: (filter: Filter) => Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
+  const indexes = new Map<string, PassIndex>();
+  for (const { field, lookup } of needs) {
+    const list = INDEXED_TEXT_FIELDS[field];
+    const index = indexes.get(list) ?? { words: new Map(), prefixes: new Map(), prefixLengths: new Set(), routes: new Map() };
+    indexes.set(list, index);
+    for (const word of lookup.words) index.words.set(word, []);
+    if (lookup.prefix !== null) {
+      index.prefixes.set(lookup.prefix, []);
+      index.prefixLengths.add(lookup.prefix.length);
+    }
+  }
+  const stories = await read(STORY_WORDS).find(inProject({}), { fields: [...indexes.keys()], budget });
+  for (let start = 0; start < stories.length; start += PASS_SLICE) {
+    let wordsRead = 0;
+    for (const story of stories.slice(start, start + PASS_SLICE)) {
+      for (const [list, index] of indexes) {
+        const words = Array.isArray(story[list]) ? (story[list] as string[]) : [];
+        wordsRead += words.length;
+        for (const word of words) {
+          let routes = index.routes.get(word);
+          if (routes === undefined) index.routes.set(word, (routes = routesOf(word, index)));
+          // A story is added once per list, though several of its words begin with one prefix.
+          for (const found of routes) if (found[found.length - 1] !== story.id) found.push(story.id);
+        }
+      }
+    }
+    await budget.charge(wordsRead);
+  }
+  return new Map(
+    needs.map(({ field, word, lookup }) => {
+      const index = indexes.get(INDEXED_TEXT_FIELDS[field])!;
+      const lists = [...lookup.words.map((held) => index.words.get(held)!), ...(lookup.prefix === null ? [] : [index.prefixes.get(lookup.prefix)!])];
+      return [textKey(field, word), intersectionOf(lists)];
+    }),
+  );
+}
+
+/** The ids in every one of `lists` (each ascending), ascending. */
+function intersectionOf(lists: ReadonlyArray<readonly number[]>): number[] {
+  const [shortest, ...others] = [...lists].sort((a, b) => a.length - b.length);
+  const held = others.map((list) => new Set(list));
+  return (shortest ?? []).filter((id) => held.every((set) => set.has(id)));
 }
 
 /**
