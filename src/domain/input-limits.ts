@@ -73,5 +73,5 @@ export const SEARCH_LIMITS = {
   terms: 200,
   depth: 32,
   listed_stories: 500,
-  work: 2_000_000,
+  work: 4_000_000,
 } as const;

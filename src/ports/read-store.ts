@@ -27,13 +27,14 @@ export interface FindOptions {
 }
 
 /**
- * What one request may spend on reads, and where those reads let other work run. A store charges, a
- * slice of candidates at a time and before evaluating them, one unit per candidate document (index entry
- * read, document loaded) and one per condition of the filter tested on it (conditionCount); a store that
- * evaluates elsewhere (MongoDB) charges the documents it returns. `charge` throws the budget's own
- * error once the allowance would be exceeded, and otherwise resolves, after a turn of the event loop
- * when enough work has run since the last one. `afford` throws the same error without charging: a
- * store asks it for all its candidates at once, so a read too costly is refused before any of its work.
+ * What one request may spend on reads, and where those reads let other work run. A store charges what
+ * it examines (the embedded stores: index entries read, documents read and the conditions tested on
+ * them, in the units of infra/read-store/charged-evaluation.ts), a slice of candidates at a time and
+ * before evaluating them; a store that evaluates elsewhere (MongoDB) charges the documents it returns.
+ * `charge` throws the budget's own error once the allowance would be exceeded, and otherwise resolves,
+ * after a turn of the event loop when enough work has run since the last one. `afford` throws the same
+ * error without charging: a store asks it for all its candidates at once, so a read too costly is
+ * refused before any of its work.
  */
 export interface ReadBudget {
   afford(units: number): void;

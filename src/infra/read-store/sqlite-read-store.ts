@@ -11,8 +11,10 @@
 //   object value "unkeyed" and always a candidate).
 // - Queries: equality, `$in` and numeric ranges on `id` or on indexed fields select the candidate ids in
 //   SQL, through `$and`, `$or` (a UNION of its branches, when each narrows) and `$elemMatch` ranges (a
-//   range of index keys: a word's beginning in the text index); every candidate is then tested with the memory evaluator, so SQL only has to narrow, never to
-//   agree with Mongo exactly. Sorting, skip and limit run on the matches with the memory comparator.
+//   range of index keys: a word's beginning in the text index); a conjunction is driven by its smallest
+//   lookup when that one is small (the others probed per candidate); every candidate is then tested with
+//   the memory evaluator, so SQL only has to narrow, never to agree with Mongo exactly. A find with a
+//   budget (FindOptions) evaluates its candidates in charged slices (findCharged). Sorting, skip and limit run on the matches with the memory comparator.
 //   When SQL decides the filter exactly (equalities on `id` / indexed fields, see decidedBySql), a count
 //   counts candidate ids and a page is ordered by the sort fields SQLite reads from the JSON, so only
 //   the page's documents are parsed (a stories page no longer parses every story of its project).

@@ -12,7 +12,7 @@ import type { ReadBudget } from '../../ports/read-store.js';
  * Units between two turns of the event loop: a few milliseconds of evaluation in the SQLite read store
  * (documents parsed from the file cost the most per unit).
  */
-export const WORK_SLICE = 20_000;
+export const WORK_SLICE = 40_000;
 
 export class SearchBudget implements ReadBudget {
   private spent = 0;

@@ -21,7 +21,9 @@
 //                                    no: is the negation of has:
 //   created/updated/accepted dates   created_at / updated_at / accepted_at within the day, since the
 //                                    day's start, before the day's start (search-dates.ts)
-//   -term                            $nor; AND / OR: $and / $or
+//   -term                            $nor (or $nin); AND / OR: $and / $or, each chain in one step (linear in its
+//                                    operands), `$in` on id intersected and `$nin` on a field merged across a
+//                                    conjunction, `$in` on a field merged across a disjunction
 // A name that resolves to nothing matches nothing (as an unknown label has no stories).
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Filter } from '../../ports/read-store.js';
