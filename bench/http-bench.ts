@@ -32,12 +32,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
-import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
-import { emptyState, evolve } from '../src/domain/resource-state.js';
-import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { openStoryline, type Storyline } from '../src/infra/composition.js';
 import type { CapturedResponse } from './http-bench-baseline.js';
+import { appendStoryCreates } from './story-seeding.js';
 import { median } from './stats.js';
 
 const STORIES = 5_000;
@@ -337,38 +335,26 @@ function seed(dir: string): Promise<Seeded> {
 
 /** 5,000 creates decided over a locally folded state, appended as one batch to the project stream. */
 async function appendStories(storyline: Storyline, projectId: number, personId: number, labelIds: number[]): Promise<void> {
-  const stream = streams.project(projectId);
-  const state = emptyState(stream);
-  for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
-  const baseVersion = state.version;
-  const storyIds: number[] = [];
-  for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
   const states = ['accepted', 'started', 'unstarted', 'unstarted', 'unscheduled'] as const;
-  const start = Date.UTC(2024, 0, 1);
-  const commandId = crypto.randomUUID();
-  const events: NewEvent[] = [];
-  for (let i = 0; i < STORIES; i++) {
-    const now = start + i * 1000;
-    const currentState = states[i % states.length]!;
-    const input: CreateStoryInput = {
-      name: `Story ${i}: make the thing do what it says`,
-      description: `Longer text for story ${i}, as real stories carry a description of a sentence or two.`,
-      current_state: currentState,
-      ...(currentState === 'unscheduled' ? {} : { estimate: (i % 3) + 1 }),
-      story_priority: (['p1', 'p2', 'p3'] as const)[i % 3],
-      owner_ids: i % 2 === 0 ? [personId] : [],
-      label_ids: [labelIds[i % labelIds.length]!],
-    };
-    const decision = decideCreateStory(input, state, { now, actorId: personId, nextId: () => storyIds[i]! });
-    const event: NewEvent = {
-      type: decision.type,
-      data: decision.data,
-      meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: personId, command_id: commandId },
-    };
-    events.push(event);
-    evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
-  }
-  await storyline.eventStore.append(stream, baseVersion, events);
+  await appendStoryCreates(
+    storyline,
+    projectId,
+    personId,
+    STORIES,
+    (i) => {
+      const currentState = states[i % states.length]!;
+      return {
+        name: `Story ${i}: make the thing do what it says`,
+        description: `Longer text for story ${i}, as real stories carry a description of a sentence or two.`,
+        current_state: currentState,
+        ...(currentState === 'unscheduled' ? {} : { estimate: (i % 3) + 1 }),
+        story_priority: (['p1', 'p2', 'p3'] as const)[i % 3],
+        owner_ids: i % 2 === 0 ? [personId] : [],
+        label_ids: [labelIds[i % labelIds.length]!],
+      };
+    },
+    Date.UTC(2024, 0, 1),
+  );
 }
 
 /**

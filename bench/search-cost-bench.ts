@@ -21,15 +21,13 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
-import { emptyState, evolve } from '../src/domain/resource-state.js';
-import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { PREFIX, withBenchOwner } from './bench-owner.js';
 import { freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
 import { VOCABULARY } from './search-bench.js';
 import { zipfWords } from './search-http-bench.js';
+import { appendStoryCreates } from './story-seeding.js';
 import { percentile } from './stats.js';
 
 const STORIES = 20_000;
@@ -221,7 +219,7 @@ export async function run(): Promise<void> {
   }
 }
 
-/** The owner, 7 members, 12 labels and 20,000 story creates appended as one batch. */
+/** The owner, 7 members, 12 labels and 20,000 story creates appended as one batch (story-seeding.ts). */
 async function seed(dir: string): Promise<Seeded> {
   return withBenchOwner(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }), async ({ storyline, person, post }) => {
     const projectId = Number((await post('/projects', { name: 'Costly searches', new_account_name: 'Bench' }))['id']);
@@ -236,23 +234,13 @@ async function seed(dir: string): Promise<Seeded> {
     const labelIds: number[] = [];
     for (const name of LABELS) labelIds.push(Number((await post(`/projects/${projectId}/labels`, { name }))['id']));
 
-    const stream = streams.project(projectId);
-    const state = emptyState(stream);
-    for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
-    const baseVersion = state.version;
-    const storyIds: number[] = [];
-    for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
     const random = seededRandom(20261128);
     const words = zipfWords(random, VOCABULARY);
-    const start = Date.UTC(2026, 0, 1);
-    const commandId = crypto.randomUUID();
-    const events: NewEvent[] = [];
-    for (let i = 0; i < STORIES; i++) {
-      const now = start + i * 1000;
+    await appendStoryCreates(storyline, projectId, person.id, STORIES, () => {
       const currentState = pick(random, STATES);
       const storyType = pick(random, TYPES);
       const name = words(3 + Math.floor(random() * 5));
-      const input: CreateStoryInput = {
+      return {
         name: name[0]!.toUpperCase() + name.slice(1),
         description: `${words(8 + Math.floor(random() * 33))}.`,
         story_type: storyType,
@@ -262,12 +250,7 @@ async function seed(dir: string): Promise<Seeded> {
         owner_ids: currentState === 'unscheduled' || random() < 0.2 ? [] : [pick(random, memberIds)],
         label_ids: [...new Set(Array.from({ length: Math.floor(random() * 3) }, () => pick(random, labelIds)))],
       };
-      const decision = decideCreateStory(input, state, { now, actorId: person.id, nextId: () => storyIds[i]! });
-      const event: NewEvent = { type: decision.type, data: decision.data, meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: person.id, command_id: commandId } };
-      events.push(event);
-      evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
-    }
-    await storyline.eventStore.append(stream, baseVersion, events);
+    });
     return { token: person.api_token, projectId, initials };
   });
 }

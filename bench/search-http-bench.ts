@@ -17,13 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
-import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
+import { streams } from '../src/domain/events.js';
 import { emptyState, evolve, type StreamState } from '../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { PREFIX, withBenchOwner } from './bench-owner.js';
 import { freePort, line, startChild, stopChild, waitUntilServing } from './http-bench.js';
+import { appendStoryCreates } from './story-seeding.js';
 
 const STORIES = 50_000;
 const CONNECTIONS = 10;
@@ -134,26 +135,14 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
     const labelIds: number[] = [];
     for (const name of LABELS) labelIds.push(Number((await call(`/projects/${projectId}/labels`, { name }))['id']));
 
-    const stream = streams.project(projectId);
-    const state = emptyState(stream);
-    const before = emptyState(stream); // the same project without its stories: what a create costs there
-    for (const event of await storyline.eventStore.readStream(stream)) {
-      evolve(state, event);
-      evolve(before, event);
-    }
-    const baseVersion = state.version;
-    const storyIds: number[] = [];
-    for (let i = 0; i < STORIES; i++) storyIds.push(await storyline.ids.next('story'));
+    const before = emptyState(streams.project(projectId)); // the same project without its stories: what a create costs there
+    for (const event of await storyline.eventStore.readStream(streams.project(projectId))) evolve(before, event);
     const random = seededRandom(20261123);
     const words = zipfWords(random, vocabulary);
-    const start = Date.UTC(2026, 0, 1);
-    const commandId = crypto.randomUUID();
-    const events: NewEvent[] = [];
-    for (let i = 0; i < STORIES; i++) {
-      const now = start + i * 1000;
+    const state = await appendStoryCreates(storyline, projectId, person.id, STORIES, () => {
       const currentState = STATES[Math.floor(random() * STATES.length)]!;
       const name = words(3 + Math.floor(random() * 5));
-      const input: CreateStoryInput = {
+      return {
         name: name[0]!.toUpperCase() + name.slice(1),
         description: `${words(8 + Math.floor(random() * 33))}.`,
         current_state: currentState,
@@ -161,12 +150,7 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
         owner_ids: random() < 0.5 ? [person.id] : [],
         label_ids: Array.from(new Set(Array.from({ length: Math.floor(random() * 3) }, () => labelIds[Math.floor(random() * labelIds.length)]!))),
       };
-      const decision = decideCreateStory(input, state, { now, actorId: person.id, nextId: () => storyIds[i]! });
-      const event: NewEvent = { type: decision.type, data: decision.data, meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: person.id, command_id: commandId } };
-      events.push(event);
-      evolve(state, { ...event, id: `seed-${i}`, stream, version: state.version + 1, position: 0 });
-    }
-    await storyline.eventStore.append(stream, baseVersion, events);
+    });
     const [empty, full] = [before, state].map((project) => createDecisionMicros(project, person.id));
     process.stdout.write(
       `  deciding a story create (no position; unscheduled and started alternately): ${full.toFixed(1)} µs with ${STORIES.toLocaleString('en-US')} stories, ${empty.toFixed(1)} µs with none (ratio ${(full / empty).toFixed(2)})\n`,
