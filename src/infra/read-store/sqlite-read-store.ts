@@ -14,7 +14,8 @@
 //   range of index keys: a word's beginning in the text index); a conjunction is driven by its smallest
 //   lookup when that one is small (the others probed per candidate); every candidate is then tested with
 //   the memory evaluator, so SQL only has to narrow, never to agree with Mongo exactly. A find with a
-//   budget (FindOptions) evaluates its candidates in charged slices (findCharged). Sorting, skip and limit run on the matches with the memory comparator.
+//   budget (FindOptions) evaluates its candidates in charged slices (findCharged). Sorting, skip and
+//   limit run on the matches with the memory comparator.
 //   When SQL decides the filter exactly (equalities on `id` / indexed fields, see decidedBySql), a count
 //   counts candidate ids and a page is ordered by the sort fields SQLite reads from the JSON, so only
 //   the page's documents are parsed (a stories page no longer parses every story of its project).
@@ -426,12 +427,14 @@ class StoredCollection {
     for (const { field, lower, upper } of rangeConditions(filter)) {
       const bounds: string[] = [];
       const values: number[] = [];
+      // With a driving lookup, `+id` keeps SQLite from driving with a range of ids instead.
+      const column = field !== 'id' ? 'key' : driver !== null ? '+id' : 'id';
       if (lower) {
-        bounds.push(`${field === 'id' ? 'id' : 'key'} ${lower.inclusive ? '>=' : '>'} ?`);
+        bounds.push(`${column} ${lower.inclusive ? '>=' : '>'} ?`);
         values.push(lower.value);
       }
       if (upper) {
-        bounds.push(`${field === 'id' ? 'id' : 'key'} ${upper.inclusive ? '<=' : '<'} ?`);
+        bounds.push(`${column} ${upper.inclusive ? '<=' : '<'} ?`);
         values.push(upper.value);
       }
       if (field === 'id') {
