@@ -6,9 +6,9 @@
 // Text terms (free text, name:, description:) are looked up in the text index (story_words), one indexed
 // read of ids per distinct term and field, one after the other: the stories holding the term's words,
 // so the compiled filter names them by id. The text terms of the query's top-level AND chain narrow one
-// another: each is looked up among the stories the ones before it left (the ids looked up are then
-// only those; the conjunction is the same), and once none is left the rest are not looked up at all
-// (`the to a and of ...` reads the postings of its first words, not of all 200).
+// another: once the first ones have left few stories, the rest of the chain is read from those stories'
+// word lists, not looked up (`the to a and of ...` reads the entries of its first words, not of all 200);
+// and after a few lookups of frequent words, the keys left come from one pass over the project's index.
 //
 // A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
@@ -147,9 +147,9 @@ function storiesReviewed(
 }
 
 /**
- * Stories left by the terms before are named in a term's lookup when they are at most this many: the
- * stores then read the lookup from those ids (a probe of the index each), instead of the word's
- * entries, which a frequent word has thousands of. More are intersected with the entries after reading.
+ * Once the terms of an AND chain have left at most this many stories, the rest of the chain is answered
+ * from one read of those stories' word lists (textIndexPass over them) instead of a lookup per term,
+ * which would read a frequent word's thousands of entries each time.
  */
 const NAMED_CANDIDATES = 1024;
 
@@ -164,38 +164,42 @@ const LARGE_LOOKUPS_BEFORE_ONE_PASS = 4;
 
 /**
  * textKey -> story ids for every text need, one lookup per distinct key: first the terms of the
- * top-level AND chain, each among the stories the terms before it left (all of them skipped once none
- * is left), then the other keys whole; after LARGE_LOOKUPS_BEFORE_ONE_PASS large lookups, every key not
- * looked up yet from one pass over the index.
+ * top-level AND chain, each intersected with the stories the terms before it left, until at most
+ * NAMED_CANDIDATES are left (then the rest of the chain from those stories' word lists); then the other
+ * keys whole; after LARGE_LOOKUPS_BEFORE_ONE_PASS large lookups, every key not looked up yet from one
+ * pass over the project's index. A chain term's ids are then only those among the stories left: the
+ * conjunction is the same.
  */
 async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filter: Filter) => Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
   const distinct = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
-  const words = read(STORY_WORDS);
   const found = new Map<string, number[]>();
+  const notFound = (list: readonly TextNeed[]) => list.filter((need) => !found.has(textKey(need.field, need.word)));
+  const pass = async (list: readonly TextNeed[], scope: Filter) => {
+    for (const [key, ids] of await textIndexPass(notFound(list), scope, read, budget)) found.set(key, ids);
+  };
   let largeLookups = 0;
-  const lookUp = async (need: TextNeed, left: ReadonlySet<number> | null): Promise<number[]> => {
+  const lookUp = async (need: TextNeed): Promise<number[]> => {
     const key = textKey(need.field, need.word);
-    if (found.has(key)) return found.get(key)!;
-    if (left !== null && left.size <= NAMED_CANDIDATES) {
-      const ids = left.size === 0 ? [] : (await words.find(inProject({ id: { $in: [...left] }, ...textIndexCondition(need) }), { fields: [], budget })).map((doc) => doc.id);
-      found.set(key, ids);
-    } else if (largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
-      const passed = await textIndexPass(distinct.filter((other) => !found.has(textKey(other.field, other.word))), inProject, read, budget);
-      for (const [passedKey, ids] of passed) found.set(passedKey, ids);
-    } else {
-      const ids = (await words.find(inProject(textIndexCondition(need)), { fields: [], budget })).map((doc) => doc.id);
+    if (!found.has(key) && largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) await pass(distinct, inProject({}));
+    if (!found.has(key)) {
+      const ids = (await read(STORY_WORDS).find(inProject(textIndexCondition(need)), { fields: [], budget })).map((doc) => doc.id);
       if (ids.length >= NAMED_CANDIDATES) largeLookups++;
       found.set(key, ids);
     }
     return found.get(key)!;
   };
+  const chain = narrowingTerms(query, needs);
   let left: Set<number> | null = null;
-  for (const term of narrowingTerms(query, needs)) {
+  for (const [at, term] of chain.entries()) {
+    if (left !== null && left.size <= NAMED_CANDIDATES) {
+      await pass(chain.slice(at).flat(), inProject({ id: { $in: [...left] } }));
+      break;
+    }
     const held = new Set<number>();
-    for (const need of term) for (const id of await lookUp(need, left)) if (left === null || left.has(id)) held.add(id);
+    for (const need of term) for (const id of await lookUp(need)) if (left === null || left.has(id)) held.add(id);
     left = held;
   }
-  for (const need of distinct) await lookUp(need, null);
+  for (const need of distinct) await lookUp(need);
   return found;
 }
 
@@ -223,11 +227,12 @@ function routesOf(word: string, index: PassIndex): number[][] {
 }
 
 /**
- * Every need answered from one read of the project's text index, in story id order: the stories
+ * Every need answered from one read of the text index of the stories `scope` names (the project's, or
+ * some of them), in story id order: the stories
  * holding each word asked for and a word beginning with each prefix asked for, per list, then each
  * need's stories holding all its words (and its prefix). The same stories its lookup would name.
  */
-async function textIndexPass(needs: readonly TextNeed[], inProject: (filter: Filter) => Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
+async function textIndexPass(needs: readonly TextNeed[], scope: Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
   const indexes = new Map<string, PassIndex>();
   for (const { field, lookup } of needs) {
     const list = INDEXED_TEXT_FIELDS[field];
@@ -239,7 +244,7 @@ async function textIndexPass(needs: readonly TextNeed[], inProject: (filter: Fil
       index.prefixLengths.add(lookup.prefix.length);
     }
   }
-  const stories = await read(STORY_WORDS).find(inProject({}), { fields: [...indexes.keys()], budget });
+  const stories = needs.length === 0 ? [] : await read(STORY_WORDS).find(scope, { fields: [...indexes.keys()], budget });
   for (let start = 0; start < stories.length; start += PASS_SLICE) {
     let wordsRead = 0;
     for (const story of stories.slice(start, start + PASS_SLICE)) {
