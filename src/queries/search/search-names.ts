@@ -190,15 +190,14 @@ async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filt
   };
   const chain = narrowingTerms(query, needs);
   let left: Set<number> | null = null;
-  for (const [at, term] of chain.entries()) {
-    if (left !== null && left.size <= NAMED_CANDIDATES) {
-      await pass(chain.slice(at).flat(), inProject({ id: { $in: [...left] } }));
-      break;
-    }
+  for (const term of chain) {
+    if (left !== null && left.size <= NAMED_CANDIDATES) await pass(chain.flat(), inProject({ id: { $in: [...left] } }));
     const held = new Set<number>();
     for (const need of term) for (const id of await lookUp(need)) if (left === null || left.has(id)) held.add(id);
     left = held;
   }
+  // The chain's terms keep only the stories the whole chain leaves: the compiled conjunction stays small.
+  for (const need of chain.flat()) found.set(textKey(need.field, need.word), found.get(textKey(need.field, need.word))!.filter((id) => left!.has(id)));
   for (const need of distinct) await lookUp(need);
   return found;
 }
