@@ -12,11 +12,12 @@
 // the searches (status 0: the connection was reset); and p50 / p99 / max of /me. Targets: 200-term queries p99 < 300 ms, /me p99 < 50 ms.
 //
 // `SEARCH_COST_BENCH_BASELINE=DIR` also measures the server built in checkout DIR (its dist/) on the same
-// data, first, so one run prints before and after. `SEARCH_COST_BENCH_DATA=DIR` keeps the seeded data
+// log, first, so one run prints before and after (each server on its own copy of the log, building its
+// read models at start). `SEARCH_COST_BENCH_DATA=DIR` keeps the seeded data
 // directory and serves it again next time; `SEARCH_COST_BENCH_SECONDS` (default 10) sets each line's
 // duration; `SEARCH_COST_BENCH_CLASSES=mixed,ordinary` runs the classes whose names hold one of those;
 // `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -174,9 +175,15 @@ async function measureClass(port: number, seeded: Seeded, name: string, make: Qu
   return { search, filter, me };
 }
 
+/**
+ * One server on a copy of the seeded log and credentials (its read models built from the log at start),
+ * so that servers of different builds never meet each other's read models.
+ */
 async function measureServer(label: string, checkout: string, dir: string, seeded: Seeded): Promise<void> {
+  const own = mkdtempSync(join(tmpdir(), 'storyline-search-cost-server-'));
+  for (const file of ['events.sqlite', 'credentials.sqlite']) copyFileSync(join(dir, file), join(own, file));
   const port = await freePort();
-  const child = startChild(join(checkout, 'dist/src/infra/cli/main.js'), ['serve'], { STORYLINE_DATA: dir, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error' });
+  const child = startChild(join(checkout, 'dist/src/infra/cli/main.js'), ['serve'], { STORYLINE_DATA: own, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error' });
   try {
     const starting = performance.now();
     await waitUntilServing(port, `${PREFIX}/projects/${seeded.projectId}/search?query=webhook`, { 'X-TrackerToken': seeded.token }, 900_000);
@@ -193,6 +200,7 @@ async function measureServer(label: string, checkout: string, dir: string, seede
     process.stdout.write(`  ${label}: ${slow.length === 0 ? 'targets met (200-term p99 < 300 ms, /me p99 < 50 ms)' : `ABOVE TARGET: ${slow.join('; ')}`}; load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`);
   } finally {
     await stopChild(child);
+    rmSync(own, { recursive: true, force: true });
   }
 }
 
