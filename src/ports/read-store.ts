@@ -34,11 +34,14 @@ export interface FindOptions {
  * `charge` throws the budget's own error once the allowance would be exceeded, and otherwise resolves,
  * after a turn of the event loop when enough work has run since the last one. `afford` throws the same
  * error without charging: a store asks it for all its candidates at once, so a read too costly is
- * refused before any of its work.
+ * refused before any of its work. `turnIfDue` gives that turn without charging: an embedded store
+ * calls it before a read's first statement, which it cannot slice, so that statement does not run in
+ * one stretch with the work before it.
  */
 export interface ReadBudget {
   afford(units: number): void;
   charge(units: number): Promise<void>;
+  turnIfDue(): Promise<void>;
 }
 
 /**

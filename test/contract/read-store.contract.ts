@@ -27,10 +27,12 @@ function chargedBudget(allowance: number, turnEvery: number): ReadBudget & { cha
       budget.afford(units);
       budget.charged += units;
       sinceTurn += units;
-      if (sinceTurn >= turnEvery) {
-        sinceTurn = 0;
-        await nextTurn();
-      }
+      await budget.turnIfDue();
+    },
+    async turnIfDue() {
+      if (sinceTurn < turnEvery) return;
+      sinceTurn = 0;
+      await nextTurn();
     },
   };
   return budget;

@@ -67,6 +67,7 @@ class CollectionData {
    * documents tested.
    */
   async matchCharged(filter: Filter, budget: ReadBudget): Promise<Doc[]> {
+    await budget.turnIfDue();
     const candidates = typeof filter.id === 'number' ? [filter.id] : [...this.candidateIds(filter)];
     const predicate: DocPredicate = compileFilter(filter);
     const matched: Doc[] = [];

@@ -1108,6 +1108,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
    * sorted after. Writes may land between slices: each candidate is read as it is when its slice runs.
    */
   const findCharged = async (stored: StoredCollection, filter: Filter, options: FindOptions, budget: ReadBudget): Promise<Doc[]> => {
+    await budget.turnIfDue();
     flushAll();
     const start = Math.max(0, options.skip ?? 0);
     const window = <T>(list: readonly T[]): T[] => list.slice(start, options.limit && options.limit > 0 ? start + options.limit : list.length);

@@ -1,8 +1,10 @@
 // The work budget of one search request (the read store port's ReadBudget): at most MAX_SEARCH_WORK
 // units across every read the search makes (text index lookups, the stories and epics it evaluates),
 // beyond which the search answers 400 `invalid_parameter` on the caller's parameter, saying the query is
-// too costly; and a turn of the event loop after every WORK_SLICE units, so that one search never holds
-// the serving thread for long whatever its size (other requests are answered between its slices).
+// too costly; and a turn of the event loop after every WORK_SLICE units or TURN_MS milliseconds, whichever
+// comes first, so that one search never holds the serving thread for long whatever its size or the
+// machine's speed (other requests are answered between its slices). The time bound covers work whose
+// units understate it (a SQLite statement reading more index entries than it returns, a slow CPU).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { invalidField } from '../../domain/errors.js';
 import { MAX_SEARCH_WORK } from '../../domain/search/search-limits.js';
@@ -14,9 +16,13 @@ import type { ReadBudget } from '../../ports/read-store.js';
  */
 export const WORK_SLICE = 40_000;
 
+/** Milliseconds after which the next charge gives the event loop a turn, however few units were charged. */
+export const TURN_MS = 5;
+
 export class SearchBudget implements ReadBudget {
   private spent = 0;
   private sinceTurn = 0;
+  private lastTurn = performance.now();
 
   constructor(
     /** The request parameter the query came in (`query`, `filter`), named by the 400. */
@@ -24,11 +30,6 @@ export class SearchBudget implements ReadBudget {
     private readonly allowance: number = MAX_SEARCH_WORK,
     private readonly slice: number = WORK_SLICE,
   ) {}
-
-  /** Units charged so far. */
-  get used(): number {
-    return this.spent;
-  }
 
   afford(units: number): void {
     if (this.spent + units > this.allowance) {
@@ -44,9 +45,18 @@ export class SearchBudget implements ReadBudget {
     this.afford(units);
     this.spent += units;
     this.sinceTurn += units;
-    if (this.sinceTurn >= this.slice) {
-      this.sinceTurn = 0;
-      await nextTurn();
-    }
+    await this.turnIfDue();
+  }
+
+  /**
+   * A turn of the event loop when WORK_SLICE units were charged or TURN_MS passed since the last one:
+   * also called between the steps of a search that read nothing (compiling its filter), so that they
+   * and the reads around them do not run as one long stretch.
+   */
+  async turnIfDue(): Promise<void> {
+    if (this.sinceTurn < this.slice && performance.now() - this.lastTurn < TURN_MS) return;
+    await nextTurn();
+    this.sinceTurn = 0;
+    this.lastTurn = performance.now();
   }
 }

@@ -189,15 +189,21 @@ async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filt
     return found.get(key)!;
   };
   const chain = narrowingTerms(query, needs);
+  const chainNeeds = chain.flat();
   let left: Set<number> | null = null;
+  let readLeftWords = false;
   for (const term of chain) {
-    if (left !== null && left.size <= NAMED_CANDIDATES) await pass(chain.flat(), inProject({ id: { $in: [...left] } }));
+    if (!readLeftWords && left !== null && left.size <= NAMED_CANDIDATES) {
+      // Once: this pass answers every chain key not found yet, over a superset of what later terms leave.
+      readLeftWords = true;
+      await pass(chainNeeds, inProject({ id: { $in: [...left] } }));
+    }
     const held = new Set<number>();
     for (const need of term) for (const id of await lookUp(need)) if (left === null || left.has(id)) held.add(id);
     left = held;
   }
   // The chain's terms keep only the stories the whole chain leaves: the compiled conjunction stays small.
-  for (const need of chain.flat()) found.set(textKey(need.field, need.word), found.get(textKey(need.field, need.word))!.filter((id) => left!.has(id)));
+  for (const need of chainNeeds) found.set(textKey(need.field, need.word), found.get(textKey(need.field, need.word))!.filter((id) => left!.has(id)));
   for (const need of distinct) await lookUp(need);
   return found;
 }
@@ -260,13 +266,15 @@ async function textIndexPass(needs: readonly TextNeed[], scope: Filter, read: Se
     }
     await budget.charge(wordsRead);
   }
-  return new Map(
-    needs.map(({ field, word, lookup }) => {
-      const index = indexes.get(INDEXED_TEXT_FIELDS[field])!;
-      const lists = [...lookup.words.map((held) => index.words.get(held)!), ...(lookup.prefix === null ? [] : [index.prefixes.get(lookup.prefix)!])];
-      return [textKey(field, word), intersectionOf(lists)];
-    }),
-  );
+  // Each need's lists intersected, charged one unit per id (a turn between them when due).
+  const answered = new Map<string, number[]>();
+  for (const { field, word, lookup } of needs) {
+    const index = indexes.get(INDEXED_TEXT_FIELDS[field])!;
+    const lists = [...lookup.words.map((held) => index.words.get(held)!), ...(lookup.prefix === null ? [] : [index.prefixes.get(lookup.prefix)!])];
+    await budget.charge(lists.reduce((ids, list) => ids + list.length, 0));
+    answered.set(textKey(field, word), intersectionOf(lists));
+  }
+  return answered;
 }
 
 /** The ids in every one of `lists` (each ascending), ascending. */

@@ -50,12 +50,14 @@ const BY_PRIORITY = { rank: 1 } as const;
 
 /**
  * The parsed query (each repeated operand once: search-normal-form.ts), the names it uses resolved, and
- * the request's work budget, which those lookups and every read of the matches are charged to.
+ * the request's work budget, which those lookups and every read of the matches are charged to. Each
+ * step that follows (compiling, each read) starts after a turn of the event loop when one is due.
  */
-async function prepare(read: SearchReader, request: SearchRequest): Promise<{ query: SearchQuery; context: SearchContext; budget: ReadBudget }> {
+async function prepare(read: SearchReader, request: SearchRequest): Promise<{ query: SearchQuery; context: SearchContext; budget: SearchBudget }> {
   const query = withoutRepeats(parseSearchQuery(request.text, request.parameter));
   const budget = new SearchBudget(request.parameter, request.workLimit);
   const names = await resolveSearchNames(query, request.projectId, read, budget);
+  await budget.turnIfDue();
   const { projectId, searcherId, now, timeZone, doneBefore } = request;
   return { query, context: { projectId, searcherId, now, timeZone, doneBefore, names }, budget };
 }
@@ -79,7 +81,9 @@ export function searchAnswerDependence(request: SearchRequest): string {
  */
 export async function storySearchFilters(read: SearchReader, request: SearchRequest): Promise<CompiledStorySearch & { budget: ReadBudget }> {
   const { query, context, budget } = await prepare(read, request);
-  return { ...compileStorySearch(query, context), budget };
+  const compiled = compileStorySearch(query, context);
+  await budget.turnIfDue();
+  return { ...compiled, budget };
 }
 
 /** The epics filter of a query (`filter` of the epics list); 400 when it uses terms epics do not have. */
@@ -99,6 +103,7 @@ async function compiledEpicSearch(read: SearchReader, request: SearchRequest): P
   if (filter === null) {
     throw invalidField(request.parameter, 'Epics are searched by text, name:, description:, id:, label: and created / updated dates only.');
   }
+  await budget.turnIfDue();
   return { filter, budget };
 }
 
@@ -108,12 +113,13 @@ export async function searchProject(read: SearchReader, request: SearchRequest):
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
-  // Every match in priority order but only the fields the totals need; then the listed ones whole.
-  const [matches, done, epics] = await Promise.all([
-    read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget }),
-    doneFilter === null ? [] : read('stories').find(doneFilter, { fields: [], budget }),
-    epicFilter === null ? [] : read('epics').find(epicFilter, { sort: BY_PRIORITY, budget }),
-  ]);
+  await budget.turnIfDue();
+  // Every match in priority order but only the fields the totals need; then the listed ones whole. One
+  // read after the other: each one's first statement runs at once when started, so started together
+  // they would run as one stretch.
+  const matches = await read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget });
+  const done = doneFilter === null ? [] : await read('stories').find(doneFilter, { fields: [], budget });
+  const epics = epicFilter === null ? [] : await read('epics').find(epicFilter, { sort: BY_PRIORITY, budget });
   const listedIds = matches.slice(0, MAX_SEARCH_STORIES).map((story) => story.id);
   const listed = listedIds.length === 0 ? [] : await read('stories').find({ $and: [filter, { id: { $in: listedIds } }] }, { sort: BY_PRIORITY, budget });
   return {

@@ -2,8 +2,9 @@
 // answers the intersection of its terms' answers and an OR chain their union, whatever its length and
 // repeats (so the text lookups that narrow one another along an AND chain, the one pass over the text
 // index after large lookups, and the merged id lists answer what each term alone answers); a repeated
-// term is read once; a search over many stories gives the event loop turns before it completes; and a
-// search beyond its work budget is refused with the budget's 400.
+// term is read once; a search over many stories gives the event loop turns before it completes (after a
+// slice of units or of time, whichever comes first); and a search beyond its work budget is refused
+// with the budget's 400.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DomainError } from '../../../../src/domain/errors.js';
@@ -12,7 +13,7 @@ import { createMemoryReadStore } from '../../../../src/infra/read-store/memory-r
 import { openSqliteReadStore } from '../../../../src/infra/read-store/sqlite-read-store.js';
 import type { Doc, ReadStore } from '../../../../src/ports/read-store.js';
 import { resourcesProjection } from '../../../../src/projections/resources/resources-projection.js';
-import { WORK_SLICE } from '../../../../src/queries/search/search-budget.js';
+import { SearchBudget, TURN_MS, WORK_SLICE } from '../../../../src/queries/search/search-budget.js';
 import type { SearchReader } from '../../../../src/queries/search/search-names.js';
 import { searchProject, storySearchFilters, type SearchRequest } from '../../../../src/queries/search/search-project.js';
 import { seededRandom } from '../../../support/seeded-random.js';
@@ -165,3 +166,32 @@ for (const [name, open] of stores) {
     });
   });
 }
+
+describe('search budget turns', () => {
+  /** Whether a turn of the event loop ran while `step` was awaited. */
+  async function turnsDuring(step: () => Promise<void>): Promise<boolean> {
+    let turned = false;
+    setImmediate(() => (turned = true));
+    await step();
+    return turned;
+  }
+
+  /** Keeps the thread busy until `ms` have passed: work whose units understate it. */
+  function busyFor(ms: number): void {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  }
+
+  it('gives a turn on a charge of few units once TURN_MS have passed since the last turn, and when asked between steps', async () => {
+    const budget = new SearchBudget('query');
+    busyFor(TURN_MS + 1);
+    expect(await turnsDuring(() => budget.charge(1))).to.equal(true);
+    busyFor(TURN_MS + 1);
+    expect(await turnsDuring(() => budget.turnIfDue())).to.equal(true);
+  });
+
+  it('gives a turn after WORK_SLICE units however little time they took', async () => {
+    const budget = new SearchBudget('query');
+    expect(await turnsDuring(() => budget.charge(WORK_SLICE))).to.equal(true);
+  });
+});
