@@ -224,13 +224,45 @@ export function line(result: AutocannonResult): string {
  * CPU time (user + system) the child process has used, from /proc (Linux); null elsewhere. Beside the
  * writes/s it tells what a write costs the server, which a machine busy with other work distorts less.
  */
-function cpuMs(child: ChildProcess): number | null {
+export function cpuMs(child: ChildProcess): number | null {
   try {
     const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU time the child's main thread (the event loop) has run, in ms, from its scheduler statistics
+ * (Linux); null elsewhere. What the event loop spent, whatever the worker threads did and however
+ * long the thread waited for a CPU on a busy machine.
+ */
+export function mainThreadCpuMs(child: ChildProcess): number | null {
+  try {
+    return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the child uses less than 5% of a CPU over a second (its reactions and workers have
+ * caught up after a start), at most `timeoutMs`; the seconds waited, or null where its CPU cannot be
+ * read (not Linux).
+ */
+export async function waitUntilIdle(child: ChildProcess, timeoutMs = 600_000): Promise<number | null> {
+  const started = performance.now();
+  let before = cpuMs(child);
+  if (before === null) return null;
+  while (performance.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = cpuMs(child);
+    if (after === null) return null;
+    if (after - before < 50) break;
+    before = after;
+  }
+  return (performance.now() - started) / 1000;
 }
 
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat's utime and stime. */

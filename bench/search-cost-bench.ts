@@ -8,8 +8,10 @@
 // through `GET /stories?filter=&limit=100`. Meanwhile a fifth connection polls `GET /me` every 10 ms.
 // Classes: 200 distinct words of the vocabulary; one word 200 times; 200 long words (a 13,000-character
 // query); a mix of label:, owner:, state:, free words, phrases, `-` negations, OR and parentheses; and
-// for comparison ordinary short queries. Printed per class and endpoint: answers by status, p50 / p99 of
-// the searches (status 0: the connection was reset); and p50 / p99 / max of /me. Targets: 200-term queries p99 < 300 ms, /me p99 < 50 ms.
+// for comparison ordinary short queries. Each server is measured once it is idle (its reactions caught
+// up with the log). Printed per class: the server's event-loop CPU per search (Linux), and per endpoint
+// answers by status, p50 / p99 of the searches (status 0: the connection was reset); and p50 / p99 /
+// max of /me. Targets: 200-term queries p99 < 300 ms, /me p99 < 50 ms.
 //
 // `SEARCH_COST_BENCH_BASELINE=DIR` also measures the server built in checkout DIR (its dist/) on the same
 // log, first, so one run prints before and after (each server on its own copy of the log, building its
@@ -18,6 +20,7 @@
 // duration; `SEARCH_COST_BENCH_CLASSES=mixed,ordinary` runs the classes whose names hold one of those;
 // `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../src/infra/config.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { PREFIX, withBenchOwner } from './bench-owner.js';
-import { freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
+import { freePort, mainThreadCpuMs, startChild, stopChild, waitUntilIdle, waitUntilServing } from './http-bench.js';
 import { VOCABULARY } from './search-bench.js';
 import { zipfWords } from './search-http-bench.js';
 import { appendStoryCreates } from './story-seeding.js';
@@ -140,8 +143,12 @@ function summary(answers: readonly Answer[]): string {
   return `${counts.padEnd(14)} p50 ${percentile(sorted, 50).toFixed(0).padStart(6)} ms, p99 ${percentile(sorted, 99).toFixed(0).padStart(6)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(0).padStart(6)} ms`;
 }
 
-/** One class for SECONDS: 4 clients, alternately /search and a filtered stories page; /me polled meanwhile. */
-async function measureClass(port: number, seeded: Seeded, name: string, make: QueryMaker, seed: number): Promise<{ search: Answer[]; filter: Answer[]; me: Answer[] }> {
+/**
+ * One class for SECONDS: 4 clients, alternately /search and a filtered stories page; /me polled
+ * meanwhile. Printed besides the latencies: the server's event-loop CPU per search answered, which a
+ * machine busy with other work distorts less than the latencies.
+ */
+async function measureClass(server: ChildProcess, port: number, seeded: Seeded, name: string, make: QueryMaker, seed: number): Promise<{ search: Answer[]; filter: Answer[]; me: Answer[] }> {
   const random = seededRandom(seed);
   const searchAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   const meAgent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -149,6 +156,7 @@ async function measureClass(port: number, seeded: Seeded, name: string, make: Qu
   const search: Answer[] = [];
   const filter: Answer[] = [];
   const me: Answer[] = [];
+  const cpuBefore = mainThreadCpuMs(server);
   const deadline = performance.now() + SECONDS * 1000;
   let sent = 0;
   let running = true;
@@ -171,7 +179,9 @@ async function measureClass(port: number, seeded: Seeded, name: string, make: Qu
   await polling;
   searchAgent.destroy();
   meAgent.destroy();
-  process.stdout.write(`    ${name}\n      /search   ${summary(search)}\n      filter=   ${summary(filter)}\n      /me       ${summary(me)}\n`);
+  const cpuAfter = mainThreadCpuMs(server);
+  const cpuPerSearch = cpuBefore === null || cpuAfter === null ? 'n/a' : `${((cpuAfter - cpuBefore) / (search.length + filter.length)).toFixed(0)} ms`;
+  process.stdout.write(`    ${name} (event-loop CPU per search ${cpuPerSearch})\n      /search   ${summary(search)}\n      filter=   ${summary(filter)}\n      /me       ${summary(me)}\n`);
   return { search, filter, me };
 }
 
@@ -187,12 +197,17 @@ async function measureServer(label: string, checkout: string, dir: string, seede
   try {
     const starting = performance.now();
     await waitUntilServing(port, `${PREFIX}/projects/${seeded.projectId}/search?query=webhook`, { 'X-TrackerToken': seeded.token }, 900_000);
-    process.stdout.write(`  ${label} (${checkout}): serving after ${((performance.now() - starting) / 1000).toFixed(1)} s; load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`);
+    const serving = (performance.now() - starting) / 1000;
+    // Measured once the reactions have caught up with the log the server started on (they would hold the event loop too).
+    const idle = await waitUntilIdle(child);
+    process.stdout.write(
+      `  ${label} (${checkout}): serving after ${serving.toFixed(1)} s, idle ${idle === null ? '(unknown)' : `${idle.toFixed(0)} s`} later; load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`,
+    );
     let seed = 20261128;
     const slow: string[] = [];
     const only = process.env['SEARCH_COST_BENCH_CLASSES'];
     for (const [name, make] of classes(seeded.initials).filter(([name]) => !only || only.split(',').some((part) => name.includes(part)))) {
-      const { search, filter, me } = await measureClass(port, seeded, name, make, seed++);
+      const { search, filter, me } = await measureClass(child, port, seeded, name, make, seed++);
       const p99 = (answers: Answer[]) => percentile(answers.map((answer) => answer.ms).sort((a, b) => a - b), 99);
       if (name.startsWith('200') && Math.max(p99(search), p99(filter)) >= 300) slow.push(`${name}: search p99 >= 300 ms`);
       if (p99(me) >= 50) slow.push(`${name}: /me p99 >= 50 ms`);
