@@ -154,6 +154,10 @@ class RequestPipeline {
     if (match.kind === 'not_found') throw apiError('route_not_found');
     if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
     const { route, params } = match;
+    if (route.secretPath === true) {
+      state.path = route.path;
+      state.query = '';
+    }
     // A route whose answers are always enveloped envelopes its errors too: its clients read one shape.
     if (route.alwaysEnvelope === true) state.envelope = true;
 
@@ -301,6 +305,7 @@ class RequestPipeline {
       case 'raw': {
         if (result.filename === undefined) headers['Content-Type'] = result.contentType;
         else Object.assign(headers, downloadHeaders({ contentType: result.contentType, filename: result.filename, inlineAsked: result.inline === true }));
+        if (result.headers) Object.assign(headers, result.headers);
         return { status: 200, headers, body: typeof result.body === 'string' ? Buffer.from(result.body) : result.body };
       }
       case 'empty':

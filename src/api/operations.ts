@@ -1,6 +1,8 @@
 // What an operator and a browser find outside the API prefixes: `GET /health` (no credentials needed)
-// with the log head and each projection's checkpoint, and `GET /`, a small index pointing at the API
-// prefix and the docs, as HTML for a browser (Accept: text/html) and JSON otherwise.
+// with the log head and each projection's checkpoint, and `GET /`: the board for a browser (Accept:
+// text/html), a small JSON index pointing at the API prefix and the docs otherwise (and a plain HTML
+// index for a browser when no board was built).
+import { boardPage, type BoardAssets } from './board-pages.js';
 import type { ApiResult, RouteDefinition } from './route-table.js';
 import { JSON_CONTENT_TYPE } from './response-headers.js';
 
@@ -18,6 +20,8 @@ export interface OperationsDependencies {
   headPosition(): Promise<number>;
   /** Each projection's stored checkpoint. */
   checkpoints(): Promise<ProjectionCheckpoint[]>;
+  /** The built board, or null when only the server was built. */
+  board: BoardAssets | null;
 }
 
 /** Where the index points: the API prefix (and its aliases) and the documents that describe the server. */
@@ -49,6 +53,7 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       async handle(req) {
         const index = { name: 'Storyline', version: deps.serverVersion, api: API_PREFIX, api_aliases: API_ALIASES, health: '/health', docs: DOCS };
         if (!prefersHtml(req.header('accept'))) return json(index);
+        if (deps.board) return boardPage(deps.board);
         return { kind: 'raw', contentType: 'text/html; charset=utf-8', body: indexPage(index.version) };
       },
     },

@@ -131,6 +131,8 @@ export type ApiResult =
        */
       filename?: string;
       inline?: boolean;
+      /** Headers of its own, over the common ones (the board's pages: cache and security policy). */
+      headers?: Readonly<Record<string, string>>;
     });
 
 export interface RouteDefinition {
@@ -152,6 +154,11 @@ export interface RouteDefinition {
   mount?: 'versioned' | 'root';
   /** `raw`: the body is not parsed (multipart uploads); see `ApiRequest.rawBody`. Default `json`. */
   body?: 'json' | 'raw';
+  /**
+   * The path holds a secret (an invitation's): the access log shows the route's pattern
+   * (`/invitations/:secret`) instead of the path.
+   */
+  secretPath?: true;
   /** `GET /me` only: HTTP Basic credentials (username or email, and password) are accepted. */
   basicAuth?: boolean;
   /** Always answer enveloped, whatever `envelope` says. */

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
 import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.js';
+import { boardRoutes } from '../api/board-pages.js';
+import { loadBoardAssets } from './board-assets.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
@@ -276,12 +278,14 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 
   const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
+  const board = loadBoardAssets();
   const operations = operationsRoutes({
     serverVersion: packageVersion(),
     headPosition: () => eventStore.headPosition(),
     checkpoints: () => storedCheckpoints(readStore),
+    board,
   });
-  const routes = [...modules.flatMap((module) => module.routes), ...operations];
+  const routes = [...modules.flatMap((module) => module.routes), ...operations, ...(board ? boardRoutes(board) : [])];
   const app = createApp({
     routes,
     resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
