@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { useChromium } from './support/chromium.js';
-import { baseUrl, card, dragCard, orderOfNames, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
+import { baseUrl, card, dragCard, expectOrder, orderOfNames, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
 
 describe('browser: the board', function () {
   this.timeout(90_000);
@@ -205,15 +205,3 @@ describe('browser: the board', function () {
     expect(await seriousViolations(page)).to.deep.equal([]);
   });
 });
-
-/** Waits (bounded) until `read` answers `expected`, then asserts it. */
-export async function expectOrder(read: () => Promise<string[]>, expected: string[], withinMs = 10_000): Promise<void> {
-  const until = Date.now() + withinMs;
-  let last: string[] = [];
-  while (Date.now() < until) {
-    last = await read();
-    if (JSON.stringify(last) === JSON.stringify(expected)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(last).to.deep.equal(expected);
-}

@@ -2,6 +2,7 @@
 // holds, dragging a card the way a mouse does, and axe-core run inside the page.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import type { PersonHandle, StorylineApp } from '../../api/support/storyline-app.js';
 
@@ -76,4 +77,16 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
     .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((node) => ({ target: node.target })) })))`)) as AxeViolation[];
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** Waits (bounded) until `read` answers `expected`, then asserts it. */
+export async function expectOrder(read: () => Promise<string[]>, expected: string[], withinMs = 10_000): Promise<void> {
+  const until = Date.now() + withinMs;
+  let last: string[] = [];
+  while (Date.now() < until) {
+    last = await read();
+    if (JSON.stringify(last) === JSON.stringify(expected)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(last).to.deep.equal(expected);
 }

@@ -1,0 +1,203 @@
+// A story opened on the board (in a real headless Chromium): its addresses, tasks, comments with an
+// uploaded file, Markdown that cannot run script, labels and owners, the warning when someone else
+// changed the project meanwhile; search, a label filter, notifications; axe on the open story.
+import { expect } from 'chai';
+import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
+import { useChromium } from './support/chromium.js';
+import { card, expectOrder, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
+
+describe('browser: a story on the board', function () {
+  this.timeout(90_000);
+  const chromium = useChromium();
+  let app: StorylineApp;
+  let alice: PersonHandle;
+  let bob: PersonHandle;
+  let projectId: number;
+
+  before(async () => {
+    app = await storylineApp();
+    alice = await app.person('Alice Able');
+    bob = await app.person('Bob Baker');
+    projectId = await projectOf(app, alice, 'Details', [bob]);
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  const story = async (id: number, fields = ':default,tasks,comments(:default,file_attachments),owner_ids,blockers') =>
+    (await app.api('GET', `/projects/${projectId}/stories/${id}`, { as: alice, query: { fields } })).json;
+
+  it('opens at /story/show/{id}, adds a task and a comment with an uploaded file, and the API holds them', async () => {
+    const id = await storyOf(app, alice, projectId, { name: 'Upload avatars', current_state: 'unstarted' });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.waitFor();
+    expect(await detail.getByLabel('Name').inputValue()).to.equal('Upload avatars');
+    expect(await page.locator('.card.selected .story-name').textContent()).to.equal('Upload avatars');
+
+    await detail.getByLabel('New task').fill('Resize to 128px');
+    await detail.getByRole('button', { name: 'Add task' }).click();
+    await detail.getByRole('checkbox', { name: 'Resize to 128px' }).waitFor();
+    await detail.getByRole('checkbox', { name: 'Resize to 128px' }).check();
+    await expectOrder(async () => (await story(id)).tasks.map((task: { description: string; complete: boolean }) => `${task.description}:${task.complete}`), ['Resize to 128px:true']);
+
+    await detail.getByLabel('New comment').fill('The **spec** is attached');
+    await detail.getByLabel('Attach a file').setInputFiles({ name: 'spec.txt', mimeType: 'text/plain', buffer: Buffer.from('avatars: 128px\n') });
+    await detail.getByRole('button', { name: 'Post comment' }).click();
+    await detail.getByRole('button', { name: 'Download spec.txt' }).waitFor();
+    expect(await detail.locator('.comment strong', { hasText: 'spec' }).count()).to.equal(1);
+    const comments = (await story(id)).comments as Array<{ text: string; file_attachments: Array<{ filename: string; size: number }> }>;
+    expect(comments.map((comment) => ({ text: comment.text, files: comment.file_attachments.map((file) => file.filename) }))).to.deep.equal([
+      { text: 'The **spec** is attached', files: ['spec.txt'] },
+    ]);
+    expect(await card(page, 'Upload avatars').getByLabel('1 comment').count()).to.equal(1);
+
+    // The file comes back through the API with the token (never a token in a URL).
+    const download = page.waitForEvent('download');
+    await detail.getByRole('button', { name: 'Download spec.txt' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).to.equal('spec.txt');
+    expect(saved.url()).to.match(/^blob:/);
+  });
+
+  it('renders Markdown as sanitised HTML and never runs script from a description or a comment', async () => {
+    const hostile = '# Heading\n\n<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>\n\n[link](javascript:window.pwned=3) and [ok](https://example.com)';
+    const id = await storyOf(app, alice, projectId, { name: '<b>not bold</b>', description: hostile, comments: [{ text: '<svg onload="window.pwned=4">' }] });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.getByRole('heading', { name: 'Heading' }).waitFor();
+    await card(page, '<b>not bold</b>').waitFor();
+    expect(await page.locator('.card b').count()).to.equal(0);
+    expect(await detail.locator('.markdown img, .markdown script, .markdown svg').count()).to.equal(0);
+    expect(await detail.locator('.markdown').first().textContent()).to.contain('<img src=x onerror=');
+    expect(await detail.getByRole('link', { name: 'ok' }).getAttribute('rel')).to.equal('noopener noreferrer');
+    expect(await detail.getByText('link', { exact: true }).getAttribute('href')).to.equal(null);
+    expect(await page.evaluate('window.pwned')).to.equal(undefined);
+  });
+
+  it('edits labels (completed from the project’s), owners, estimate and description', async () => {
+    await app.api('POST', `/projects/${projectId}/labels`, { as: alice, body: { name: 'frontend' } });
+    const id = await storyOf(app, alice, projectId, { name: 'Labelled', current_state: 'unstarted' });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.waitFor();
+    expect(await page.locator('#project-labels option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value))).to.include('frontend');
+    await detail.getByLabel('Add a label').fill('frontend');
+    await detail.getByRole('button', { name: 'Add label' }).click();
+    await detail.getByRole('button', { name: 'Remove label frontend' }).waitFor();
+    await detail.getByRole('checkbox', { name: 'Bob Baker' }).check();
+    await detail.getByLabel('Estimate').selectOption('3');
+    await detail.getByRole('button', { name: 'Edit description' }).click();
+    await detail.getByLabel('Description (Markdown)').fill('Needs *care*');
+    await detail.getByRole('button', { name: 'Save description' }).click();
+    await detail.locator('.markdown em', { hasText: 'care' }).waitFor();
+    await expectOrder(async () => {
+      const now = await story(id, 'labels,owner_ids,estimate,description');
+      return [now.labels.map((label: { name: string }) => label.name).join(','), now.owner_ids.join(','), String(now.estimate), now.description];
+    }, ['frontend', String(bob.id), '3', 'Needs *care*']);
+    await card(page, 'Labelled').locator('abbr[title="Bob Baker"]').waitFor();
+  });
+
+  it('tells the person when someone else changed the project meanwhile, and shows the latest state', async () => {
+    const id = await storyOf(app, alice, projectId, { name: 'Contended', current_state: 'unstarted', estimate: 1 });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.waitFor();
+    // Bob writes while Alice looks (without the live stream Alice's board does not know yet).
+    await app.api('PUT', `/projects/${projectId}/stories/${id}`, { as: bob, body: { name: 'Contended (renamed by Bob)' } });
+    await detail.getByLabel('Estimate').selectOption('2');
+    const notice = page.getByRole('alert').filter({ hasText: 'Someone else changed this project' });
+    await notice.waitFor();
+    await expectOrder(async () => [await detail.getByLabel('Name').inputValue()], ['Contended (renamed by Bob)']);
+    expect((await story(id, 'estimate')).estimate).to.equal(2);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await notice.count()).to.equal(0);
+    // A write that names the current version brings no warning.
+    await detail.getByLabel('Estimate').selectOption('3');
+    await expectOrder(async () => [String((await story(id, 'estimate')).estimate)], ['3']);
+    expect(await page.getByRole('alert').filter({ hasText: 'Someone else changed this project' }).count()).to.equal(0);
+  });
+
+  it('searches with Tracker’s grammar, filters by a clicked label, and opens a result', async () => {
+    await storyOf(app, alice, projectId, { name: 'Search me please', labels: ['searchable'], current_state: 'unstarted' });
+    await storyOf(app, alice, projectId, { name: 'Not me', current_state: 'unstarted' });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${projectId}`);
+    await page.getByLabel('Search stories').fill('label:searchable');
+    await page.getByRole('button', { name: 'Search', exact: true }).first().click();
+    const results = page.locator('.panel-search');
+    await results.getByRole('status').filter({ hasText: '1 story' }).waitFor();
+    expect(await results.locator('.card .story-name').allTextContents()).to.deep.equal(['Search me please']);
+    await page.getByLabel('Search stories').fill('state:nonsense(');
+    await page.getByRole('button', { name: 'Search', exact: true }).first().click();
+    await results.getByRole('alert').waitFor();
+
+    await card(page, 'Search me please').first().getByRole('button', { name: 'Stories labelled searchable' }).click();
+    await results.getByRole('status').filter({ hasText: '1 story' }).waitFor();
+    await results.getByRole('button', { name: 'Search me please' }).click();
+    await page.getByRole('article', { name: /Story #/ }).getByLabel('Name').waitFor();
+    expect(await page.getByRole('article', { name: /Story #/ }).getByLabel('Name').inputValue()).to.equal('Search me please');
+    expect(new URL(page.url()).pathname).to.match(/^\/story\/show\/\d+$/);
+  });
+
+  it('shows unread notifications on the bell, opens their story and marks them read', async () => {
+    const id = await storyOf(app, bob, projectId, { name: 'Yours now', current_state: 'unstarted' });
+    await app.api('PUT', `/projects/${projectId}/stories/${id}`, { as: bob, body: { owner_ids: [alice.id] } });
+    const other = await storyOf(app, bob, projectId, { name: 'Yours too', current_state: 'unstarted' });
+    await app.api('PUT', `/projects/${projectId}/stories/${other}`, { as: bob, body: { owner_ids: [alice.id] } });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${projectId}`);
+    const bell = page.getByRole('button', { name: /^Notifications: [1-9]\d* unread$/ });
+    await bell.waitFor();
+    await bell.click();
+    const dialog = page.getByRole('dialog', { name: 'Notifications' });
+    await dialog.getByRole('button', { name: /made you an owner of this story — Yours now/ }).click();
+    await page.getByRole('article', { name: `Story #${id}` }).waitFor();
+    await expectOrder(async () => {
+      const list = (await app.api('GET', '/my/notifications', { as: alice })).json as Array<{ story?: { id: number }; read_at?: string }>;
+      return list.filter((item) => item.story?.id === id).map((item) => String(Boolean(item.read_at)));
+    }, ['true']);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await page.getByRole('dialog', { name: 'Notifications' }).getByRole('button', { name: 'Mark all as read' }).click();
+    await page.getByRole('button', { name: 'Notifications: 0 unread' }).waitFor();
+    await expectOrder(async () => {
+      const list = (await app.api('GET', '/my/notifications', { as: alice })).json as Array<{ read_at?: string }>;
+      return [String(list.every((item) => Boolean(item.read_at)))];
+    }, ['true']);
+  });
+
+  it('has no serious or critical accessibility violation with a story open', async () => {
+    const id = await storyOf(app, alice, projectId, {
+      name: 'Full story',
+      current_state: 'started',
+      estimate: 1,
+      labels: ['a11y'],
+      owner_ids: [bob.id],
+      tasks: [{ description: 'One task' }],
+      blockers: [{ description: 'Waiting on design' }],
+      comments: [{ text: 'Hello @bob' }],
+    });
+    const types = (await app.api('GET', `/projects/${projectId}/review_types`, { as: alice })).json as Array<{ id: number }>;
+    await app.api('POST', `/projects/${projectId}/stories/${id}/reviews`, { as: alice, body: { review_type_id: types[0]!.id } });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.locator('.review').waitFor();
+    await detail.locator('.activity li').first().waitFor();
+    expect(await seriousViolations(page)).to.deep.equal([]);
+  });
+
+  it('opens an epic at /epic/show/{id} with the stories of its label', async () => {
+    const epic = (await app.api('POST', `/projects/${projectId}/epics`, { as: alice, body: { name: 'Payments', description: 'All about **money**' } })).json;
+    await storyOf(app, alice, projectId, { name: 'Pay by card', labels: [epic.label.name], current_state: 'unstarted' });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/epic/show/${epic.id}`);
+    const detail = page.getByRole('article', { name: 'Epic: Payments' });
+    await detail.locator('strong', { hasText: 'money' }).waitFor();
+    await detail.locator('.card', { hasText: 'Pay by card' }).waitFor();
+  });
+});
