@@ -1,6 +1,7 @@
 # Storyline on the embedded default (SQLite log and read models under /data). Two stages: the first
-# installs every dependency (better-sqlite3 compiles with the image's python3, make and g++) and builds;
-# the second holds the built JavaScript and production dependencies only, and runs as the `node` user.
+# installs every dependency (better-sqlite3 compiles with the image's python3, make and g++) and builds
+# the server and the board (web/, bundled into dist/web); the second holds the built JavaScript, the
+# board's built assets and production dependencies only, and runs as the `node` user.
 # Scale-out stores: set STORYLINE_KURRENT_URL / STORYLINE_MONGO_URL (see compose.yaml, docs/deploy.md).
 
 FROM node:20-bookworm AS build
@@ -13,6 +14,7 @@ COPY scripts ./scripts
 COPY src ./src
 COPY test ./test
 COPY bench ./bench
+COPY web ./web
 RUN node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -25,6 +27,7 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/bin ./bin
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/web ./dist/web
 COPY docs ./docs
 COPY README.md ./README.md
 RUN mkdir /data && chown node:node /data && chmod 0700 /data

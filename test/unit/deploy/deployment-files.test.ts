@@ -35,6 +35,18 @@ describe('deployment files', () => {
       expect(fromContext.flatMap(copySources)).to.have.members(['docs', 'README.md']);
     });
 
+    it('builds the board in the first stage and ships only its built assets in the second', () => {
+      const buildStage = instructions.slice(0, finalStageStart);
+      const copied = buildStage.filter((i) => i.getKeyword() === 'COPY').flatMap(copySources);
+      expect(copied).to.include('web');
+      const webCopy = buildStage.findIndex((i) => i.getKeyword() === 'COPY' && copySources(i).includes('web'));
+      const build = buildStage.findIndex((i) => i.getKeyword() === 'RUN' && (i.getArgumentsContent() ?? '').includes('scripts/build.mjs'));
+      expect(webCopy).to.be.lessThan(build);
+      const fromBuild = finalStage.filter((i) => i.getKeyword() === 'COPY' && copiesFromStage(i)).map((i) => i.getArguments().map((argument) => argument.getValue()).join(' '));
+      expect(fromBuild).to.include('/app/dist/web ./dist/web');
+      expect(fromBuild.join('\n')).not.to.match(/\/app\/web\b/);
+    });
+
     it('runs the built server as a non-root user with /data as its volume, a health check and SIGTERM', () => {
       expect(argsOf('USER')).to.deep.equal(['node']);
       expect(argsOf('VOLUME').join(' ')).to.contain('/data');
