@@ -12,6 +12,7 @@ import { run as verifyBench } from './verify-bench.js';
 import { run as diskBench } from './disk-bench.js';
 import { run as timeTravelBench } from './time-travel-bench.js';
 import { run as timeTravelLoadBench } from './time-travel-load-bench.js';
+import { run as boardBench } from './board-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   disk: diskBench,
   'time-travel': timeTravelBench,
   'time-travel-load': timeTravelLoadBench,
+  board: boardBench,
 };
 
 const only = process.argv.slice(2);

@@ -85,7 +85,7 @@ async function buildWeb() {
     absWorkingDir: root,
     entryPoints: { app: join(webDir, 'src', 'main.tsx') },
     bundle: true,
-    minify: true,
+    minify: process.env['STORYLINE_WEB_MINIFY'] !== '0',
     format: 'esm',
     target: ['es2022'],
     jsx: 'automatic',

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiClient, problemText } from './api';
 import { Board } from './board';
+import { prefetchBoard } from './board-store';
 import { NotificationsBell } from './notifications';
 import { InvitationPage, Profile, Projects, SignIn } from './pages';
 import { currentPlace, navigate, onPlaceChange, type Place } from './routes';
@@ -15,16 +16,18 @@ export function App() {
   const [me, setMe] = useState<Me | null>(null);
   const [signInReason, setSignInReason] = useState<string | null>(null);
   const [checking, setChecking] = useState(() => storedToken() !== null);
-  const api = useMemo(
-    () =>
-      new ApiClient(storedToken(), () => {
-        storeToken(null);
-        api.setToken(null);
-        setMe(null);
-        setSignInReason('Your session ended (the API token was refused): sign in again.');
-      }),
-    [],
-  );
+  const api = useMemo(() => {
+    const client = new ApiClient(storedToken(), () => {
+      storeToken(null);
+      client.setToken(null);
+      setMe(null);
+      setSignInReason('Your session ended (the API token was refused): sign in again.');
+    });
+    // A board address opened with a token: its data is read while the person is checked.
+    const opened = currentPlace();
+    if (client.currentToken() && opened.page === 'project') prefetchBoard(client, opened.projectId);
+    return client;
+  }, []);
   useEffect(() => onPlaceChange(setPlace), []);
   useEffect(() => {
     if (!checking) return;

@@ -45,6 +45,7 @@ export class BoardStore {
   private refreshAgain = false;
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
+  private firstLoad: Promise<void> | null = null;
 
   constructor(
     readonly api: ApiClient,
@@ -67,6 +68,12 @@ export class BoardStore {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /** The first load, started once (perhaps before the board is shown: prefetchBoard). */
+  start(): Promise<void> {
+    this.firstLoad ??= this.load();
+    return this.firstLoad;
+  }
+
   async load(): Promise<void> {
     try {
       const base = `/projects/${this.projectId}`;
@@ -82,6 +89,7 @@ export class BoardStore {
       this.version = Math.min(...[project.version, iterations.version, icebox.version, labels.version].filter((v): v is number => v !== null));
       this.loadError = null;
       this.generation += 1;
+      performance.mark('storyline:board-loaded');
     } catch (error) {
       this.loadError = error instanceof ApiError ? error.describe() : String(error instanceof Error ? error.message : error);
     }
@@ -176,8 +184,11 @@ export class BoardStore {
     this.changed();
     performance.mark('storyline:move-sent');
     try {
-      await this.updateStory(storyId, body);
-      performance.mark('storyline:move-confirmed');
+      await this.write(async (knownVersion) => {
+        const answer = await this.api.put<Story>(`/projects/${this.projectId}/stories/${storyId}`, body, { knownVersion });
+        performance.mark('storyline:move-confirmed');
+        return answer;
+      });
     } catch {
       // told through the notice; the refresh shows the server's order
     }
@@ -228,4 +239,19 @@ export function withStoryAt(data: BoardData, storyId: number, target: { iteratio
   const insert = (stories: Story[]) => [...stories.slice(0, index), moving!, ...stories.slice(index)];
   if (target === 'icebox') return { ...data, iterations, icebox: insert(icebox) };
   return { ...data, icebox, iterations: iterations.map((iteration) => (iteration.number === target.iteration ? { ...iteration, stories: insert(iteration.stories) } : iteration)) };
+}
+
+let prefetched: BoardStore | null = null;
+
+/** Starts reading a project's board at once, while the page around it is still getting ready. */
+export function prefetchBoard(api: ApiClient, projectId: number): void {
+  prefetched = new BoardStore(api, projectId);
+  void prefetched.start();
+}
+
+/** The store a board shows: the prefetched one for that project, or a new one. */
+export function boardStoreFor(api: ApiClient, projectId: number): BoardStore {
+  const store = prefetched?.projectId === projectId ? prefetched : new BoardStore(api, projectId);
+  prefetched = null;
+  return store;
 }

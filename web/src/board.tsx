@@ -5,13 +5,14 @@
 import Sortable from 'sortablejs';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { problemText } from './api';
-import { BoardStore, boardOrder, withStoryAt, type BoardData } from './board-store';
+import { BoardStore, boardOrder, boardStoreFor, withStoryAt, type BoardData } from './board-store';
 import { iterationDates, points } from './format';
 import { followProject } from './live';
 import { keyboardMove, type Panel } from './placement';
 import { navigate } from './routes';
 import { useSession } from './session';
-import { StoryCard, type CardActions } from './story-card';
+import { MOVE_HINT_ID, StoryCard, type CardActions } from './story-card';
+import { pure } from './pure';
 import { StoryDetail } from './story-detail';
 import { EpicDetail } from './epic-detail';
 import { MembersPanel } from './members';
@@ -51,11 +52,12 @@ export interface BoardProps {
 
 export function Board(props: BoardProps) {
   const session = useSession();
-  const store = useMemo(() => new BoardStore(session.api, props.projectId), [props.projectId]);
+  const store = useMemo(() => boardStoreFor(session.api, props.projectId), [props.projectId]);
   const [, setTick] = useState(0);
   useEffect(() => {
     const unsubscribe = store.subscribe(() => setTick((tick) => tick + 1));
-    void store.load();
+    if (store.data) setTick((tick) => tick + 1);
+    void store.start();
     return () => {
       unsubscribe();
       store.close();
@@ -101,7 +103,40 @@ export function Board(props: BoardProps) {
     requestAnimationFrame(() => performance.mark('storyline:board-interactive'));
   }, [loaded]);
 
-  if (!data) {
+  // What every card shares, kept the same object between renders so unchanged cards are not rendered again.
+  const members = data?.members;
+  const people = useMemo(() => new Map<number, Person>((members ?? []).map((membership) => [membership.person.id, membership.person])), [members]);
+  const myRole = members?.find((membership) => membership.person.id === session.me.id)?.role ?? null;
+  const canWrite = myRole === 'owner' || myRole === 'member';
+  const openStory = (story: Pick<Story, 'id'>) => navigate({ page: 'story', storyId: story.id, projectId: props.projectId });
+  const actions = useMemo<CardActions>(
+    () => ({
+      open: openStory,
+      update: (story, body) => void store.updateStory(story.id, body).catch(() => undefined),
+      filterByLabel: (name) => {
+        setSearchQuery(`label:"${name}"`);
+        show('search');
+      },
+      moveByKeyboard: (story, delta) => {
+        const shown = store.data;
+        if (!shown) return;
+        const currentNumber = shown.project.current_iteration_number;
+        const move = keyboardMove(boardOrder(shown, currentNumber), story.id, delta);
+        if (!move) return;
+        void store.moveStory(story.id, move, (before) => placedBeside(before, story.id, move.below, move.above, move.to, currentNumber)).then(() => {
+          requestAnimationFrame(() => (document.querySelector(`[data-story-id="${story.id}"] .story-name`) as HTMLElement | null)?.focus());
+        });
+      },
+    }),
+    [store],
+  );
+  const project = data?.project;
+  const cardProps = useMemo(() => (project ? { project, people, actions, draggable: canWrite } : null), [project, people, actions, canWrite]);
+  // A long Backlog or Icebox shows its first cards at once and the rest in the frames after.
+  const backlogShown = useRevealAfterFirstPaint(loaded);
+  const iceboxShown = useRevealAfterFirstPaint(loaded);
+
+  if (!data || !cardProps) {
     return (
       <main id="main" class="board-loading">
         {store.loadError ? <p role="alert">The board could not be loaded: {store.loadError}</p> : <p>Loading the board…</p>}
@@ -109,30 +144,9 @@ export function Board(props: BoardProps) {
     );
   }
 
-  const people = new Map<number, Person>(data.members.map((membership) => [membership.person.id, membership.person]));
   const currentNumber = data.project.current_iteration_number;
   const current = data.iterations.find((iteration) => iteration.number === currentNumber) ?? null;
   const backlog = data.iterations.filter((iteration) => iteration.number !== currentNumber);
-  const myRole = data.members.find((membership) => membership.person.id === session.me.id)?.role ?? null;
-  const canWrite = myRole === 'owner' || myRole === 'member';
-
-  const openStory = (story: Pick<Story, 'id'>) => navigate({ page: 'story', storyId: story.id, projectId: props.projectId });
-  const actions: CardActions = {
-    open: openStory,
-    update: (story, body) => void store.updateStory(story.id, body).catch(() => undefined),
-    filterByLabel: (name) => {
-      setSearchQuery(`label:"${name}"`);
-      show('search');
-    },
-    moveByKeyboard: (story, delta) => {
-      const move = keyboardMove(boardOrder(data, currentNumber), story.id, delta);
-      if (!move) return;
-      void store.moveStory(story.id, move, (shown) => placedBeside(shown, story.id, move.below, move.above, move.to, currentNumber)).then(() => {
-        requestAnimationFrame(() => (document.querySelector(`[data-story-id="${story.id}"] .story-name`) as HTMLElement | null)?.focus());
-      });
-    },
-  };
-  const cardProps = { project: data.project, people, actions, draggable: canWrite };
   const detailOpen = props.openStoryId !== null || props.openEpicId !== null;
   const closeDetail = () => navigate({ page: 'project', projectId: props.projectId });
 
@@ -159,6 +173,9 @@ export function Board(props: BoardProps) {
           </button>
         </div>
       ) : null}
+      <p id={MOVE_HINT_ID} class="visually-hidden">
+        Alt+Up or Alt+Down moves the story; drag a card to move it between panels.
+      </p>
       <div class="panels">
         {detailOpen ? (
           <section class="panel detail-panel" aria-label={props.openStoryId !== null ? 'Story' : 'Epic'}>
@@ -178,7 +195,7 @@ export function Board(props: BoardProps) {
           <PanelFrame id="backlog" title="Backlog" onHide={() => show('backlog', false)}>
             {canWrite ? <AddStory store={store} where="backlog" firstId={backlog[0]?.stories[0]?.id ?? null} /> : null}
             {backlog.length === 0 ? <p class="empty">The Backlog is empty.</p> : null}
-            {backlog.map((iteration) => (
+            {revealed(backlog, backlogShown).map((iteration) => (
               <div key={iteration.number} class="iteration">
                 <h3 class="iteration-header">{iterationSummary(iteration, data)}</h3>
                 <StoryList panel="backlog" iteration={iteration.number} stories={iteration.stories} cardProps={cardProps} store={store} currentNumber={currentNumber} selected={props.openStoryId} />
@@ -189,7 +206,7 @@ export function Board(props: BoardProps) {
         {panels.has('icebox') ? (
           <PanelFrame id="icebox" title="Icebox" onHide={() => show('icebox', false)} subtitle={`${data.icebox.length} stories`}>
             {canWrite ? <AddStory store={store} where="icebox" firstId={null} /> : null}
-            <StoryList panel="icebox" iteration={null} stories={data.icebox} cardProps={cardProps} store={store} currentNumber={currentNumber} selected={props.openStoryId} />
+            <StoryList panel="icebox" iteration={null} stories={iceboxShown ? data.icebox : data.icebox.slice(0, FIRST_CARDS)} cardProps={cardProps} store={store} currentNumber={currentNumber} selected={props.openStoryId} />
           </PanelFrame>
         ) : null}
         {panels.has('done') ? (
@@ -220,6 +237,37 @@ export function Board(props: BoardProps) {
       </div>
     </main>
   );
+}
+
+/** Cards a long list shows in the first frame; the rest follow (useRevealAfterFirstPaint). */
+const FIRST_CARDS = 60;
+
+/** False until the frame after the data was first shown (then true for good). */
+function useRevealAfterFirstPaint(loaded: boolean): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!loaded || shown) return;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setShown(true), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer) clearTimeout(timer);
+    };
+  }, [loaded]);
+  return shown;
+}
+
+/** The Backlog's iterations to show: all, or the first ones holding about FIRST_CARDS stories. */
+function revealed(iterations: Iteration[], all: boolean): Iteration[] {
+  if (all) return iterations;
+  let cards = 0;
+  const first: Iteration[] = [];
+  for (const iteration of iterations) {
+    if (cards >= FIRST_CARDS) break;
+    first.push(iteration);
+    cards += iteration.stories.length;
+  }
+  return first;
 }
 
 function iterationSummary(iteration: Iteration, data: BoardData): string {
@@ -256,7 +304,7 @@ interface ListProps {
 }
 
 /** One list of cards, a SortableJS list in the board's one drag group. */
-function StoryList(props: ListProps) {
+const StoryList = pure(function StoryList(props: ListProps) {
   const listRef = useRef<HTMLOListElement>(null);
   const latest = useRef(props);
   latest.current = props;
@@ -284,7 +332,12 @@ function StoryList(props: ListProps) {
         performance.mark('storyline:drop');
         const target = to === 'icebox' ? ('icebox' as const) : { iteration: Number(targetIteration) };
         void store.moveStory(storyId, { from, to, above, below }, (data) => withStoryAt(data, storyId, target, newIndex));
-        requestAnimationFrame(() => performance.mark('storyline:drop-shown'));
+        // Before the next frame paints: where the card is shown then (the benchmark reads it).
+        requestAnimationFrame(() => {
+          const list = document.querySelector(to === 'icebox' ? '.story-list[data-panel="icebox"]' : `.story-list[data-iteration="${targetIteration}"]`);
+          const shown = list ? [...list.querySelectorAll(':scope > .card')].findIndex((card) => (card as HTMLElement).dataset['storyId'] === String(storyId)) : -1;
+          performance.mark('storyline:drop-shown', { detail: { storyId, expected: newIndex, shown } });
+        });
       },
     });
     return () => sortable.destroy();
@@ -302,7 +355,7 @@ function StoryList(props: ListProps) {
       ))}
     </ol>
   );
-}
+});
 
 /** The stories shown just above and below a dropped card in its part of the board (Current + Backlog, or Icebox). */
 function domNeighbours(item: HTMLElement, panel: Panel): { above: number | null; below: number | null } {

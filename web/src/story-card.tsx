@@ -4,6 +4,7 @@
 import type { Membership, Project, Story } from './types';
 import { needsEstimate, pointScale, stateActions, STATE_NAMES } from './story-rules';
 import { points } from './format';
+import { pure } from './pure';
 
 export interface CardActions {
   open(story: Story): void;
@@ -12,9 +13,22 @@ export interface CardActions {
   moveByKeyboard(story: Story, delta: -1 | 1): void;
 }
 
+/** The one element (in the board) that tells how to move a card with the keyboard. */
+export const MOVE_HINT_ID = 'card-move-hint';
+
 const TYPE_SYMBOLS: Record<Story['story_type'], string> = { feature: '★', bug: '✱', chore: '⚙', release: '⚑' };
 
-export function StoryCard(props: { story: Story; project: Project; people: ReadonlyMap<number, Membership['person']>; actions: CardActions; draggable: boolean; selected: boolean }) {
+export interface StoryCardProps {
+  story: Story;
+  project: Project;
+  people: ReadonlyMap<number, Membership['person']>;
+  actions: CardActions;
+  draggable: boolean;
+  selected: boolean;
+}
+
+/** Renders again only when its story, selection or the board's shared props change. */
+export const StoryCard = pure(function StoryCard(props: StoryCardProps) {
   const { story, project, people, actions } = props;
   const blocked = (story.blockers ?? []).some((blocker) => !blocker.resolved);
   const comments = story.comment_ids?.length ?? 0;
@@ -25,7 +39,6 @@ export function StoryCard(props: { story: Story; project: Project; people: Reado
     event.preventDefault();
     actions.moveByKeyboard(story, event.key === 'ArrowUp' ? -1 : 1);
   };
-  const hintId = `card-hint-${story.id}`;
   return (
     <li
       class={`card type-${story.story_type} state-${story.current_state}${props.draggable ? ' draggable' : ''}${props.selected ? ' selected' : ''}`}
@@ -41,14 +54,9 @@ export function StoryCard(props: { story: Story; project: Project; people: Reado
             {points(story.estimate)}
           </span>
         ) : null}
-        <button type="button" class="story-name" onClick={() => actions.open(story)} aria-describedby={props.draggable ? hintId : undefined}>
+        <button type="button" class="story-name" onClick={() => actions.open(story)} aria-describedby={props.draggable ? MOVE_HINT_ID : undefined}>
           {story.name}
         </button>
-        {props.draggable ? (
-          <span id={hintId} class="visually-hidden">
-            Alt+Up or Alt+Down moves this story.
-          </span>
-        ) : null}
       </div>
       <div class="card-line card-meta">
         {blocked ? (
@@ -95,4 +103,4 @@ export function StoryCard(props: { story: Story; project: Project; people: Reado
       </div>
     </li>
   );
-}
+});
