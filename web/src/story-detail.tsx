@@ -67,6 +67,8 @@ export function StoryDetail(props: DetailProps) {
     }
   };
   const update = (body: Record<string, unknown>) => save((knownVersion) => store.api.put(base, body, { knownVersion }));
+  /** Shows a change at once (a checkbox keeps its new state) until the story is read again after the save. */
+  const shown = (change: Partial<StoryData>) => setStory({ ...story, ...change });
   const disabled = !props.canWrite;
   const members = [...props.people.values()];
 
@@ -154,7 +156,9 @@ export function StoryDetail(props: DetailProps) {
               checked={story.owner_ids.includes(person.id)}
               onChange={(event) => {
                 const checked = (event.target as HTMLInputElement).checked;
-                void update({ owner_ids: checked ? [...story.owner_ids, person.id] : story.owner_ids.filter((id) => id !== person.id) });
+                const owners = checked ? [...story.owner_ids, person.id] : story.owner_ids.filter((id) => id !== person.id);
+                shown({ owner_ids: owners });
+                void update({ owner_ids: owners });
               }}
             />
             {person.name}
@@ -163,8 +167,8 @@ export function StoryDetail(props: DetailProps) {
       </fieldset>
       <LabelsField store={store} story={story} base={base} disabled={disabled} save={save} />
       <DescriptionField value={story.description ?? ''} disabled={disabled} onSave={(description) => update({ description })} />
-      <TasksField store={store} story={story} base={base} disabled={disabled} save={save} />
-      <BlockersField store={store} story={story} base={base} disabled={disabled} save={save} />
+      <TasksField store={store} story={story} base={base} disabled={disabled} save={save} shown={shown} />
+      <BlockersField store={store} story={story} base={base} disabled={disabled} save={save} shown={shown} />
       <ReviewsField store={store} story={story} base={base} disabled={disabled} save={save} people={members} />
       <CommentsField store={store} story={story} base={base} disabled={disabled} save={save} people={props.people} />
       <StoryActivity store={store} base={base} />
@@ -192,6 +196,8 @@ interface PartProps {
   base: string;
   disabled: boolean;
   save: Save;
+  /** Shows a change before the save's answer. */
+  shown?(change: Partial<StoryData>): void;
 }
 
 function TextField(props: { label: string; value: string; disabled: boolean; onSave(value: string): void }) {
@@ -325,7 +331,16 @@ function TasksField(props: PartProps) {
         {tasks.map((task, index) => (
           <li key={task.id} class={task.complete ? 'task complete' : 'task'}>
             <label class="checkbox">
-              <input type="checkbox" checked={task.complete} disabled={props.disabled} onChange={(event) => put(task.id, { complete: (event.target as HTMLInputElement).checked })} />
+              <input
+                type="checkbox"
+                checked={task.complete}
+                disabled={props.disabled}
+                onChange={(event) => {
+                  const complete = (event.target as HTMLInputElement).checked;
+                  props.shown?.({ tasks: story.tasks.map((other) => (other.id === task.id ? { ...other, complete } : other)) });
+                  void put(task.id, { complete });
+                }}
+              />
               {task.description}
             </label>
             {props.disabled ? null : (
@@ -376,7 +391,11 @@ function BlockersField(props: PartProps) {
                 type="checkbox"
                 checked={blocker.resolved}
                 disabled={props.disabled}
-                onChange={(event) => props.save((knownVersion) => store.api.put(`${base}/blockers/${blocker.id}`, { resolved: (event.target as HTMLInputElement).checked }, { knownVersion }))}
+                onChange={(event) => {
+                  const resolved = (event.target as HTMLInputElement).checked;
+                  props.shown?.({ blockers: story.blockers.map((other) => (other.id === blocker.id ? { ...other, resolved } : other)) });
+                  void props.save((knownVersion) => store.api.put(`${base}/blockers/${blocker.id}`, { resolved }, { knownVersion }));
+                }}
               />
               {blocker.description ?? `Blocker ${blocker.id}`} {blocker.resolved ? '(resolved)' : ''}
             </label>
