@@ -14,7 +14,12 @@ export function baseUrl(app: StorylineApp): string {
 
 /** Opens `path` and signs in by pasting the person's API token. */
 export async function signInWithToken(page: Page, app: StorylineApp, person: PersonHandle, path = '/'): Promise<void> {
-  await page.goto(`${baseUrl(app)}${path}`);
+  await signInAt(page, baseUrl(app), person, path);
+}
+
+/** The same through another origin (a proxy in front of the server). */
+export async function signInAt(page: Page, origin: string, person: PersonHandle, path = '/'): Promise<void> {
+  await page.goto(`${origin}${path}`);
   await page.getByLabel('Or paste your API token').fill(person.token);
   await page.getByRole('button', { name: 'Sign in with the token' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
