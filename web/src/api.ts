@@ -48,6 +48,8 @@ export interface RequestOptions {
   /** Credentials other than the session token (sign-in). */
   authorization?: string;
   token?: string;
+  /** The request carries a password to check (a password change): a refusal is about it, not the session. */
+  checksPassword?: boolean;
 }
 
 export class ApiClient {
@@ -144,8 +146,9 @@ export class ApiClient {
     }
     const code = typeof hash['code'] === 'string' ? hash['code'] : 'unknown';
     const error = new ApiError(response.status, code, hash as ApiError['hash']);
-    // Only the session's own token failing signs the person out (not a sign-in attempt or a public page).
-    const withSessionToken = options.authorization === undefined && options.token === undefined && this.token !== null;
+    // Only the session's own token failing signs the person out (not a sign-in attempt, a public page or a
+    // password being checked).
+    const withSessionToken = options.authorization === undefined && options.token === undefined && options.checksPassword !== true && this.token !== null;
     if (withSessionToken && (response.status === 401 || code === 'invalid_authentication')) this.onSignedOut();
     throw error;
   }

@@ -173,7 +173,7 @@ export function Profile() {
   const saveProfile = async (event: Event) => {
     event.preventDefault();
     try {
-      const answer = await api.put<Me>('/me', { name: name.trim(), initials: initials.trim(), username: username.trim(), time_zone: zone });
+      const answer = await api.put<Me>('/me', changedProfile(me, { name: name.trim(), initials: initials.trim(), username: username.trim(), time_zone: zone }));
       updateMe(answer.data);
       tell('status', 'Your profile was saved.');
     } catch (error) {
@@ -194,7 +194,7 @@ export function Profile() {
   const changePassword = async (event: Event) => {
     event.preventDefault();
     try {
-      await api.put('/me/password', { current_password: current, password });
+      await api.put('/me/password', { current_password: current, password }, { checksPassword: true });
       setCurrent('');
       setPassword('');
       tell('status', 'Your password was changed.');
@@ -266,6 +266,12 @@ export function Profile() {
       </form>
     </main>
   );
+}
+
+/** What the profile form changes: only those fields are sent (an unchanged empty username stays unset). */
+export function changedProfile(me: Me, form: { name: string; initials: string; username: string; time_zone: string }): Partial<typeof form> {
+  const before = { name: me.name, initials: me.initials ?? '', username: me.username ?? '', time_zone: me.time_zone?.olson_name ?? 'Etc/UTC' };
+  return Object.fromEntries(Object.entries(form).filter(([field, value]) => before[field as keyof typeof before] !== value));
 }
 
 function timeZones(selected: string): string[] {

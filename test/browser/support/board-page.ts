@@ -12,6 +12,11 @@ export function baseUrl(app: StorylineApp): string {
   return `http://127.0.0.1:${app.server.port}`;
 }
 
+/** HTTP Basic credentials, as a sign-in on GET /me sends them. */
+export function basicAuthorization(login: string, password: string): string {
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
+
 /** Opens `path` and signs in by pasting the person's API token. */
 export async function signInWithToken(page: Page, app: StorylineApp, person: PersonHandle, path = '/'): Promise<void> {
   await signInAt(page, baseUrl(app), person, path);
