@@ -61,6 +61,34 @@ describe('browser: a story on the board', function () {
     expect(saved.url()).to.match(/^blob:/);
   });
 
+  it('reorders tasks, adds and resolves a blocker, and completes an @mention from the members', async () => {
+    const id = await storyOf(app, alice, projectId, { name: 'Ordered work', current_state: 'unstarted', tasks: [{ description: 'First step' }, { description: 'Second step' }] });
+    const bobName = (await app.api('GET', `/projects/${projectId}/memberships`, { as: alice })).json.find((item: { person: { id: number } }) => item.person.id === bob.id).person.username as string;
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.getByRole('button', { name: 'Move task "Second step" up' }).click();
+    await expectOrder(async () => (await story(id)).tasks.map((task: { description: string }) => task.description), ['Second step', 'First step']);
+    await expectOrder(async () => detail.locator('.tasks li').allTextContents().then((items) => items.map((item) => item.replace(/[↑↓×]/g, '').trim())), ['Second step', 'First step']);
+
+    await detail.getByLabel('What blocks this story?').fill('Waiting on the API');
+    await detail.getByRole('button', { name: 'Add blocker' }).click();
+    await card(page, 'Ordered work').locator('.blocked', { hasText: 'Blocked' }).waitFor();
+    await detail.getByRole('checkbox', { name: /Waiting on the API/ }).check();
+    await expectOrder(async () => (await story(id)).blockers.map((blocker: { resolved: boolean }) => String(blocker.resolved)), ['true']);
+    await card(page, 'Ordered work').locator('.blocked').waitFor({ state: 'detached' });
+
+    const comment = detail.getByLabel(/^New comment/);
+    await comment.click();
+    await comment.pressSequentially(`Thanks @${bobName.slice(0, 2)}`);
+    await detail.getByRole('listbox', { name: 'Members to mention' }).getByRole('option', { name: new RegExp(`@${bobName}`) }).waitFor();
+    await comment.press('Enter');
+    expect(await comment.inputValue()).to.equal(`Thanks @${bobName} `);
+    await comment.pressSequentially('for the review');
+    await detail.getByRole('button', { name: 'Post comment' }).click();
+    await expectOrder(async () => (await story(id)).comments.map((item: { text: string }) => item.text), [`Thanks @${bobName} for the review`]);
+  });
+
   it('renders Markdown as sanitised HTML and never runs script from a description or a comment', async () => {
     const hostile = '# Heading\n\n<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>\n\n[link](javascript:window.pwned=3) and [ok](https://example.com)';
     const id = await storyOf(app, alice, projectId, { name: '<b>not bold</b>', description: hostile, comments: [{ text: '<svg onload="window.pwned=4">' }] });
