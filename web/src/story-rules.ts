@@ -37,8 +37,9 @@ export function needsEstimate(project: Pick<Project, 'bugs_and_chores_are_estima
 }
 
 export function stateActions(story: Pick<Story, 'current_state' | 'story_type'>): StateAction[] {
-  // A release has no work of its own: it is done (accepted) or not.
-  if (story.story_type === 'release') return story.current_state === 'accepted' ? [] : [{ label: 'Finish', state: 'accepted', kind: 'accept' }];
+  // A release has no work of its own: it is done (accepted) or not, and is finished only once scheduled
+  // (Tracker refused to finish one in the Icebox).
+  if (story.story_type === 'release') return story.current_state === 'accepted' || story.current_state === 'unscheduled' ? [] : [{ label: 'Finish', state: 'accepted', kind: 'accept' }];
   // A chore has no delivery: Tracker's Finish on a started chore accepts it.
   if (story.story_type === 'chore' && story.current_state === 'started') return [{ label: 'Finish', state: 'accepted', kind: 'accept' }];
   return ACTIONS[story.current_state];
