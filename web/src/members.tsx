@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, problemText } from './api';
 import type { BoardStore } from './board-store';
 import { moment } from './format';
+import { LabelledInput } from './labelled-input';
 import type { Invitation, Membership } from './types';
 
 export function MembersPanel(props: { store: BoardStore; isOwner: boolean }) {
@@ -92,18 +93,9 @@ function InviteForm(props: { store: BoardStore; onInvited(membership: Membership
   return (
     <form class="invite-form" onSubmit={submit}>
       <h3>Invite someone</h3>
-      <label>
-        Email
-        <input type="email" required value={email} onInput={(event) => setEmail((event.target as HTMLInputElement).value)} />
-      </label>
-      <label>
-        Name (for someone new)
-        <input value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
-      </label>
-      <label>
-        Initials
-        <input value={initials} onInput={(event) => setInitials((event.target as HTMLInputElement).value)} />
-      </label>
+      <LabelledInput label="Email" type="email" required value={email} onValue={setEmail} />
+      <LabelledInput label="Name (for someone new)" value={name} onValue={setName} />
+      <LabelledInput label="Initials" value={initials} onValue={setInitials} />
       <label>
         Role
         <select value={role} onChange={(event) => setRole((event.target as HTMLSelectElement).value)}>

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiClient, ApiError, basicCredentials, problemText } from './api';
 import { moment } from './format';
+import { LabelledInput } from './labelled-input';
 import { navigate } from './routes';
 import { useSession } from './session';
 import type { Invitation, Me, Project } from './types';
@@ -35,14 +36,8 @@ export function SignIn(props: { api: ApiClient; reason: string | null; onSignedI
           void attempt({ authorization: basicCredentials(login.trim(), password) });
         }}
       >
-        <label>
-          Email or username
-          <input name="login" autoComplete="username" required value={login} onInput={(event) => setLogin((event.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required value={password} onInput={(event) => setPassword((event.target as HTMLInputElement).value)} />
-        </label>
+        <LabelledInput label="Email or username" name="login" autoComplete="username" required value={login} onValue={setLogin} />
+        <LabelledInput label="Password" name="password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
         <button type="submit" disabled={busy}>
           Sign in
         </button>
@@ -54,10 +49,7 @@ export function SignIn(props: { api: ApiClient; reason: string | null; onSignedI
           void attempt({ token: token.trim() });
         }}
       >
-        <label>
-          Or paste your API token
-          <input name="token" autoComplete="off" spellcheck={false} required value={token} onInput={(event) => setToken((event.target as HTMLInputElement).value)} />
-        </label>
+        <LabelledInput label="Or paste your API token" name="token" autoComplete="off" spellcheck={false} required value={token} onValue={setToken} />
         <button type="submit" disabled={busy}>
           Sign in with the token
         </button>
@@ -136,15 +128,9 @@ export function Projects() {
       <form class="create-project" onSubmit={create}>
         <h2>Create a project</h2>
         {problem ? <p role="alert" class="problem">{problem}</p> : null}
-        <label>
-          Project name
-          <input required maxLength={50} value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
-        </label>
+        <LabelledInput label="Project name" required maxLength={50} value={name} onValue={setName} />
         {accountName !== null ? (
-          <label>
-            Account name
-            <input required value={accountName} onInput={(event) => setAccountName((event.target as HTMLInputElement).value)} />
-          </label>
+          <LabelledInput label="Account name" required value={accountName} onValue={setAccountName} />
         ) : null}
         <button type="submit" disabled={busy}>
           Create project
@@ -228,18 +214,9 @@ export function Profile() {
       <form onSubmit={saveProfile}>
         <h2>You</h2>
         <p>Email: {me.email}</p>
-        <label>
-          Name
-          <input required value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          Initials
-          <input value={initials} onInput={(event) => setInitials((event.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          Username
-          <input value={username} onInput={(event) => setUsername((event.target as HTMLInputElement).value)} />
-        </label>
+        <LabelledInput label="Name" required value={name} onValue={setName} />
+        <LabelledInput label="Initials" value={initials} onValue={setInitials} />
+        <LabelledInput label="Username" value={username} onValue={setUsername} />
         <label>
           Time zone
           <select value={zone} onChange={(event) => setZone((event.target as HTMLSelectElement).value)}>
@@ -254,14 +231,8 @@ export function Profile() {
       </form>
       <form onSubmit={changePassword}>
         <h2>Password</h2>
-        <label>
-          Current password
-          <input type="password" autoComplete="current-password" required value={current} onInput={(event) => setCurrent((event.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          New password
-          <input type="password" autoComplete="new-password" required value={password} onInput={(event) => setPassword((event.target as HTMLInputElement).value)} />
-        </label>
+        <LabelledInput label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
+        <LabelledInput label="New password" type="password" autoComplete="new-password" required value={password} onValue={setPassword} />
         <button type="submit">Change password</button>
       </form>
     </main>
@@ -319,22 +290,10 @@ export function InvitationPage(props: { api: ApiClient; secret: string; onSigned
           <p>
             {invitation.inviter_name ?? 'A project owner'} invited {invitation.email}. This link works once, until {moment(invitation.expires_at)}.
           </p>
-          <label>
-            Your name
-            <input required autoComplete="name" value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
-          </label>
-          <label>
-            Username
-            <input required autoComplete="username" value={username} onInput={(event) => setUsername((event.target as HTMLInputElement).value)} />
-          </label>
-          <label>
-            Initials (optional)
-            <input value={initials} onInput={(event) => setInitials((event.target as HTMLInputElement).value)} />
-          </label>
-          <label>
-            Password
-            <input type="password" required autoComplete="new-password" value={password} onInput={(event) => setPassword((event.target as HTMLInputElement).value)} />
-          </label>
+          <LabelledInput label="Your name" required autoComplete="name" value={name} onValue={setName} />
+          <LabelledInput label="Username" required autoComplete="username" value={username} onValue={setUsername} />
+          <LabelledInput label="Initials (optional)" value={initials} onValue={setInitials} />
+          <LabelledInput label="Password" type="password" required autoComplete="new-password" value={password} onValue={setPassword} />
           <button type="submit" disabled={busy}>
             Join the project
           </button>

@@ -272,15 +272,7 @@ export function Markdown(props: { text: string }) {
 
 function LabelsField(props: PartProps) {
   const { store, story, base } = props;
-  const [name, setName] = useState('');
   const labels = store.data?.labels ?? [];
-  const add = (event: Event) => {
-    event.preventDefault();
-    const text = name.trim();
-    if (text === '') return;
-    setName('');
-    void props.save((knownVersion) => store.api.post(`${base}/labels`, { name: text }, { knownVersion }));
-  };
   return (
     <section class="detail-section">
       <h3>Labels</h3>
@@ -297,32 +289,41 @@ function LabelsField(props: PartProps) {
         ))}
       </ul>
       {props.disabled ? null : (
-        <form class="inline-form" onSubmit={add}>
-          <label for="add-label">Add a label</label>
-          <input id="add-label" list="project-labels" value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
+        <AddForm id="add-label" label="Add a label" button="Add label" list="project-labels" onAdd={(name) => props.save((knownVersion) => store.api.post(`${base}/labels`, { name }, { knownVersion }))}>
           <datalist id="project-labels">
             {labels.map((label) => (
               <option key={label.id} value={label.name} />
             ))}
           </datalist>
-          <button type="submit">Add label</button>
-        </form>
+        </AddForm>
       )}
     </section>
   );
 }
 
+/** A one-line form that adds what was typed (trimmed, never empty) and empties itself. */
+function AddForm(props: { id: string; label: string; button: string; list?: string; onAdd(text: string): void; children?: preact.ComponentChildren }) {
+  const [text, setText] = useState('');
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const added = text.trim();
+    if (added === '') return;
+    setText('');
+    props.onAdd(added);
+  };
+  return (
+    <form class="inline-form" onSubmit={submit}>
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} list={props.list} value={text} onInput={(event) => setText((event.target as HTMLInputElement).value)} />
+      {props.children}
+      <button type="submit">{props.button}</button>
+    </form>
+  );
+}
+
 function TasksField(props: PartProps) {
   const { store, story, base } = props;
-  const [text, setText] = useState('');
   const tasks = [...story.tasks].sort((a, b) => a.position - b.position);
-  const add = (event: Event) => {
-    event.preventDefault();
-    if (text.trim() === '') return;
-    const description = text.trim();
-    setText('');
-    void props.save((knownVersion) => store.api.post(`${base}/tasks`, { description }, { knownVersion }));
-  };
   const put = (taskId: number, body: Record<string, unknown>) => props.save((knownVersion) => store.api.put(`${base}/tasks/${taskId}`, body, { knownVersion }));
   return (
     <section class="detail-section">
@@ -360,11 +361,7 @@ function TasksField(props: PartProps) {
         ))}
       </ol>
       {props.disabled ? null : (
-        <form class="inline-form" onSubmit={add}>
-          <label for="add-task">New task</label>
-          <input id="add-task" value={text} onInput={(event) => setText((event.target as HTMLInputElement).value)} />
-          <button type="submit">Add task</button>
-        </form>
+        <AddForm id="add-task" label="New task" button="Add task" onAdd={(description) => props.save((knownVersion) => store.api.post(`${base}/tasks`, { description }, { knownVersion }))} />
       )}
     </section>
   );
@@ -372,14 +369,6 @@ function TasksField(props: PartProps) {
 
 function BlockersField(props: PartProps) {
   const { store, story, base } = props;
-  const [text, setText] = useState('');
-  const add = (event: Event) => {
-    event.preventDefault();
-    if (text.trim() === '') return;
-    const description = text.trim();
-    setText('');
-    void props.save((knownVersion) => store.api.post(`${base}/blockers`, { description }, { knownVersion }));
-  };
   return (
     <section class="detail-section">
       <h3>Blockers</h3>
@@ -403,11 +392,7 @@ function BlockersField(props: PartProps) {
         ))}
       </ul>
       {props.disabled ? null : (
-        <form class="inline-form" onSubmit={add}>
-          <label for="add-blocker">What blocks this story?</label>
-          <input id="add-blocker" value={text} onInput={(event) => setText((event.target as HTMLInputElement).value)} />
-          <button type="submit">Add blocker</button>
-        </form>
+        <AddForm id="add-blocker" label="What blocks this story?" button="Add blocker" onAdd={(description) => props.save((knownVersion) => store.api.post(`${base}/blockers`, { description }, { knownVersion }))} />
       )}
     </section>
   );
