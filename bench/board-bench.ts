@@ -171,16 +171,24 @@ async function measureDrags(page: Page, rounds: number): Promise<void> {
     await page.mouse.move(to.x + 20, to.y + to.height * 0.75, { steps: 10 });
     await page.mouse.move(to.x + 22, to.y + to.height * 0.75 + 1, { steps: 2 });
     await page.mouse.up();
-    await page.waitForFunction(() => performance.getEntriesByName('storyline:board-loaded').length > 0, undefined, { timeout: 30_000 });
+    // Settled: the server answered the move and the panels were read again after the drop.
+    const settled = () => {
+      const drop = performance.getEntriesByName('storyline:drop')[0];
+      const reads = performance.getEntriesByName('storyline:board-loaded');
+      return drop !== undefined && performance.getEntriesByName('storyline:move-confirmed').length > 0 && reads.some((read) => read.startTime > drop.startTime);
+    };
+    await page.waitForFunction(settled, undefined, { timeout: 30_000 });
     const marks = (await page.evaluate(() => {
       const at = (name: string) => performance.getEntriesByName(name)[0] as { startTime: number; detail?: unknown } | undefined;
+      const drop = at('storyline:drop')?.startTime ?? 0;
+      const loaded = performance.getEntriesByName('storyline:board-loaded').find((read) => read.startTime > drop);
       return {
         drop: at('storyline:drop')?.startTime,
         shown: at('storyline:drop-shown')?.startTime,
         detail: at('storyline:drop-shown')?.detail as { expected: number; shown: number } | undefined,
         sent: at('storyline:move-sent')?.startTime,
         confirmed: at('storyline:move-confirmed')?.startTime,
-        loaded: at('storyline:board-loaded')?.startTime,
+        loaded: loaded?.startTime,
       };
     })) as { drop?: number; shown?: number; detail?: { expected: number; shown: number }; sent?: number; confirmed?: number; loaded?: number };
     if (marks.drop === undefined || marks.shown === undefined || marks.sent === undefined || marks.confirmed === undefined || marks.loaded === undefined) {

@@ -11,6 +11,8 @@ import type { Activity, Epic, Iteration, Label, Membership, Project, Story } fro
 export const CARD_FIELDS = ':default,comment_ids,blockers(resolved)';
 const ITERATION_FIELDS = `:default,velocity,points,effective_points,accepted_points,stories(${CARD_FIELDS})`;
 const PAGE = 500;
+/** How long after a live event the board is read again (the events of a burst share one read). */
+const CATCH_UP_DELAY_MS = 60;
 /** Bounds the pages read for one list (500 stories or iterations each). */
 const MAX_PAGES = 200;
 
@@ -46,6 +48,9 @@ export class BoardStore {
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private firstLoad: Promise<void> | null = null;
+  /** The newest version the live stream announced. */
+  private announced = 0;
+  private writesInFlight = 0;
 
   constructor(
     readonly api: ApiClient,
@@ -115,19 +120,23 @@ export class BoardStore {
     return this.refreshing;
   }
 
-  /** A refresh soon: several stream events in a row cost one. */
-  refreshSoon(delayMs = 60): void {
-    if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null;
-      void this.refresh();
-    }, delayMs);
+  /**
+   * A version from the live stream. The board is read again soon (several events in a row cost one
+   * read) when the version is newer than the shown data and no write of this board is under way: a
+   * write's own version is in its answer, and the write reads the board again itself.
+   */
+  applyActivity(_activity: Activity, version: number): void {
+    this.announced = Math.max(this.announced, version);
+    this.catchUpSoon();
   }
 
-  /** A version from the live stream: anything newer than the shown data is read again. */
-  applyActivity(_activity: Activity, version: number): void {
-    if (version <= this.version) return;
-    this.refreshSoon();
+  private catchUpSoon(): void {
+    if (this.refreshTimer || this.announced <= this.version) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      if (this.writesInFlight > 0 || this.announced <= this.version) return;
+      void this.refresh();
+    }, CATCH_UP_DELAY_MS);
   }
 
   setLive(status: 'live' | 'reconnecting' | 'unavailable'): void {
@@ -151,6 +160,7 @@ export class BoardStore {
    */
   async write<T>(send: (knownVersion: number) => Promise<Answer<T>>): Promise<Answer<T>> {
     const known = this.version;
+    this.writesInFlight += 1;
     try {
       const answer = await send(known);
       if (!answer.stale && answer.version !== null) this.version = Math.max(this.version, answer.version);
@@ -168,6 +178,10 @@ export class BoardStore {
       // What the server refused may have been shown optimistically: show what it holds.
       void this.refresh();
       throw error;
+    } finally {
+      this.writesInFlight -= 1;
+      // Someone else's versions announced while this write ran.
+      this.catchUpSoon();
     }
   }
 
