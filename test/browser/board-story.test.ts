@@ -6,6 +6,9 @@ import { storylineApp, type PersonHandle, type StorylineApp } from '../api/suppo
 import { useChromium } from './support/chromium.js';
 import { card, expectOrder, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
 
+/** A 1x1 PNG. */
+const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+
 describe('browser: a story on the board', function () {
   this.timeout(90_000);
   const chromium = useChromium();
@@ -59,6 +62,18 @@ describe('browser: a story on the board', function () {
     const saved = await download;
     expect(saved.suggestedFilename()).to.equal('spec.txt');
     expect(saved.url()).to.match(/^blob:/);
+
+    // An image shows a preview, fetched with the token (its thumbnail once the server made it).
+    await detail.getByLabel('Attach a file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(ONE_PIXEL_PNG, 'base64') });
+    await detail.getByRole('button', { name: 'Post comment' }).click();
+    const preview = detail.getByRole('img', { name: 'dot.png' });
+    await preview.waitFor();
+    expect(await preview.getAttribute('src')).to.match(/^blob:/);
+    const decoded = await preview.evaluate((img) => {
+      const element = img as unknown as { decode(): Promise<void>; naturalWidth: number };
+      return element.decode().then(() => element.naturalWidth);
+    });
+    expect(decoded).to.equal(1);
   });
 
   it('reorders tasks, adds and resolves a blocker, and completes an @mention from the members', async () => {

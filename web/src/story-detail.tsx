@@ -545,17 +545,19 @@ function Attachment(props: { file: FileAttachment; store: BoardStore }) {
   const { file, store } = props;
   const [preview, setPreview] = useState<string | null>(null);
   const image = /^image\/(png|jpeg|gif|webp)$/.test(file.content_type ?? '');
+  // The server's thumbnail once made, else the image itself.
+  const previewUrl = file.thumbnailable && file.thumbnail_url ? sameOrigin(file.thumbnail_url) : image && file.download_url ? `${sameOrigin(file.download_url)}?inline=true` : null;
   useEffect(() => {
-    if (!image || !file.download_url) return;
+    if (!previewUrl) return;
     let url: string | null = null;
     store.api
-      .blob(`${sameOrigin(file.download_url)}?inline=true`)
+      .blob(previewUrl)
       .then((blob) => setPreview((url = URL.createObjectURL(blob))))
       .catch(() => undefined);
     return () => {
       if (url) URL.revokeObjectURL(url);
     };
-  }, [file.id]);
+  }, [previewUrl]);
   const download = async () => {
     if (!file.download_url) return;
     const blob = await store.api.blob(file.download_url);

@@ -131,6 +131,9 @@ export interface FileAttachment {
   content_type?: string;
   size?: number;
   download_url?: string;
+  /** True once the server made the image's thumbnail (then at `thumbnail_url`). */
+  thumbnailable?: boolean;
+  thumbnail_url?: string;
 }
 
 export interface Comment {
