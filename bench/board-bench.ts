@@ -75,12 +75,13 @@ export async function run(): Promise<void> {
       await page.goto(url);
       await page.waitForFunction(() => performance.getEntriesByName('storyline:board-interactive').length > 0, undefined, { timeout: 60_000 });
       const ms = (await page.evaluate(() => performance.getEntriesByName('storyline:board-interactive')[0]!.startTime)) as number;
+      const dataIn = (await page.evaluate(() => performance.getEntriesByName('storyline:board-loaded')[0]!.startTime)) as number;
       const cards = await page.locator('.card').count();
       interactive.push(ms);
       const requests = (await page.evaluate(() =>
         performance.getEntriesByType('resource').map((entry) => `${new URL(entry.name).pathname.replace(/^.*\/(\w+)$/, '$1')} ${entry.startTime.toFixed(0)}+${entry.duration.toFixed(0)}`),
       )) as string[];
-      console.log(`  cold load ${round + 1}: interactive after ${ms.toFixed(0)} ms (${cards} cards shown; requests, start+duration ms: ${requests.join(', ')})`);
+      console.log(`  cold load ${round + 1}: interactive after ${ms.toFixed(0)} ms (data in after ${dataIn.toFixed(0)} ms; ${cards} cards shown; requests, start+duration ms: ${requests.join(', ')})`);
     }
     const sorted = [...interactive].sort((a, b) => a - b);
     console.log(`time to interactive, cold cache (${loads} loads): median ${median(interactive).toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms (target 1,500 ms)`);
@@ -240,8 +241,10 @@ async function measureLive(page: Page, projectUrl: string, token: string, rounds
       body: JSON.stringify({ name }),
     });
     if (!answer.ok) throw new Error(`rename answered ${answer.status}`);
-    await page.waitForFunction('window.storylineLiveShown !== null', undefined, { timeout: 30_000 });
-    shownMs.push(((await page.evaluate('window.storylineLiveShown')) as number) - sent);
+    // A function, not a string: the board's policy forbids evaluating strings in the page.
+    const shownAt = () => (globalThis as unknown as { storylineLiveShown: number | null }).storylineLiveShown;
+    await page.waitForFunction(shownAt, undefined, { timeout: 30_000 });
+    shownMs.push((await page.evaluate(shownAt))! - sent);
   }
   const sorted = [...shownMs].sort((a, b) => a - b);
   console.log(
