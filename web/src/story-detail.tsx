@@ -10,7 +10,12 @@ import { isEstimable, pointScale, stateActions, STATE_NAMES, STORY_TYPES } from 
 import type { Activity, Comment, FileAttachment, Person, ReviewType, StoryDetail as StoryData, StoryState } from './types';
 
 const DETAIL_FIELDS = ':default,follower_ids,comment_ids,tasks,blockers,reviews,comments(:default,file_attachments)';
-const STATES: StoryState[] = ['unscheduled', 'unstarted', 'started', 'finished', 'delivered', 'accepted', 'rejected'];
+const STATES: StoryState[] = ['unscheduled', 'unstarted', 'planned', 'started', 'finished', 'delivered', 'accepted', 'rejected'];
+
+/** The states a story can be set to: `planned` only where Current is planned by hand (or it is planned). */
+function statesOf(project: { automatic_planning: boolean }, story: { current_state: StoryState }): StoryState[] {
+  return STATES.filter((state) => state !== 'planned' || !project.automatic_planning || story.current_state === 'planned');
+}
 
 interface DetailProps {
   store: BoardStore;
@@ -115,7 +120,7 @@ export function StoryDetail(props: DetailProps) {
         <label>
           State
           <select disabled={disabled} value={story.current_state} onChange={(event) => update({ current_state: (event.target as HTMLSelectElement).value })}>
-            {STATES.map((state) => (
+            {statesOf(project, story).map((state) => (
               <option key={state} value={state}>
                 {STATE_NAMES[state]}
               </option>
