@@ -187,6 +187,18 @@ describe('browser: the board', function () {
     expect(await page.locator('.panel-icebox').count()).to.equal(0);
   });
 
+  it('shows every card of a long Backlog and Icebox (the first ones at once, the rest in the frames after)', async () => {
+    const id = await projectOf(app, alice, 'Long lists', [], { initial_velocity: 1 });
+    for (let n = 1; n <= 90; n += 1) await storyOf(app, alice, id, { name: `Planned ${n}`, current_state: 'unstarted', estimate: 1 });
+    for (let n = 1; n <= 90; n += 1) await storyOf(app, alice, id, { name: `Iced ${n}` });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${id}`);
+    await expectOrder(async () => [String(await page.locator('.panel-current .card, .panel-backlog .card').count()), String(await page.locator('.panel-icebox .card').count())], ['90', '90']);
+    expect(await page.locator('.panel-backlog .card .story-name').last().textContent()).to.equal('Planned 90');
+    await card(page, 'Iced 90').getByRole('button', { name: 'Iced 90' }).click();
+    await page.getByRole('article', { name: /Story #/ }).getByLabel('Name').waitFor();
+  });
+
   it('has no serious or critical accessibility violation on the board', async () => {
     const id = await projectOf(app, alice, 'Accessible');
     await storyOf(app, alice, id, { name: 'Started one', current_state: 'started', estimate: 1, labels: ['ops'] });

@@ -132,9 +132,10 @@ export function Board(props: BoardProps) {
   );
   const project = data?.project;
   const cardProps = useMemo(() => (project ? { project, people, actions, draggable: canWrite } : null), [project, people, actions, canWrite]);
-  // A long Backlog or Icebox shows its first cards at once and the rest in the frames after.
-  const backlogShown = useRevealAfterFirstPaint(loaded);
-  const iceboxShown = useRevealAfterFirstPaint(loaded);
+  // A long Backlog or Icebox shows its first cards at once and the rest a slice per frame after.
+  const scheduledCards = data ? data.iterations.reduce((sum, iteration) => sum + iteration.stories.length, 0) : 0;
+  const backlogShown = useCardsShown(loaded, scheduledCards);
+  const iceboxShown = useCardsShown(loaded, data?.icebox.length ?? 0);
 
   if (!data || !cardProps) {
     return (
@@ -195,7 +196,7 @@ export function Board(props: BoardProps) {
           <PanelFrame id="backlog" title="Backlog" onHide={() => show('backlog', false)}>
             {canWrite ? <AddStory store={store} where="backlog" firstId={backlog[0]?.stories[0]?.id ?? null} /> : null}
             {backlog.length === 0 ? <p class="empty">The Backlog is empty.</p> : null}
-            {revealed(backlog, backlogShown).map((iteration) => (
+            {firstIterations(backlog, backlogShown).map((iteration) => (
               <div key={iteration.number} class="iteration">
                 <h3 class="iteration-header">{iterationSummary(iteration, data)}</h3>
                 <StoryList panel="backlog" iteration={iteration.number} stories={iteration.stories} cardProps={cardProps} store={store} currentNumber={currentNumber} selected={props.openStoryId} />
@@ -206,7 +207,7 @@ export function Board(props: BoardProps) {
         {panels.has('icebox') ? (
           <PanelFrame id="icebox" title="Icebox" onHide={() => show('icebox', false)} subtitle={`${data.icebox.length} stories`}>
             {canWrite ? <AddStory store={store} where="icebox" firstId={null} /> : null}
-            <StoryList panel="icebox" iteration={null} stories={iceboxShown ? data.icebox : data.icebox.slice(0, FIRST_CARDS)} cardProps={cardProps} store={store} currentNumber={currentNumber} selected={props.openStoryId} />
+            <StoryList panel="icebox" iteration={null} stories={data.icebox.length > iceboxShown ? data.icebox.slice(0, iceboxShown) : data.icebox} cardProps={cardProps} store={store} currentNumber={currentNumber} selected={props.openStoryId} />
           </PanelFrame>
         ) : null}
         {panels.has('done') ? (
@@ -239,35 +240,38 @@ export function Board(props: BoardProps) {
   );
 }
 
-/** Cards a long list shows in the first frame; the rest follow (useRevealAfterFirstPaint). */
-const FIRST_CARDS = 60;
+/**
+ * Cards a long list shows in the first frame with data, and how many more each frame after: the board
+ * is shown and answers input at once, and no frame spends long making cards below the fold.
+ */
+const FIRST_CARDS = 30;
+const CARDS_PER_FRAME = 40;
 
-/** False until the frame after the data was first shown (then true for good). */
-function useRevealAfterFirstPaint(loaded: boolean): boolean {
-  const [shown, setShown] = useState(false);
+/** How many cards of a list of `total` to show now: FIRST_CARDS, then CARDS_PER_FRAME more after each paint. */
+function useCardsShown(loaded: boolean, total: number): number {
+  const [shown, setShown] = useState(FIRST_CARDS);
   useEffect(() => {
-    if (!loaded || shown) return;
+    if (!loaded || shown >= total) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setShown(true), 0)));
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setShown((count) => count + CARDS_PER_FRAME), 0)));
     return () => {
       cancelAnimationFrame(frame);
       if (timer) clearTimeout(timer);
     };
-  }, [loaded]);
+  }, [loaded, shown, total]);
   return shown;
 }
 
-/** The Backlog's iterations to show: all, or the first ones holding about FIRST_CARDS stories. */
-function revealed(iterations: Iteration[], all: boolean): Iteration[] {
-  if (all) return iterations;
-  let cards = 0;
+/** The Backlog's first iterations holding `cards` stories (the one that reaches it included). */
+function firstIterations(iterations: Iteration[], cards: number): Iteration[] {
+  let counted = 0;
   const first: Iteration[] = [];
   for (const iteration of iterations) {
-    if (cards >= FIRST_CARDS) break;
+    if (counted >= cards) break;
     first.push(iteration);
-    cards += iteration.stories.length;
+    counted += iteration.stories.length;
   }
-  return first;
+  return first.length === iterations.length ? iterations : first;
 }
 
 function iterationSummary(iteration: Iteration, data: BoardData): string {
