@@ -4,9 +4,10 @@
 // the stamp, so a restart of a current build starts at once; where no sources are present (an image or
 // package that ships only dist/) the shipped build is used as it is and TypeScript is never needed.
 //
-// The board: web/tsconfig.json is type-checked (no output), then esbuild bundles web/src/main.tsx and
-// its CSS into dist/web/assets/ under fingerprinted names (each with a gzip twin), and writes
-// dist/web/index.html from web/index.html with those names, and dist/web/manifest.json listing them.
+// The board: web/tsconfig.json is type-checked (no output), then esbuild bundles web/src/main.tsx, the
+// chunks it imports and its CSS into dist/web/assets/ under fingerprinted names (each with a gzip twin),
+// and writes dist/web/index.html from web/index.html with those names (the chunks as modulepreload
+// links), and dist/web/manifest.json listing them.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -92,7 +93,10 @@ async function buildWeb() {
     jsxImportSource: 'preact',
     outdir: assetsDir,
     entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
     assetNames: '[name]-[hash]',
+    // The app's code is a chunk main.tsx imports once the first requests are sent (web/src/boot.ts).
+    splitting: true,
     sourcemap: 'linked',
     legalComments: 'linked',
     metafile: true,
@@ -106,8 +110,11 @@ async function buildWeb() {
     console.error(`build: the board bundle lacks its script or style sheet (${outputs.join(', ')})`);
     process.exit(1);
   }
+  // Every chunk is fetched with the entry (modulepreload), not after it asks for them.
+  const chunks = outputs.filter((name) => name.endsWith('.js') && name !== script).sort();
+  const preloads = chunks.map((name) => `<link rel="modulepreload" href="/assets/${name}">`).join('\n');
   const template = readFileSync(join(webDir, 'index.html'), 'utf8');
-  const index = template.replaceAll('%SCRIPT%', `/assets/${script}`).replaceAll('%STYLE%', `/assets/${style}`);
+  const index = template.replaceAll('%SCRIPT%', `/assets/${script}`).replaceAll('%STYLE%', `/assets/${style}`).replaceAll('%PRELOADS%', preloads);
   writeFileSync(join(webOut, 'index.html'), index);
   const assets = [];
   for (const name of readdirSync(assetsDir).sort()) {

@@ -1,40 +1,43 @@
 // The app: who is signed in, where the tab is, and the header around every page. A story or epic
 // address (/story/show/{id}, /epic/show/{id}) opens its project's board with it open; the project is
 // asked of the API when the address alone names only the story.
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiClient, problemText } from './api';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { problemText } from './api';
 import { Board } from './board';
-import { prefetchBoard } from './board-store';
+import type { Boot } from './boot';
 import { NotificationsBell } from './notifications';
 import { InvitationPage, Profile, Projects, SignIn } from './pages';
 import { currentPlace, navigate, onPlaceChange, type Place } from './routes';
-import { SessionContext, storedToken, storeToken, useSession, type Session } from './session';
+import { SessionContext, storeToken, useSession, type Session } from './session';
 import type { Me } from './types';
 
-export function App() {
+/** Renders the app in place of the page's loading note. */
+export function mountApp(started: Boot): void {
+  const root = document.getElementById('app')!;
+  root.textContent = '';
+  render(<App boot={started} />, root);
+}
+
+export function App(props: { boot: Boot }) {
+  const { api } = props.boot;
   const [place, setPlace] = useState<Place>(currentPlace);
   const [me, setMe] = useState<Me | null>(null);
   const [signInReason, setSignInReason] = useState<string | null>(null);
-  const [checking, setChecking] = useState(() => storedToken() !== null);
-  const api = useMemo(() => {
-    const client = new ApiClient(storedToken(), () => {
+  const [checking, setChecking] = useState(() => props.boot.me !== null);
+  useEffect(() => onPlaceChange(setPlace), []);
+  useEffect(() => {
+    props.boot.onSignedOut(() => {
       storeToken(null);
-      client.setToken(null);
+      api.setToken(null);
       setMe(null);
       setSignInReason('Your session ended (the API token was refused): sign in again.');
     });
-    // A board address opened with a token: its data is read while the person is checked.
-    const opened = currentPlace();
-    if (client.currentToken() && opened.page === 'project') prefetchBoard(client, opened.projectId);
-    return client;
-  }, []);
-  useEffect(() => onPlaceChange(setPlace), []);
-  useEffect(() => {
-    if (!checking) return;
-    api
-      .get<Me>('/me')
-      .then((answer) => setMe(answer.data))
-      .catch(() => undefined)
+    // The board address opened with a token: boot.ts asked for the person (and the board) already.
+    props.boot.me
+      ?.then((person) => {
+        if (person) setMe(person);
+      })
       .finally(() => setChecking(false));
   }, []);
 

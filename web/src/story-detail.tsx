@@ -5,7 +5,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { problemText, sameOrigin } from './api';
 import type { BoardStore } from './board-store';
 import { moment, points } from './format';
-import { markdownHtml } from './markdown';
 import { isEstimable, pointScale, stateActions, STATE_NAMES, STORY_TYPES } from './story-rules';
 import type { Activity, Comment, FileAttachment, Person, ReviewType, StoryDetail as StoryData, StoryState } from './types';
 
@@ -270,9 +269,25 @@ function DescriptionField(props: { value: string; disabled: boolean; onSave(valu
   );
 }
 
-/** Markdown through the sanitiser: the only HTML the board inserts that it did not build. */
+/** The Markdown renderer (markdown.ts: marked and DOMPurify), a chunk loaded when a text is first shown. */
+let markdown: typeof import('./markdown') | null = null;
+let markdownLoading: Promise<void> | null = null;
+
+/** Markdown through the sanitiser: the only HTML the board inserts that it did not build (plain text until the renderer is in). */
 export function Markdown(props: { text: string }) {
-  return <div class="markdown" dangerouslySetInnerHTML={{ __html: markdownHtml(props.text) }} />;
+  const [, setLoaded] = useState(markdown !== null);
+  useEffect(() => {
+    if (markdown) return;
+    markdownLoading ??= import('./markdown').then((module) => {
+      markdown = module;
+    });
+    markdownLoading.then(
+      () => setLoaded(true),
+      () => (markdownLoading = null),
+    );
+  }, []);
+  if (!markdown) return <div class="markdown plain">{props.text}</div>;
+  return <div class="markdown" dangerouslySetInnerHTML={{ __html: markdown.markdownHtml(props.text) }} />;
 }
 
 function LabelsField(props: PartProps) {

@@ -27,7 +27,7 @@ appendFileSync(join(root, 'compiled.log'), web ? 'web\\n' : 'run\\n');
 mkdirSync(join(root, 'dist'), { recursive: true });
 `;
 
-/** An esbuild stand-in: writes a fingerprinted script and style sheet where asked and reports them. */
+/** An esbuild stand-in: writes a fingerprinted entry script, a chunk and a style sheet where asked and reports them. */
 const fakeEsbuild = `
 const { appendFileSync, mkdirSync, writeFileSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
@@ -38,7 +38,9 @@ exports.build = async function build(options) {
   mkdirSync(options.outdir, { recursive: true });
   writeFileSync(join(options.outdir, 'app-ABC123.js'), 'console.log("board")');
   writeFileSync(join(options.outdir, 'app-DEF456.css'), 'body{}');
-  return { metafile: { outputs: { [join(options.outdir, 'app-ABC123.js')]: {}, [join(options.outdir, 'app-DEF456.css')]: {} } } };
+  writeFileSync(join(options.outdir, 'chunk-GHI789.js'), 'export const app = 1;');
+  const outputs = ['app-ABC123.js', 'app-DEF456.css', 'chunk-GHI789.js'].map((name) => join(options.outdir, name));
+  return { metafile: { outputs: Object.fromEntries(outputs.map((path) => [path, {}])) } };
 };
 `;
 
@@ -62,7 +64,7 @@ describe('scripts/build.mjs', () => {
   const addWeb = () => {
     mkdirSync(join(project, 'web', 'src'), { recursive: true });
     writeFileSync(join(project, 'web', 'tsconfig.json'), '{}\n');
-    writeFileSync(join(project, 'web', 'index.html'), '<link href="%STYLE%"><script type="module" src="%SCRIPT%"></script>\n');
+    writeFileSync(join(project, 'web', 'index.html'), '<link href="%STYLE%"><script type="module" src="%SCRIPT%"></script>\n%PRELOADS%\n');
     writeFileSync(join(project, 'web', 'src', 'main.tsx'), 'export {};\n');
   };
   const runs = () => (existsSync(join(project, 'compiled.log')) ? readFileSync(join(project, 'compiled.log'), 'utf8').split('\n').filter(Boolean) : []);
@@ -129,20 +131,23 @@ describe('scripts/build.mjs', () => {
     expect(result.stderr).to.contain('npm install');
   });
 
-  it('type-checks and bundles the board into dist/web: fingerprinted names in index.html, a gzip twin of each asset, a manifest', () => {
+  it('type-checks and bundles the board into dist/web: fingerprinted names in index.html (chunks preloaded), a gzip twin of each asset, a manifest', () => {
     addWeb();
     const result = build();
     expect(result.status, result.stderr).to.equal(0);
     expect(runs()).to.deep.equal(['run', 'web']);
     expect(bundles()).to.equal(1);
     const web = join(project, 'dist', 'web');
-    expect(readFileSync(join(web, 'index.html'), 'utf8')).to.equal('<link href="/assets/app-DEF456.css"><script type="module" src="/assets/app-ABC123.js"></script>\n');
+    expect(readFileSync(join(web, 'index.html'), 'utf8')).to.equal(
+      '<link href="/assets/app-DEF456.css"><script type="module" src="/assets/app-ABC123.js"></script>\n<link rel="modulepreload" href="/assets/chunk-GHI789.js">\n',
+    );
     expect(gunzipSync(readFileSync(join(web, 'assets', 'app-ABC123.js.gz'))).toString()).to.equal('console.log("board")');
     const manifest = JSON.parse(readFileSync(join(web, 'manifest.json'), 'utf8'));
     expect(manifest).to.include({ index: 'index.html', script: 'app-ABC123.js', style: 'app-DEF456.css' });
     expect(manifest.assets.map((asset: { name: string; type: string }) => [asset.name, asset.type])).to.deep.equal([
       ['app-ABC123.js', 'text/javascript; charset=utf-8'],
       ['app-DEF456.css', 'text/css; charset=utf-8'],
+      ['chunk-GHI789.js', 'text/javascript; charset=utf-8'],
     ]);
   });
 
