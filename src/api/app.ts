@@ -154,10 +154,6 @@ class RequestPipeline {
     if (match.kind === 'not_found') throw apiError('route_not_found');
     if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
     const { route, params } = match;
-    if (route.secretPath === true) {
-      state.path = route.path;
-      state.query = '';
-    }
     // A route whose answers are always enveloped envelopes its errors too: its clients read one shape.
     if (route.alwaysEnvelope === true) state.envelope = true;
 

@@ -6,8 +6,8 @@
 //   GET /assets/:name                                  the bundle's fingerprinted files
 //
 // The app's pages carry a strict Content-Security-Policy (no inline script, nothing from elsewhere, no
-// framing), nosniff and no referrer (an invitation's secret is in its URL, which the access log shows
-// only as the route's pattern); the HTML is revalidated every time, the fingerprinted assets are cached
+// framing), nosniff and no referrer (an invitation's secret is in its URL; the access log leaves it out:
+// secret-paths.ts); the HTML is revalidated every time, the fingerprinted assets are cached
 // for a year. An asset is sent gzipped to a client that accepts it.
 import { apiError } from './error-catalogue.js';
 import type { HeaderBag } from './response-headers.js';
@@ -62,7 +62,6 @@ export function boardRoutes(assets: BoardAssets): RouteDefinition[] {
     path,
     mount: 'root',
     access: 'public',
-    ...(path.includes(':secret') ? { secretPath: true as const } : {}),
     async handle() {
       return boardPage(assets);
     },

@@ -154,11 +154,6 @@ export interface RouteDefinition {
   mount?: 'versioned' | 'root';
   /** `raw`: the body is not parsed (multipart uploads); see `ApiRequest.rawBody`. Default `json`. */
   body?: 'json' | 'raw';
-  /**
-   * The path holds a secret (an invitation's): the access log shows the route's pattern
-   * (`/invitations/:secret`) instead of the path.
-   */
-  secretPath?: true;
   /** `GET /me` only: HTTP Basic credentials (username or email, and password) are accepted. */
   basicAuth?: boolean;
   /** Always answer enveloped, whatever `envelope` says. */
