@@ -1,7 +1,7 @@
 // People joining and keeping their account, in real headless Chromium: an owner invites a new email from
 // the Members panel and gets a one-time link; the invitee opens it, sets name, username and password and
 // lands on the project; the profile page shows and renews the API token and changes the profile and the
-// password. Skipped, saying why, on a server without the invitation and profile endpoints.
+// password, through the invitation and profile endpoints (src/api/resources/invitations.ts, me.ts).
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { useChromium } from './support/chromium.js';
@@ -13,13 +13,8 @@ describe('browser: joining and the profile', function () {
   let app: StorylineApp;
   let alice: PersonHandle;
 
-  before(async function () {
+  before(async () => {
     app = await storylineApp();
-    const probe = await app.api('GET', '/invitations/probe');
-    if (probe.json?.code === 'route_not_found') {
-      console.warn('  joining and profile tests skipped: this server has no invitation or profile endpoints');
-      this.skip();
-    }
     alice = await app.person('Alice Able');
   });
   after(async () => {
