@@ -1,6 +1,7 @@
 // What an operator and a browser find outside the API prefixes: `GET /health` (no credentials needed)
 // with the log head and each projection's checkpoint, and `GET /`, a small index pointing at the API
 // prefix and the docs, as HTML for a browser (Accept: text/html) and JSON otherwise.
+import type { SchemaObject } from 'ajv';
 import type { ApiResult, RouteDefinition } from './route-table.js';
 import { JSON_CONTENT_TYPE } from './response-headers.js';
 
@@ -25,9 +26,45 @@ const API_PREFIX = '/services/v5';
 const API_ALIASES = ['/v5', '/services/edge', '/edge', '/services/next', '/next'];
 const DOCS = {
   api: 'Pivotal Tracker REST API v5: any client written for it works with its base URL set to this server',
+  reference: '/docs: the API reference (every endpoint, with "try it"); /services/v5/openapi.json: the same as an OpenAPI 3.1 document',
   readme: 'README.md of the Storyline distribution: running, configuring, operating',
   conventions: 'src/api/conventions.md: the conventions every endpoint follows',
   decisions: 'docs/decisions.md: every choice made where the API reference is silent',
+};
+
+/** What GET /health answers (health() builds it). */
+const HEALTH_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    status: { enum: ['ok', 'catching_up'] },
+    version: { type: 'string' },
+    log: { type: 'object', properties: { head_position: { type: 'integer' } }, required: ['head_position'] },
+    projections: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, version: { type: 'integer' }, position: { type: 'integer' }, behind: { type: 'integer' } },
+        required: ['name', 'version', 'position', 'behind'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['status', 'version', 'log', 'projections'],
+};
+
+/** What GET / answers a JSON client. */
+const INDEX_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    version: { type: 'string' },
+    api: { type: 'string' },
+    api_aliases: { type: 'array', items: { type: 'string' } },
+    health: { type: 'string' },
+    docs: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  required: ['name', 'version', 'api', 'api_aliases', 'health', 'docs'],
+  additionalProperties: false,
 };
 
 export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[] {
@@ -37,6 +74,8 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       path: '/health',
       mount: 'root',
       access: 'public',
+      answers: { raw: JSON_CONTENT_TYPE, schema: HEALTH_SCHEMA },
+      summary: "The server's state: the log head and how far behind each read model is (no credentials needed)",
       async handle() {
         return json(await health(deps));
       },
@@ -46,6 +85,8 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       path: '/',
       mount: 'root',
       access: 'public',
+      answers: { raw: [JSON_CONTENT_TYPE, 'text/html'], schema: INDEX_SCHEMA },
+      summary: 'Where things are: the API prefixes and the docs (an HTML page for a browser)',
       async handle(req) {
         const index = { name: 'Storyline', version: deps.serverVersion, api: API_PREFIX, api_aliases: API_ALIASES, health: '/health', docs: DOCS };
         if (!prefersHtml(req.header('accept'))) return json(index);

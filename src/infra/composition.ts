@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../api/app.js';
 import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.js';
+import type { ReferenceSection } from '../api/openapi/document.js';
+import { loadDocsAssets } from '../api/openapi/docs-page.js';
+import { referenceRoutes } from '../api/openapi/reference-routes.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
@@ -281,10 +284,20 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     headPosition: () => eventStore.headPosition(),
     checkpoints: () => storedCheckpoints(readStore),
   });
-  const routes = [...modules.flatMap((module) => module.routes), ...operations];
+  const types = resourceTypeRegistry(modules.flatMap((module) => module.types));
+  const sections: ReferenceSection[] = [
+    ...modules.map((module) => ({ ...module.reference, routes: module.routes })),
+    { tag: 'Operations', description: "The server's state and where things are, outside the API prefixes.", routes: operations },
+  ];
+  const reference = referenceRoutes({
+    source: () => ({ sections, types, createdStatus: config.createdStatus, timeTravel: true, serverVersion: packageVersion() }),
+    assets: loadDocsAssets,
+  });
+  sections.push({ tag: 'Reference', description: 'This reference, as an OpenAPI document.', routes: reference });
+  const routes = sections.flatMap((section) => section.routes);
   const app = createApp({
     routes,
-    resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
+    resources: types,
     auth: credentialAuthenticator({ people: read('people'), secrets, changes: runner }),
     projects: projectAccessResolver(deps),
     projectVersion: projectVersionReader(deps),
