@@ -6,8 +6,8 @@
 // under fingerprinted names (a hash of their bytes) and cached for a year; the page is revalidated with
 // its ETag. The page runs no inline script: the renderer's bundle and our small initializer are files
 // of this origin. Its Content-Security-Policy allows what Swagger UI needs and nothing else (see
-// docs/decisions.md): its own scripts and styles, inline style attributes its components set, data:
-// images (its icons), and requests to this origin only.
+// docs/decisions.md): scripts and style sheets of this origin, data: images (its stylesheet's icons),
+// and requests ("try it", the document) to this origin only.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,9 +26,8 @@ const OPENAPI_URL = '/services/v5/openapi.json';
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
-  "font-src 'self'",
   "connect-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
@@ -43,6 +42,13 @@ const PAGE_HEADERS = {
 } as const;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The media types of the page's files, by extension. */
+export const ASSET_TYPES = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  png: 'image/png',
+} as const;
 
 /** Our initializer: Swagger UI on the document, "try it" ready, nothing sent elsewhere (no validator badge). */
 const INITIALIZER = `// Storyline's API reference: Swagger UI over the server's own OpenAPI document.
@@ -81,15 +87,15 @@ export interface DocsAssets {
 export function loadDocsAssets(): DocsAssets {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const files = new Map<string, DocsAsset>();
-  const add = (name: string, extension: 'js' | 'css', body: Buffer): string => {
+  const add = (name: string, extension: keyof typeof ASSET_TYPES, body: Buffer): string => {
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 12);
     const fingerprinted = `${name}.${hash}.${extension}`;
-    const contentType = extension === 'js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
-    files.set(fingerprinted, { contentType, body, gzip: gzipSync(body), hash });
+    files.set(fingerprinted, { contentType: ASSET_TYPES[extension], body, gzip: gzipSync(body), hash });
     return `${DOCS_ASSET_PATH}/${fingerprinted}`;
   };
   const css = add('swagger-ui', 'css', readFileSync(join(dist, 'swagger-ui.css')));
   const bundle = add('swagger-ui-bundle', 'js', readFileSync(join(dist, 'swagger-ui-bundle.js')));
+  const icon = add('favicon', 'png', readFileSync(join(dist, 'favicon-32x32.png')));
   const initializer = add('reference', 'js', Buffer.from(INITIALIZER));
   const page = Buffer.from(`<!doctype html>
 <html lang="en">
@@ -98,6 +104,7 @@ export function loadDocsAssets(): DocsAssets {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Storyline API reference</title>
 <link rel="stylesheet" href="${css}">
+<link rel="icon" type="image/png" href="${icon}">
 </head>
 <body>
 <div id="reference" data-openapi="${OPENAPI_URL}"></div>

@@ -210,8 +210,12 @@ function successResponse(route: RouteDefinition, createdStatus: 200 | 201): { st
   }
   const one = { $ref: `${SCHEMAS}${answer.type}` };
   const value = answer.list ? { type: 'array', items: one } : one;
+  // An always-enveloped route envelopes its errors too: `data` is the answer, or the error hash.
   const schema = route.alwaysEnvelope
-    ? { allOf: [{ $ref: `${SCHEMAS}${ENVELOPE}` }, { type: 'object', properties: { data: value } }], description: 'Always enveloped.' }
+    ? {
+        allOf: [{ $ref: `${SCHEMAS}${ENVELOPE}` }, { type: 'object', properties: { data: { anyOf: [value, { $ref: `${SCHEMAS}${ERROR}` }] } } }],
+        description: 'Always enveloped, errors too (http_status gives the real status).',
+      }
     : value;
   const status = answer.created ? String(createdStatus) : '200';
   return {

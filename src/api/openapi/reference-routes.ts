@@ -12,7 +12,7 @@ import { entityTag } from '../response-cache.js';
 import { JSON_CONTENT_TYPE } from '../response-headers.js';
 import type { ApiResult, RouteDefinition } from '../route-table.js';
 import { openApiDocument, type ReferenceSource } from './document.js';
-import { docsAsset, docsPage, DOCS_ASSET_PATH, DOCS_PATH, type DocsAssets } from './docs-page.js';
+import { ASSET_TYPES, docsAsset, docsPage, DOCS_ASSET_PATH, DOCS_PATH, type DocsAssets } from './docs-page.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 
@@ -67,7 +67,7 @@ export function referenceRoutes(deps: ReferenceDependencies): RouteDefinition[] 
       mount: 'root',
       access: 'public',
       unlisted: true,
-      answers: { raw: ['text/javascript', 'text/css'] },
+      answers: { raw: Object.values(ASSET_TYPES) },
       summary: "The reference page's files",
       handle: async (req) => docsAsset(docsAssets(), req.params['name'] ?? '', req.header('accept-encoding')),
     },
