@@ -24,9 +24,11 @@ export interface OperationsDependencies {
 /** Where the index points: the API prefix (and its aliases) and the documents that describe the server. */
 const API_PREFIX = '/services/v5';
 const API_ALIASES = ['/v5', '/services/edge', '/edge', '/services/next', '/next'];
+/** The API reference this server serves (src/api/openapi/). */
+const REFERENCE = { page: '/docs', openapi: `${API_PREFIX}/openapi.json` };
 const DOCS = {
   api: 'Pivotal Tracker REST API v5: any client written for it works with its base URL set to this server',
-  reference: '/docs: the API reference (every endpoint, with "try it"); /services/v5/openapi.json: the same as an OpenAPI 3.1 document',
+  reference: `${REFERENCE.page}: the API reference of this server (every endpoint, with "try it"); ${REFERENCE.openapi}: the same as an OpenAPI 3.1 document`,
   readme: 'README.md of the Storyline distribution: running, configuring, operating',
   conventions: 'src/api/conventions.md: the conventions every endpoint follows',
   decisions: 'docs/decisions.md: every choice made where the API reference is silent',
@@ -61,9 +63,10 @@ const INDEX_SCHEMA: SchemaObject = {
     api: { type: 'string' },
     api_aliases: { type: 'array', items: { type: 'string' } },
     health: { type: 'string' },
+    reference: { type: 'object', properties: { page: { type: 'string' }, openapi: { type: 'string' } }, required: ['page', 'openapi'] },
     docs: { type: 'object', additionalProperties: { type: 'string' } },
   },
-  required: ['name', 'version', 'api', 'api_aliases', 'health', 'docs'],
+  required: ['name', 'version', 'api', 'api_aliases', 'health', 'reference', 'docs'],
   additionalProperties: false,
 };
 
@@ -88,7 +91,7 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       answers: { raw: [JSON_CONTENT_TYPE, 'text/html'], schema: INDEX_SCHEMA },
       summary: 'Where things are: the API prefixes and the docs (an HTML page for a browser)',
       async handle(req) {
-        const index = { name: 'Storyline', version: deps.serverVersion, api: API_PREFIX, api_aliases: API_ALIASES, health: '/health', docs: DOCS };
+        const index = { name: 'Storyline', version: deps.serverVersion, api: API_PREFIX, api_aliases: API_ALIASES, health: '/health', reference: REFERENCE, docs: DOCS };
         if (!prefersHtml(req.header('accept'))) return json(index);
         return { kind: 'raw', contentType: 'text/html; charset=utf-8', body: indexPage(index.version) };
       },
@@ -126,6 +129,7 @@ function indexPage(version: string): string {
 <h1>Storyline ${escapeHtml(version)}</h1>
 <p>A self-hosted server speaking the Pivotal Tracker REST API v5 at <a href="${API_PREFIX}"><code>${API_PREFIX}</code></a>
 (also ${API_ALIASES.map((alias) => `<code>${alias}</code>`).join(', ')}). Send your API token in <code>X-TrackerToken</code>.</p>
+<p>API reference: <a href="${REFERENCE.page}"><code>${REFERENCE.page}</code></a> (as OpenAPI 3.1: <a href="${REFERENCE.openapi}"><code>${REFERENCE.openapi}</code></a>)</p>
 <p>Status: <a href="/health"><code>/health</code></a></p>
 <h2>Docs</h2>
 <ul>${items}</ul>

@@ -44,10 +44,12 @@ describe('API: operations', () => {
     expect(asJson.status).to.equal(200);
     expect(asJson.json).to.include({ name: 'Storyline', api: '/services/v5', health: '/health' });
     expect(asJson.json.docs).to.have.property('readme');
+    expect(asJson.json.reference).to.deep.equal({ page: '/docs', openapi: '/services/v5/openapi.json' });
     const asHtml = await app.server.request('GET', '/', { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(asHtml.status).to.equal(200);
     expect(asHtml.headers['content-type']).to.match(/^text\/html/);
     expect(asHtml.text).to.contain('href="/services/v5"').and.to.contain('href="/health"').and.to.contain('README.md');
+    expect(asHtml.text).to.contain('href="/docs"').and.to.contain('href="/services/v5/openapi.json"');
   });
 
   it('logs one JSON line per request: method, path without the token, status, duration, project version', async () => {
