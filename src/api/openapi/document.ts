@@ -194,7 +194,7 @@ function responses(route: RouteDefinition, createdStatus: 200 | 201): Record<str
 function successResponse(route: RouteDefinition, createdStatus: 200 | 201): { status: string; response: Record<string, unknown> } {
   const answer: RouteAnswer = route.answers;
   const headers: Record<string, unknown> = {};
-  if (projectScoped(route) || (typeof answer === 'object' && 'type' in answer && answer.type === 'project')) {
+  if (projectScoped(route) || (typeof answer === 'object' && 'type' in answer && answer.type === 'project' && !answer.list)) {
     headers['X-Tracker-Project-Version'] = { description: "The project's version after the request (also X-Service-Project-Version).", schema: { type: 'integer' } };
   }
   if (answer === 'empty') return { status: '204', response: { description: 'Done; nothing to answer (with envelope=true: 200 and an envelope without data).', headers } };
