@@ -176,7 +176,8 @@ export interface RouteInput {
  * - a resource of a type of the registry, one or a `list` (`paginated`: with the pagination headers),
  *   `created`: a create, answered with the configured created status;
  * - `empty`: 204 No Content;
- * - bytes of a media type (ANY_MEDIA_TYPE of route-answer.ts for a download of a stored file), with a JSON schema when they are JSON.
+ * - bytes of a media type (ANY_MEDIA_TYPE of route-answer.ts for a download of a stored file), with a JSON
+ *   schema when they are JSON.
  */
 export type RouteAnswer =
   | { type: string; list?: true; paginated?: true; created?: true }

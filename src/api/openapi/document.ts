@@ -56,18 +56,19 @@ const TOKEN_SCHEMES = ['TrackerToken', 'ServiceToken', 'TokenParameter'] as cons
 /** The document served under `prefix` (a version prefix such as `/services/v5`). */
 export function openApiDocument(source: ReferenceSource, prefix: string): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
-  const versioned = new Set(
-    source.sections.flatMap((section) => section.routes).filter((route) => route.mount !== 'root').map((route) => `${route.method} ${route.path}`),
-  );
+  const routes = source.sections.flatMap((section) => section.routes);
+  const endpoint = (route: RouteDefinition) => `${route.method} ${route.path}`;
+  const versioned = new Set(routes.filter((route) => route.mount !== 'root').map(endpoint));
+  const atRoot = new Set(routes.filter((route) => route.mount === 'root').map(endpoint));
   for (const section of source.sections) {
     for (const route of section.routes) {
       if (route.unlisted) continue;
       const root = route.mount === 'root';
-      if (root && versioned.has(`${route.method} ${route.path}`)) continue;
+      if (root && versioned.has(endpoint(route))) continue;
       const key = openApiPath(route.path);
       const item = (paths[key] ??= root ? { servers: [{ url: '/', description: 'The site root (outside the API prefixes)' }] } : {});
       if ('servers' in item !== root) throw new Error(`${key} is served both at the site root and under the API prefixes`);
-      item[HTTP_METHODS[route.method]] = operation(route, section.tag, source, versioned);
+      item[HTTP_METHODS[route.method]] = operation(route, section.tag, source, !root && atRoot.has(endpoint(route)));
     }
   }
   return {
@@ -96,11 +97,16 @@ export function openApiPath(path: string): string {
   return `/${segments.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
 }
 
-function operation(route: RouteDefinition, tag: string, source: ReferenceSource, versioned: ReadonlySet<string>): Record<string, unknown> {
+/** `get_projects_project_id_stories`; a route only at the site root ends in `_at_root` (`get_health_at_root`). */
+function operationId(route: RouteDefinition): string {
+  const path = route.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, '');
+  return `${route.method.toLowerCase()}${path}${route.mount === 'root' ? '_at_root' : ''}`;
+}
+
+function operation(route: RouteDefinition, tag: string, source: ReferenceSource, alsoAtRoot: boolean): Record<string, unknown> {
   const body = route.input?.body;
-  const alsoAtRoot = route.mount !== 'root' && source.sections.some((section) => section.routes.some((other) => other.mount === 'root' && other.method === route.method && other.path === route.path));
   const op: Record<string, unknown> = {
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, '')}${route.mount === 'root' && !versioned.has(`${route.method} ${route.path}`) ? '_at_root' : ''}`,
+    operationId: operationId(route),
     summary: route.summary,
     ...(alsoAtRoot ? { description: 'Also served at the site root, outside the API prefixes.' } : {}),
     tags: [tag],
