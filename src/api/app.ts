@@ -11,8 +11,8 @@
 //
 // Every response, errors included, is JSON (except `raw` results) and carries the CORS headers; a `raw`
 // result with a file name is a download, presented by file-download.ts. Any thrown DomainError becomes
-// its error hash; anything else is logged and answered 500 `unhandled_condition`, never HTML and never
-// a stack trace.
+// its error hash (a storage failure too: `storageFailure` maps it); anything else is logged and answered
+// 500 `unhandled_condition`, never HTML and never a stack trace.
 //
 // Choices recorded here:
 // - `envelope=true` answers HTTP 200 and puts the real status in `http_status` (errors too); a delete
@@ -370,7 +370,7 @@ class RequestPipeline {
       res.destroy();
       return;
     }
-    const { error, unexpected } = classifyThrown(thrown);
+    const { error, unexpected } = classifyThrown(this.deps.storageFailure ? this.deps.storageFailure(thrown) : thrown);
     if (unexpected) {
       this.deps.log.error('unhandled error while answering a request', {
         method: state.method,
