@@ -167,9 +167,9 @@ describe('reaction runner', () => {
     expect(await checkpoints.position('hung')).to.equal(0);
   });
 
-  /** `checkpoints` whose loads and saves throw (as SQLite does on a full disk) while `failing.now` is set. */
+  /** `checkpoints` whose loads and saves throw (as SQLite does on a full disk) while `state.now` is set. */
   function failingCheckpoints(inner: ReactionCheckpoints) {
-    const state = { now: true, saves: 0, loads: 0 };
+    const state = { now: true, loads: 0 };
     const full = () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     const store: ReactionCheckpoints = {
       async position(reaction) {
@@ -178,7 +178,6 @@ describe('reaction runner', () => {
         return inner.position(reaction);
       },
       async save(reaction, position) {
-        state.saves++;
         if (state.now) throw full();
         return inner.save(reaction, position);
       },
