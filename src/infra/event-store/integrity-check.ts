@@ -6,8 +6,8 @@
 //
 // It runs in a child process (integrity-check-process.ts), not a worker thread: the check is one native
 // call that a worker cannot leave, and Node waits for it at worker.terminate() and even at process.exit,
-// so a server stopped mid-check (seconds on a warm million-event log, more than a minute from a cold
-// disk) would wait that long. A child process is killed at once.
+// so a server stopped mid-check would wait for the whole file to be read. A child process is killed at
+// once.
 import { fork } from 'node:child_process';
 import { basename } from 'node:path';
 import type { StorageHealth } from '../storage-health.js';
