@@ -1,12 +1,14 @@
 // Disk full, on a real 4 MiB tmpfs: once the volume is full, writes answer 507 `storage_full` with an
 // error hash saying nothing was stored, reads go on, and writes work again by themselves once space
-// returns. The reactions behind the log (notifications, project snapshots) that cannot store their work
-// or their checkpoint show as failing in /health and retry, then catch up by themselves once space
-// returns: every acknowledged write notified once, none twice, no restart. Skipped, with the reason,
-// where this machine cannot mount a tmpfs.
+// returns. The reactions behind the log (notifications, project snapshots, thumbnails) that cannot store
+// their work or their checkpoint show as failing in /health and retry, then catch up by themselves once
+// space returns: every acknowledged write notified once, none twice, every image's thumbnails made, no
+// restart. Skipped, with the reason, where this machine cannot mount a tmpfs.
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import sharp from 'sharp';
 import { openStoryline, type Storyline } from '../../src/infra/composition.js';
 import { configFromEnv } from '../../src/infra/config.js';
 import { createLog } from '../../src/infra/log.js';
@@ -140,5 +142,71 @@ describe('disk full', function () {
     const about = notified.json.filter((n: { project: { id: number } }) => n.project.id === project).map((n: { story: { id: number } }) => n.story.id);
     expect(about.sort((a: number, b: number) => a - b)).to.deep.equal(existing);
     expect(logLines.filter((line) => line['message'] === 'reaction worker ended')).to.deep.equal([]);
+  });
+
+  it('retries the thumbnails of an image attached before the disk filled, shows them failing in /health, and makes them once space returns', async () => {
+    // A data directory of its own, opened twice: the first time its reactions run and catch up (their
+    // indexes made), the second the image is attached before they start, on a disk then filled.
+    const config = configFromEnv({ STORYLINE_DATA: join(volume.path, 'thumbnails'), STORYLINE_RESPONSE_CACHE_ENTRIES: '0' });
+    const first = await openStoryline(config);
+    first.reactions.start();
+    const owner = await first.addPerson({ email: 'pictures@example.com', name: 'Pictures', password: 'long-enough-pw' });
+    await first.reactions.waitFor(await first.eventStore.headPosition());
+    await first.close();
+
+    const lines: Record<string, unknown>[] = [];
+    const again = await openStoryline(config, createLog('info', (line) => void lines.push(JSON.parse(line) as Record<string, unknown>)));
+    const served = await startServer(again.app);
+    try {
+      const api = (method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; rawBody?: Buffer } = {}) =>
+        served.request(method, `/services/v5${path}`, { ...options, headers: { 'X-TrackerToken': owner.api_token, ...options.headers } });
+      const project = (await api('POST', '/projects', { body: { name: 'Pictures', new_account_name: 'Images' } })).json.id as number;
+      const story = (await api('POST', `/projects/${project}/stories`, { body: { name: 'with a picture' } })).json.id as number;
+      // noise: its renditions are tens and hundreds of KB, which a full disk cannot take
+      const side = 600;
+      const image = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+      const boundary = 'disk-full-boundary';
+      const upload = await api('POST', `/projects/${project}/uploads`, {
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        rawBody: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="noise.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+          image,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+      expect(upload.status, upload.text).to.equal(200);
+      const comment = await api('POST', `/projects/${project}/stories/${story}/comments`, { body: { text: 'look', file_attachments: [upload.json] } });
+      expect(comment.status, comment.text).to.equal(200);
+      const fileAsShown = async () =>
+        (await api('GET', `/projects/${project}/stories/${story}/comments?fields=file_attachments`)).json[0].file_attachments[0] as Record<string, unknown>;
+
+      const filler = fillVolume(volume.path);
+      again.reactions.start();
+      const thumbnails = () => again.reactions.status().find((reaction) => reaction.name === 'thumbnails')!;
+      for (let polls = 0; polls < 500 && (thumbnails().failing?.attempts ?? 0) < 2; polls++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(thumbnails().failing, 'the thumbnails reaction fails to store the renditions, and retries').to.deep.include({ step: 'handle' });
+      const health = (await served.request('GET', '/health')).json;
+      expect(health.status).to.equal('degraded');
+      const shown = health.reactions.find((reaction: { name: string }) => reaction.name === 'thumbnails');
+      expect(shown.behind).to.be.above(0);
+      expect(shown.failing).to.include({ step: 'handle' });
+      expect(shown.failing.error).to.match(/ENOSPC|no space left/);
+      expect(await fileAsShown()).to.include({ thumbnailable: false });
+
+      rmSync(filler);
+      const head = await again.eventStore.headPosition();
+      await again.reactions.waitFor(head);
+      const recovered = (await served.request('GET', '/health')).json;
+      expect(recovered.status, JSON.stringify(recovered)).to.equal('ok');
+      const file = await fileAsShown();
+      expect(file).to.include({ thumbnailable: true, width: side, height: side });
+      const rendition = await served.request('GET', `/file_attachments/${upload.json.id}/big`, { headers: { 'X-TrackerToken': owner.api_token } });
+      expect(rendition.status).to.equal(200);
+      expect(rendition.headers['content-type']).to.equal('image/jpeg');
+      expect(lines.filter((line) => line['message'] === 'reaction worker ended')).to.deep.equal([]);
+    } finally {
+      await served.close();
+      await again.close();
+    }
   });
 });
