@@ -100,7 +100,7 @@ async function feedOver(count: number): Promise<Feed> {
   // The route's handler is called directly (no response cache): a read-model change stamp that never moves.
   const { routes } = activityResources({ queries: { activity }, readModelChanges: unchanging });
   const route = routes.find((r) => r.path === '/projects/:project_id/activity')!;
-  const request = pageOneRequest(project, now);
+  const request = pageOneRequest(route, project, now);
   return {
     events: count,
     pageOne: () => handle(route, request, count),
@@ -134,8 +134,10 @@ async function measureAlternately(feeds: readonly Feed[]): Promise<Measured[]> {
   });
 }
 
-function pageOneRequest(project: { id: number; name: string; account_id: number; version: number }, now: number): ApiRequest {
+function pageOneRequest(route: RouteDefinition, project: { id: number; name: string; account_id: number; version: number }, now: number): ApiRequest {
   return {
+    route,
+    versionPrefix: '/services/v5',
     method: 'GET',
     params: { project_id: String(project.id) },
     query: {},

@@ -11,8 +11,8 @@
 //
 // Every response, errors included, is JSON (except `raw` results) and carries the CORS headers; a `raw`
 // result with a file name is a download, presented by file-download.ts. Any thrown DomainError becomes
-// its error hash; anything else is logged and answered 500 `unhandled_condition`, never HTML and never
-// a stack trace.
+// its error hash (a storage failure too: `storageFailure` maps it); anything else is logged and answered
+// 500 `unhandled_condition`, never HTML and never a stack trace.
 //
 // Choices recorded here:
 // - `envelope=true` answers HTTP 200 and puts the real status in `http_status` (errors too); a delete
@@ -44,7 +44,8 @@ import { assertIntegerQueryParameters } from './query-parameters.js';
 import { discardUnreadBody, parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
-import type { ApiRequest, ApiResult, HttpMethod, ProjectAccess, ProjectAccessLevel, RouteDefinition, RouteRequest } from './route-table.js';
+import { readsRawBody, type ApiRequest, type ApiResult, type HttpMethod, type ProjectAccess, type ProjectAccessLevel, type RouteDefinition, type RouteRequest } from './route-table.js';
+import { assertAnswersAsDeclared } from './route-answer.js';
 import { RenderScope } from './render-scope.js';
 import { RouteMatcher } from './route-matcher.js';
 import { pathWithoutSecrets } from './secret-paths.js';
@@ -153,7 +154,7 @@ class RequestPipeline {
     const match = this.matcher.match(method, rawPath);
     if (match.kind === 'not_found') throw apiError('route_not_found');
     if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
-    const { route, params } = match;
+    const { route, params, prefix } = match;
     // A route whose answers are always enveloped envelopes its errors too: its clients read one shape.
     if (route.alwaysEnvelope === true) state.envelope = true;
 
@@ -163,14 +164,14 @@ class RequestPipeline {
     const selection = parseFields(query.fields);
     assertIntegerQueryParameters(query);
     const asOf = asOfRequest(query, method, route, this.deps.timeTravel !== undefined);
-    const limit = route.body === 'raw' ? (this.deps.config.maxRawBodyBytes ?? this.deps.config.maxBodyBytes) : this.deps.config.maxBodyBytes;
+    const limit = readsRawBody(route) ? (this.deps.config.maxRawBodyBytes ?? this.deps.config.maxBodyBytes) : this.deps.config.maxBodyBytes;
     const bytes = await readBodyBytes(req, limit);
     state.bodyRead = true;
     const { body, rawBody } = parseBody(bytes, req.headers['content-type'], method, route);
     const xhr = isXhr({ header });
 
     const routeRequest: RouteRequest = {
-      method, params, query, body, rawBody, header, actor,
+      method, params, query, body, rawBody, header, actor, route, versionPrefix: prefix,
       commandId: randomUUID(),
       now: this.clock(),
       accessTo: (projectId, level) => authorizeProject(this.deps.projects, { projectId, actor, level, method, xhr }),
@@ -180,6 +181,9 @@ class RequestPipeline {
       },
     };
     const apiRequest: ApiRequest = { ...routeRequest, project: await this.declaredAccess(route, routeRequest) };
+    // The one check of a declared body, after the access check and before the handler reads it.
+    const checkBody = route.input?.body;
+    if (typeof checkBody === 'function') apiRequest.body = checkBody(body) as Record<string, unknown>;
 
     const context: RenderContext = { route, request: apiRequest, selection, state, asOfVersion: null };
     if (asOf) return this.answerAsOf(res, context, asOf);
@@ -196,7 +200,7 @@ class RequestPipeline {
       return this.noteView(context, cached.status);
     }
     const rendered = await this.render(await route.handle(request), context, context.asOfVersion);
-    if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag = entityTag(rendered.body);
+    if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag ??= entityTag(rendered.body);
     this.write(res, state, this.wire(rendered), ifNoneMatch);
     this.noteView(context, rendered.status);
   }
@@ -279,6 +283,7 @@ class RequestPipeline {
 
   private async render(result: ApiResult, context: RenderContext, knownVersion: number | null): Promise<Rendered> {
     const { request, route, state } = context;
+    assertAnswersAsDeclared(route, result);
     const headers: HeaderBag = {};
     const envelope: Record<string, unknown> = { http_status: '200' };
     const projectId = result.projectId ?? request.project?.id;
@@ -365,7 +370,7 @@ class RequestPipeline {
       res.destroy();
       return;
     }
-    const { error, unexpected } = classifyThrown(thrown);
+    const { error, unexpected } = classifyThrown(this.deps.storageFailure ? this.deps.storageFailure(thrown) : thrown);
     if (unexpected) {
       this.deps.log.error('unhandled error while answering a request', {
         method: state.method,

@@ -8,11 +8,20 @@
 // - Both at once, either on a write, or on a route that is not a project-scoped read served from read
 //   models (the activity feeds read the log): 400 `invalid_parameter` naming the parameter.
 import { invalidField, unfound } from '../domain/errors.js';
-import { datetimeParameter } from './datetime-parameter.js';
+import { DATETIME_PARAMETER, datetimeParameter } from './datetime-parameter.js';
 import type { HttpMethod, RouteDefinition } from './route-table.js';
 
 export const AS_OF_VERSION = 'as_of_version';
 export const AS_OF = 'as_of';
+
+/** The time-travel parameters as the OpenAPI document states them (read by asOfRequest). */
+export const AS_OF_PARAMETERS = {
+  type: 'object',
+  properties: {
+    [AS_OF_VERSION]: { type: 'integer', minimum: 1, description: 'Answer as the project stood at this version (1 to the current one).' },
+    [AS_OF]: { ...DATETIME_PARAMETER, description: `Answer as the project stood at this instant (its last version then): ${String(DATETIME_PARAMETER['description'])}` },
+  },
+} as const;
 
 /** What a request asks for: a version, an instant, or the present (null). */
 export type AsOfRequest = { version: number } | { instant: number } | null;
@@ -27,7 +36,7 @@ export function asOfRequest(query: Readonly<Record<string, string>>, method: Htt
   const name = version !== undefined ? AS_OF_VERSION : AS_OF;
   if (version !== undefined && instant !== undefined) throw invalidField(AS_OF, `'${AS_OF}' and '${AS_OF_VERSION}' cannot be given together`);
   if (method !== 'GET') throw invalidField(name, `'${name}' is only accepted on GET: the past cannot be changed`);
-  if (!served || !route.access.startsWith('project:') || route.timeTravel === false) {
+  if (!served || !servesTimeTravel(route)) {
     throw invalidField(name, `'${name}' is only accepted on the GETs of a project's resources`);
   }
   if (version !== undefined) {
@@ -35,6 +44,11 @@ export function asOfRequest(query: Readonly<Record<string, string>>, method: Htt
     return { version: Number(version) };
   }
   return { instant: datetimeParameter(AS_OF, instant)! };
+}
+
+/** Whether a route serves `as_of_version` / `as_of` (when the app serves time travel at all): project-scoped reads from read models. */
+export function servesTimeTravel(route: Pick<RouteDefinition, 'method' | 'access' | 'timeTravel'>): boolean {
+  return route.method === 'GET' && route.access.startsWith('project:') && route.timeTravel !== false;
 }
 
 /** The version to answer at, checked against the project's current one. */

@@ -9,6 +9,7 @@
 // framing), nosniff and no referrer (an invitation's secret is in its URL; the access log leaves it out:
 // secret-paths.ts); the HTML is revalidated every time, the fingerprinted assets are cached
 // for a year. An asset is sent gzipped to a client that accepts it.
+import { ANY_MEDIA_TYPE } from './route-answer.js';
 import { apiError } from './error-catalogue.js';
 import type { HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, RouteDefinition } from './route-table.js';
@@ -62,6 +63,9 @@ export function boardRoutes(assets: BoardAssets): RouteDefinition[] {
     path,
     mount: 'root',
     access: 'public',
+    answers: { raw: 'text/html' },
+    summary: 'A place of the board, for a browser',
+    unlisted: true,
     async handle() {
       return boardPage(assets);
     },
@@ -73,6 +77,9 @@ export function boardRoutes(assets: BoardAssets): RouteDefinition[] {
       path: '/assets/:name',
       mount: 'root',
       access: 'public',
+      answers: { raw: ANY_MEDIA_TYPE },
+      summary: "A file of the board's bundle",
+      unlisted: true,
       async handle(req) {
         return assetResult(assets, req);
       },

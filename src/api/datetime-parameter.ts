@@ -7,7 +7,15 @@
 //   where the server runs.
 // Anything else, and dates that do not exist (`2024-02-30`), is 400 `invalid_parameter` naming the
 // parameter. `null` stays null (a body clearing the attribute).
+import type { SchemaObject } from 'ajv';
 import { invalidField } from '../domain/errors.js';
+
+/** A datetime parameter as the OpenAPI document states it (its value is read by datetimeParameter). */
+export const DATETIME_PARAMETER: SchemaObject = {
+  type: 'string',
+  description: 'ISO 8601 (a date, or a date and time; UTC when no offset is given) or integer milliseconds since the epoch',
+  examples: ['2024-01-31T09:30:00Z', '1706693400000'],
+};
 
 const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;

@@ -1,7 +1,15 @@
 // What an operator and a browser find outside the API prefixes: `GET /health` (no credentials needed)
-// with the log head and each projection's checkpoint, and `GET /`: the board for a browser (Accept:
-// text/html), a small JSON index pointing at the API prefix and the docs otherwise (and a plain HTML
-// index for a browser when no board was built).
+// with the log head and its integrity check, each projection's checkpoint, each reaction's position and
+// failure, and the damaged data files met; and `GET /`: a small index pointing at the API prefix and the
+// docs as JSON for a program; for a browser (Accept: text/html) the board (or a plain HTML index when no
+// board was built).
+//
+// `status` is `degraded` while a data file is damaged (or its disk fails) or a reaction fails, with the
+// `reasons`; else `catching_up` while a projection is behind the log; else `ok`. /health answers 200 in
+// every case: a degraded server still serves what does not need the damaged file, and a restart does
+// not mend a file, so a load balancer or liveness probe must not take it out or restart it in a loop;
+// monitoring alerts on `status`.
+import type { SchemaObject } from 'ajv';
 import { boardPage, type BoardAssets } from './board-pages.js';
 import type { ApiResult, RouteDefinition } from './route-table.js';
 import { JSON_CONTENT_TYPE } from './response-headers.js';
@@ -14,6 +22,24 @@ export interface ProjectionCheckpoint {
   position: number;
 }
 
+/** A reaction as its runner reports it. */
+export interface ReactionPosition {
+  name: string;
+  /** Global log position the reaction has handled. */
+  position: number;
+  /** Set while one of its steps fails and is retried. */
+  failing: { step: string; error: string; since: number; attempts: number } | null;
+}
+
+/** A damaged data file or failing disk the server met. */
+export interface StorageProblem {
+  /** Its name in the data directory; null when the failure did not say which. */
+  file: string | null;
+  code: string;
+  problem: string;
+  since: number;
+}
+
 export interface OperationsDependencies {
   serverVersion: string;
   /** Position of the newest event in the log. */
@@ -22,16 +48,67 @@ export interface OperationsDependencies {
   checkpoints(): Promise<ProjectionCheckpoint[]>;
   /** The built board, or null when only the server was built. */
   board: BoardAssets | null;
+  /** Each reaction's position and failure (absent: none run). */
+  reactions?(): ReactionPosition[];
+  /** The damaged files met and the log's integrity check (absent: nothing is watched). */
+  storage?(): { faults: StorageProblem[]; integrityCheck: IntegrityCheck };
+}
+
+/** The log's integrity check at start: not run (yet), running since `started`, or what it found in `ms`. */
+export interface IntegrityCheck {
+  state: 'not_run' | 'running' | 'ok' | 'damaged' | 'failed';
+  started?: number;
+  ms?: number;
+  problem?: string;
 }
 
 /** Where the index points: the API prefix (and its aliases) and the documents that describe the server. */
 const API_PREFIX = '/services/v5';
 const API_ALIASES = ['/v5', '/services/edge', '/edge', '/services/next', '/next'];
+/** The API reference this server serves (src/api/openapi/). */
+const REFERENCE = { page: '/docs', openapi: `${API_PREFIX}/openapi.json` };
 const DOCS = {
   api: 'Pivotal Tracker REST API v5: any client written for it works with its base URL set to this server',
+  reference: `${REFERENCE.page}: the API reference of this server (every endpoint, with "try it"); ${REFERENCE.openapi}: the same as an OpenAPI 3.1 document`,
   readme: 'README.md of the Storyline distribution: running, configuring, operating',
   conventions: 'src/api/conventions.md: the conventions every endpoint follows',
   decisions: 'docs/decisions.md: every choice made where the API reference is silent',
+};
+
+/** What GET /health answers (health() builds it). */
+const HEALTH_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    status: { enum: ['ok', 'catching_up'] },
+    version: { type: 'string' },
+    log: { type: 'object', properties: { head_position: { type: 'integer' } }, required: ['head_position'] },
+    projections: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, version: { type: 'integer' }, position: { type: 'integer' }, behind: { type: 'integer' } },
+        required: ['name', 'version', 'position', 'behind'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['status', 'version', 'log', 'projections'],
+};
+
+/** What GET / answers a JSON client. */
+const INDEX_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    version: { type: 'string' },
+    api: { type: 'string' },
+    api_aliases: { type: 'array', items: { type: 'string' } },
+    health: { type: 'string' },
+    reference: { type: 'object', properties: { page: { type: 'string' }, openapi: { type: 'string' } }, required: ['page', 'openapi'] },
+    docs: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  required: ['name', 'version', 'api', 'api_aliases', 'health', 'reference', 'docs'],
+  additionalProperties: false,
 };
 
 export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[] {
@@ -41,6 +118,8 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       path: '/health',
       mount: 'root',
       access: 'public',
+      answers: { raw: JSON_CONTENT_TYPE, schema: HEALTH_SCHEMA },
+      summary: "The server's state: the log head and how far behind each read model is (no credentials needed)",
       async handle() {
         return json(await health(deps));
       },
@@ -50,8 +129,10 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       path: '/',
       mount: 'root',
       access: 'public',
+      answers: { raw: [JSON_CONTENT_TYPE, 'text/html'], schema: INDEX_SCHEMA },
+      summary: 'Where things are: the API prefixes and the docs (an HTML page for a browser)',
       async handle(req) {
-        const index = { name: 'Storyline', version: deps.serverVersion, api: API_PREFIX, api_aliases: API_ALIASES, health: '/health', docs: DOCS };
+        const index = { name: 'Storyline', version: deps.serverVersion, api: API_PREFIX, api_aliases: API_ALIASES, health: '/health', reference: REFERENCE, docs: DOCS };
         if (!prefersHtml(req.header('accept'))) return json(index);
         if (deps.board) return boardPage(deps.board);
         return { kind: 'raw', contentType: 'text/html; charset=utf-8', body: indexPage(index.version) };
@@ -60,13 +141,39 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
   ];
 }
 
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const isoTime = (ms: number) => new Date(ms).toISOString();
+
 export async function health(deps: OperationsDependencies) {
-  const head = await deps.headPosition();
+  const storage = deps.storage?.() ?? { faults: [], integrityCheck: { state: 'not_run' as const } };
+  const { started, ...integrityCheck } = storage.integrityCheck;
+  const head = await deps.headPosition().catch(() => null); // a damaged log must not make /health fail
+  const behind = (position: number) => (head === null ? null : Math.max(head - position, 0));
   const projections = (await deps.checkpoints())
-    .map(({ name, version, position }) => ({ name, version, position, behind: Math.max(head - position, 0) }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .map(({ name, version, position }) => ({ name, version, position, behind: behind(position) }))
+    .sort(byName);
+  const reactions = (deps.reactions?.() ?? [])
+    .map(({ name, position, failing }) => ({
+      name,
+      position,
+      behind: behind(position),
+      failing: failing && { step: failing.step, error: failing.error, since: isoTime(failing.since), attempts: failing.attempts },
+    }))
+    .sort(byName);
+  const reasons = [
+    ...storage.faults.map(({ file, code, problem }) => `${file ?? 'a data file'} is damaged or its disk fails (${code}: ${problem})`),
+    ...reactions.flatMap(({ name, failing }) => (failing ? [`reaction ${name} fails to ${failing.step} since ${failing.since} (${failing.attempts} attempts): ${failing.error}`] : [])),
+  ];
   const caughtUp = projections.every((projection) => projection.behind === 0);
-  return { status: caughtUp ? 'ok' : 'catching_up', version: deps.serverVersion, log: { head_position: head }, projections };
+  return {
+    status: reasons.length > 0 ? 'degraded' : caughtUp ? 'ok' : 'catching_up',
+    ...(reasons.length > 0 ? { reasons } : {}),
+    version: deps.serverVersion,
+    log: { head_position: head, integrity_check: { ...integrityCheck, ...(started !== undefined ? { started: isoTime(started) } : {}) } },
+    projections,
+    reactions,
+    storage_faults: storage.faults.map((fault) => ({ ...fault, since: isoTime(fault.since) })),
+  };
 }
 
 function json(value: unknown): ApiResult {
@@ -90,6 +197,7 @@ function indexPage(version: string): string {
 <h1>Storyline ${escapeHtml(version)}</h1>
 <p>A self-hosted server speaking the Pivotal Tracker REST API v5 at <a href="${API_PREFIX}"><code>${API_PREFIX}</code></a>
 (also ${API_ALIASES.map((alias) => `<code>${alias}</code>`).join(', ')}). Send your API token in <code>X-TrackerToken</code>.</p>
+<p>API reference: <a href="${REFERENCE.page}"><code>${REFERENCE.page}</code></a> (as OpenAPI 3.1: <a href="${REFERENCE.openapi}"><code>${REFERENCE.openapi}</code></a>)</p>
 <p>Status: <a href="/health"><code>/health</code></a></p>
 <h2>Docs</h2>
 <ul>${items}</ul>

@@ -3,8 +3,18 @@
 //   `limit=0` answers no items but the pagination total.
 // - `offset`: an integer of 0 or more, default 0; past the end answers [] with the total.
 // Anything else is 400 `invalid_parameter` naming the parameter.
+import type { SchemaObject } from 'ajv';
 import { invalidParameter, type ValidationError } from '../domain/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type Page } from '../queries/page.js';
+
+/** The page parameters as the OpenAPI document states them for every paginated GET (read by pageParams). */
+export const PAGE_PARAMETERS: { readonly type: 'object'; readonly properties: Readonly<Record<'limit' | 'offset', SchemaObject>> } = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 0, default: DEFAULT_PAGE_LIMIT, description: `Items per page; more than ${MAX_PAGE_LIMIT} is reduced to ${MAX_PAGE_LIMIT}.` },
+    offset: { type: 'integer', minimum: 0, default: 0, description: 'Items skipped; past the end answers [] with the total.' },
+  },
+};
 
 export function pageParams(query: Readonly<Record<string, string>>): Page {
   const problems: ValidationError[] = [];

@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { invalidField } from '../domain/errors.js';
 import { apiError } from './error-catalogue.js';
 import { parseFormBody } from './form-body.js';
-import type { HttpMethod, RouteDefinition } from './route-table.js';
+import { readsRawBody, type HttpMethod, type RouteDefinition } from './route-table.js';
 
 const RESERVED_QUERY_PARAMETERS = ['fields', 'envelope', 'date_format', 'token', '_method'];
 
@@ -121,7 +121,7 @@ function collectChunks(req: IncomingMessage, maxBytes: number): Promise<Buffer[]
 export function parseBody(bytes: Buffer, contentType: string | undefined, method: HttpMethod, route: RouteDefinition): ParsedBody {
   if (bytes.length === 0 || method === 'GET') return EMPTY;
   if (method === 'DELETE') throw invalidField('body', 'DELETE requests must not carry a body.');
-  if (route.body === 'raw') return { body: {}, rawBody: { contentType: contentType ?? '', bytes } };
+  if (readsRawBody(route)) return { body: {}, rawBody: { contentType: contentType ?? '', bytes } };
   const mediaType = mediaTypeOf(contentType);
   if (mediaType === 'application/x-www-form-urlencoded') return withoutReservedNames(parseFormBody(bytes.toString('utf8')));
   if (mediaType !== 'application/json') {
@@ -148,7 +148,7 @@ function withoutReservedNames(body: Record<string, unknown>): ParsedBody {
 }
 
 /** The media type of a Content-Type header, lower case, without parameters ('' when none). */
-function mediaTypeOf(contentType: string | undefined): string {
+export function mediaTypeOf(contentType: string | undefined): string {
   if (!contentType) return '';
   const semicolon = contentType.indexOf(';');
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();

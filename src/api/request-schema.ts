@@ -4,7 +4,11 @@
 // worded the way the service worded type errors ("'position' must be an integer value").
 //
 //   const checkTask = requestSchema<TaskBody>({ type: 'object', properties: { position: { type: 'integer' } } });
-//   const body = checkTask(req.body); // coerced in place, or throws invalid_parameter
+//   const body = checkTask(value); // coerced in place, or throws invalid_parameter
+//
+// A route declares the checker of its body (`input: { body: checkTask }`): the app runs it before the
+// handler, which reads the coerced body with `checkTask.read(req)`; the OpenAPI document states the
+// checker's `schema` (src/api/openapi/), so what is checked and what is documented are one schema.
 //
 // Schemas check shapes and types; rules with their own messages (story states, point scales) stay in
 // the domain. Flat bodies can be declared as a type map with src/api/resources/body-schema.ts.
@@ -23,18 +27,35 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
-/**
- * A checker for `schema`, compiled now. The returned function coerces its argument in place and
- * returns it typed as `T`, or throws `invalid_parameter`.
- */
-export function requestSchema<T>(schema: SchemaObject): (value: unknown) => T {
+/** A compiled request check: coerces its argument in place and returns it typed, or throws `invalid_parameter`. */
+export interface Checker<T> {
+  (value: unknown): T;
+  /** The JSON schema it checks (stated by the OpenAPI document). */
+  readonly schema: SchemaObject;
+  /**
+   * The body of a request to a route declaring this checker as `input.body`, already checked and coerced
+   * by the app, typed. Throws (a programming error) on a route that does not declare it.
+   */
+  read(req: { readonly route: { readonly input?: { readonly body?: unknown } }; readonly body: unknown }): T;
+}
+
+/** A checker for `schema`, compiled now. */
+export function requestSchema<T>(schema: SchemaObject): Checker<T> {
   const validate = ajv.compile(schema);
-  return (value) => {
+  const check = (value: unknown): T => {
     const uncoercible = uncoercibleValues(schema, value, '');
     if (uncoercible.length > 0) throw refusal(uncoercible);
     if (validate(value)) return value as T;
     throw refusal(validate.errors ?? []);
   };
+  const checker: Checker<T> = Object.assign(check, {
+    schema,
+    read(req: Parameters<Checker<T>['read']>[0]): T {
+      if (req.route.input?.body !== checker) throw new Error('the route does not declare this checker as its body');
+      return req.body as T;
+    },
+  });
+  return checker;
 }
 
 /**

@@ -1,14 +1,16 @@
-// How a resource type tells the one serializer (api/serializer.ts) what it can render: its attributes,
-// which of them are datetimes (stored as integer ms, rendered ISO 8601 or ms), its default field list,
-// and its associations with batch loaders (one call per association per response, never per document).
+// How a resource type tells the one serializer (api/serializer.ts) what it can render: its attributes with
+// their JSON types (`datetime`: stored as integer ms, rendered ISO 8601 or ms; the OpenAPI document states
+// the types, src/api/openapi/), its default field list, and its associations with batch loaders (one
+// call per association per response, never per document).
 //
 // Example (abridged from the story type, src/api/resources/story-type.ts):
 //
 //   const storyType: ResourceType = {
 //     name: 'story',
 //     kind: 'story',
-//     attributes: ['id', 'project_id', 'name', 'current_state', 'owner_ids', 'label_ids', 'created_at', 'updated_at'],
-//     datetimes: ['accepted_at', 'deadline', 'created_at', 'updated_at'],
+//     attributes: { id: 'integer', project_id: 'integer', name: 'string', current_state: STATE_ENUM,
+//                   owner_ids: 'integer[]', label_ids: 'integer[]', owned_by_id: 'integer',
+//                   accepted_at: 'datetime', created_at: 'datetime', updated_at: 'datetime' },
 //     defaults: ['kind', 'id', 'project_id', 'name', 'current_state', 'owned_by_id', 'owner_ids', 'labels',
 //                'created_at', 'updated_at', 'url'],
 //     associations: {
@@ -20,6 +22,7 @@
 //     computed: { owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null) },
 //   };
 
+import type { SchemaObject } from 'ajv';
 import type { Doc } from '../ports/read-store.js';
 import type { RenderScope } from './render-scope.js';
 import type { Actor, ProjectAccess } from './route-table.js';
@@ -60,22 +63,31 @@ export interface Association {
 
 /**
  * An attribute computed in batch only when selected; values aligned with `docs`, emitted as they are
- * (as datetimes when the type lists the name in `datetimes`).
+ * (as datetimes when its type in `attributes` is `datetime`).
  */
 export type ComputedAttribute = (docs: readonly Doc[], ctx: LoadContext) => Promise<readonly unknown[]>;
+
+/**
+ * The JSON type of a rendered attribute (never null: nulls are omitted). `datetime`: stored as integer
+ * ms, rendered ISO 8601 with second precision (`2017-05-03T23:29:39Z`), or ms with `date_format=millis`.
+ * A schema for anything else (an enumeration, an object).
+ */
+export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'datetime' | 'integer[]' | 'string[]' | SchemaObject;
 
 export interface ResourceType {
   /** Registry key, used as `ApiResult.type` and `Association.type`. */
   name: string;
   /** Value of `kind` in responses; absent for kind-less containers. */
   kind?: string;
-  /** Attributes read from the document as they are (nulls omitted; `id` is always returned). */
-  attributes: readonly string[];
-  /** Attributes stored as integer ms, rendered ISO 8601 (second precision, `Z`) or ms. */
-  datetimes?: readonly string[];
-  /** Names returned for `:default` or no `fields`: attributes, `kind`, associations, computed. */
+  /**
+   * Every attribute it renders, with its type: read from the document as it is (nulls omitted; `id` is
+   * always returned), unless `computed` computes it or it is the ids of an association loaded with them.
+   */
+  attributes: Readonly<Record<string, AttributeType>>;
+  /** Names returned for `:default` or no `fields`: attributes, `kind`, associations. */
   defaults: readonly string[];
   associations?: Readonly<Record<string, Association>>;
+  /** Attributes computed when selected; each is typed in `attributes`. */
   computed?: Readonly<Record<string, ComputedAttribute>>;
   /**
    * Names (never defaults) whose values move with the clock rather than with the project version (a
@@ -87,17 +99,42 @@ export interface ResourceType {
 
 export interface ResourceTypeRegistry {
   get(name: string): ResourceType | undefined;
+  /** Every type, in registration order. */
+  readonly all: readonly ResourceType[];
   /** Every type's `movesWithClock` names. */
   readonly namesMovingWithClock: ReadonlySet<string>;
 }
 
-/** A registry over a fixed list of types; duplicate names are a programming error. */
+/**
+ * A registry over a fixed list of types. Programming errors refused here: a name registered twice, an
+ * association to a type not registered, a computed or loaded-ids attribute without a type, a default
+ * that names nothing the type renders.
+ */
 export function resourceTypeRegistry(types: readonly ResourceType[]): ResourceTypeRegistry {
   const byName = new Map<string, ResourceType>();
   for (const type of types) {
     if (byName.has(type.name)) throw new Error(`resource type ${type.name} registered twice`);
     byName.set(type.name, type);
   }
+  for (const type of types) assertWellFormed(type, byName);
   const namesMovingWithClock = new Set(types.flatMap((type) => type.movesWithClock ?? []));
-  return { get: (name) => byName.get(name), namesMovingWithClock };
+  return { get: (name) => byName.get(name), all: types, namesMovingWithClock };
+}
+
+function assertWellFormed(type: ResourceType, registered: ReadonlyMap<string, ResourceType>): void {
+  const fail = (problem: string) => new Error(`resource type ${type.name}: ${problem}`);
+  const typed = (name: string) => Object.hasOwn(type.attributes, name);
+  for (const [name, association] of Object.entries(type.associations ?? {})) {
+    if (!registered.has(association.type)) throw fail(`association ${name} names the unregistered type ${association.type}`);
+    if (association.idsFromLoad && association.ids && !typed(association.ids)) throw fail(`${association.ids} has no type in attributes`);
+  }
+  for (const name of Object.keys(type.computed ?? {})) if (!typed(name)) throw fail(`computed ${name} has no type in attributes`);
+  for (const name of type.defaults) {
+    if (name !== 'kind' && !typed(name) && !Object.hasOwn(type.associations ?? {}, name)) throw fail(`default ${name} is neither an attribute nor an association`);
+  }
+}
+
+/** Whether an attribute of this type is a datetime. */
+export function isDatetime(type: ResourceType, name: string): boolean {
+  return Object.hasOwn(type.attributes, name) && type.attributes[name] === 'datetime';
 }

@@ -7,7 +7,7 @@
 import type { HttpMethod, RouteDefinition } from './route-table.js';
 
 /** Every prefix serves the same routes: edge and next forward to v5 (spec, Versioning 4). */
-const VERSION_PREFIXES: readonly (readonly string[])[] = [
+export const VERSION_PREFIXES: readonly (readonly string[])[] = [
   ['services', 'v5'], ['services', 'edge'], ['services', 'next'], ['v5'], ['edge'], ['next'],
 ];
 
@@ -24,7 +24,7 @@ interface TrieNode {
 }
 
 export type RouteMatch =
-  | { kind: 'found'; route: RouteDefinition; params: Record<string, string> }
+  | { kind: 'found'; route: RouteDefinition; params: Record<string, string>; prefix: string }
   | { kind: 'method_not_supported' }
   | { kind: 'not_found' };
 
@@ -48,7 +48,7 @@ export class RouteMatcher {
     const params: Record<string, string> = {};
     const offset = prefix ? prefix.length : 0;
     for (const [index, name] of endpoint.params) params[name] = segments[offset + index]!;
-    return { kind: 'found', route: endpoint.route, params };
+    return { kind: 'found', route: endpoint.route, params, prefix: prefix ? `/${prefix.join('/')}` : '' };
   }
 
   private add(route: RouteDefinition): void {

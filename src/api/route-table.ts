@@ -11,17 +11,21 @@
 // resource the decision names and the project version the write produced:
 //
 //   { method: 'GET', path: '/projects/:project_id/labels/:label_id', access: 'project:read', cacheable: true,
+//     answers: { type: 'label' }, summary: 'A label',
 //     handle: async (req) => ({ kind: 'resource', type: 'label', value: await pathLabel(req) }) },
 //   { method: 'POST', path: '/projects/:project_id/labels', access: 'project:write',
+//     input: { body: checkLabelBody }, answers: { type: 'label', created: true }, summary: 'Create a label',
 //     async handle(req) {
-//       const { name } = checkLabelBody(req.body);
+//       const { name } = checkLabelBody.read(req);
 //       const { doc, version } = await writer.onProject(req.project!.id, decideCreateLabel, { name }, commandMeta(req));
 //       return { kind: 'resource', type: 'label', value: doc, created: true, projectVersion: version };
 //     } },
 
+import type { SchemaObject } from 'ajv';
 import type { Actor } from '../ports/authenticator.js';
 import type { Doc } from '../ports/read-store.js';
 import type { Pagination } from '../queries/page.js';
+import type { Checker } from './request-schema.js';
 
 /**
  * Who may call a route. Checked centrally before the handler runs:
@@ -64,12 +68,19 @@ export interface ApiRequest {
   params: Record<string, string>;
   /** Query parameters (last value wins when repeated); never read from the body. */
   query: Record<string, string>;
-  /** Parsed JSON object body (`{}` when none); never holds query parameters. */
+  /**
+   * Parsed JSON object body (`{}` when none); never holds query parameters. On a route declaring a body
+   * checker, already checked and coerced by it (read it typed with `checker.read(req)`).
+   */
   body: Record<string, unknown>;
-  /** Only for routes declaring `body: 'raw'`: the unparsed bytes and their content type. */
+  /** Only for routes declaring a raw body (`input.body.raw`): the unparsed bytes and their content type. */
   rawBody: { contentType: string; bytes: Buffer } | null;
   /** Request header by lower-case name. */
   header(name: string): string | undefined;
+  /** The route the request matched. */
+  readonly route: RouteDefinition;
+  /** The version prefix the path was asked under (`/services/v5`, `/edge`); '' for a root-mounted route. */
+  versionPrefix: string;
   actor: Actor | null;
   /** The project the route's declared access resolved (`:project_id` or `project.of`), else null. */
   readonly project: ProjectAccess | null;
@@ -125,15 +136,53 @@ export type ApiResult =
       kind: 'raw';
       contentType: string;
       body: Buffer | string;
+      /** Headers of its own, over the common ones (pages: their cache and security policy). */
+      headers?: Readonly<Record<string, string>>;
       /**
        * A download (file-download.ts decides how it is served); `inline` asks for in-browser display over
        * a save dialog, granted only to types that cannot run script.
        */
       filename?: string;
       inline?: boolean;
-      /** Headers of its own, over the common ones (the board's pages: cache and security policy). */
-      headers?: Readonly<Record<string, string>>;
     });
+
+/**
+ * Query parameters a route reads beside the app-wide ones (`fields`, `envelope`, `date_format`, `token`,
+ * the page and the time-travel parameters, which the OpenAPI document adds from the route's other
+ * declarations): a JSON schema of an object, each property one parameter, `required` naming the ones
+ * that must be sent. A query checker's `schema` is one (queryParameters() merges several).
+ */
+export type QueryParameters = SchemaObject;
+
+/** A body the app does not parse: its media type and the schema of its parts (multipart uploads). */
+export interface RawBody {
+  raw: string;
+  schema: SchemaObject;
+}
+
+/** What a route reads beside its path parameters. */
+export interface RouteInput {
+  /**
+   * A checker (request-schema.ts) the app runs on the parsed body before the handler, which reads the
+   * coerced body with `checker.read(req)`; or a raw body, handed over unparsed as `req.rawBody`.
+   */
+  body?: Checker<unknown> | RawBody;
+  query?: QueryParameters;
+}
+
+/**
+ * What a successful call answers, for the OpenAPI document; the app checks every result against it (a
+ * route answering otherwise is a programming error, answered 500 and logged):
+ * - a resource of a type of the registry, one or a `list` (`paginated`: with the pagination headers),
+ *   `created`: a create, answered with the configured created status;
+ * - `empty`: 204 No Content;
+ * - bytes of a media type (ANY_MEDIA_TYPE of route-answer.ts for a download of a stored file), with a JSON
+ *   schema when they are JSON.
+ */
+export type RouteAnswer =
+  | { type: string; list?: true; paginated?: true; created?: true }
+  | 'empty'
+  | { raw: string | readonly string[]; schema?: SchemaObject };
 
 export interface RouteDefinition {
   method: HttpMethod;
@@ -150,10 +199,16 @@ export interface RouteDefinition {
    */
   project?: { level: ProjectAccessLevel; of(req: RouteRequest): Promise<number> };
   handle(req: ApiRequest): Promise<ApiResult>;
+  /** What the route answers (checked on every result; stated by the OpenAPI document). */
+  answers: RouteAnswer;
+  /** What it reads beside its path. */
+  input?: RouteInput;
+  /** One line for the reference (the OpenAPI operation's summary). */
+  summary: string;
+  /** A page for browsers rather than an API call (the reference's own page): left out of the OpenAPI document. */
+  unlisted?: true;
   /** `root`: mounted outside the version prefixes (`/file_attachments/:id/download`). Default `versioned`. */
   mount?: 'versioned' | 'root';
-  /** `raw`: the body is not parsed (multipart uploads); see `ApiRequest.rawBody`. Default `json`. */
-  body?: 'json' | 'raw';
   /** `GET /me` only: HTTP Basic credentials (username or email, and password) are accepted. */
   basicAuth?: boolean;
   /** Always answer enveloped, whatever `envelope` says. */
@@ -183,4 +238,19 @@ export interface RouteDefinition {
    * project (membership `last_viewed_at`), cached answers and 304s too; recorded outside the log.
    */
   countsAsView?: true;
+}
+
+/** Whether the route reads its body raw (not parsed; multipart uploads). */
+export function readsRawBody(route: RouteDefinition): boolean {
+  const body = route.input?.body;
+  return body !== undefined && typeof body !== 'function';
+}
+
+/** Query parameter schemas merged into one declaration (later ones win for a name given twice). */
+export function queryParameters(...parts: readonly QueryParameters[]): QueryParameters {
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...parts.map((part) => part['properties'] as Record<string, SchemaObject>)) as Record<string, SchemaObject>,
+    required: [...new Set(parts.flatMap((part) => (part['required'] as string[] | undefined) ?? []))],
+  };
 }

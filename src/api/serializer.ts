@@ -8,7 +8,7 @@
 
 import type { Doc } from '../ports/read-store.js';
 import { DEFAULT_SELECTION, type FieldSelection } from './fields-selection.js';
-import type { Association, ComputedAttribute, LoadContext, ResourceType, ResourceTypeRegistry } from './resource-type.js';
+import { isDatetime, type Association, type ComputedAttribute, type LoadContext, type ResourceType, type ResourceTypeRegistry } from './resource-type.js';
 
 export interface SerializeOptions {
   /** The request as loaders see it; `ctx.millis` also decides how datetimes are rendered. */
@@ -136,13 +136,11 @@ export function buildPlan(type: ResourceType, selection: FieldSelection): PlanEn
   if (wanted.has('kind')) {
     // A fixed kind for the type, or (activities: one type, many kinds) the document's own `kind`.
     if (type.kind !== undefined) plan.push({ name: 'kind', source: 'kind', value: type.kind });
-    else if (type.attributes.includes('kind')) plan.push({ name: 'kind', source: 'attribute' });
+    else if (Object.hasOwn(type.attributes, 'kind')) plan.push({ name: 'kind', source: 'attribute' });
   }
   wanted.delete('kind');
   plan.push({ name: 'id', source: 'attribute' });
 
-  const datetimes = new Set(type.datetimes ?? []);
-  const attributes = new Set(type.attributes);
   const idsAssociations = idsAttributeIndex(type);
   for (const [name, nested] of wanted) {
     // Names come from the client: only the type's own entries count, never Object.prototype's.
@@ -152,11 +150,11 @@ export function buildPlan(type: ResourceType, selection: FieldSelection): PlanEn
     if (association) {
       plan.push({ name, source: 'nested', association, selection: nested ?? DEFAULT_SELECTION });
     } else if (compute) {
-      plan.push({ name, source: 'computed', compute, datetime: datetimes.has(name) });
-    } else if (attributes.has(name)) {
-      plan.push({ name, source: datetimes.has(name) ? 'datetime' : 'attribute' });
+      plan.push({ name, source: 'computed', compute, datetime: isDatetime(type, name) });
     } else if (byIds?.idsFromLoad) {
       plan.push({ name, source: 'loaded_ids', association: byIds });
+    } else if (Object.hasOwn(type.attributes, name)) {
+      plan.push({ name, source: isDatetime(type, name) ? 'datetime' : 'attribute' });
     }
   }
   return plan;

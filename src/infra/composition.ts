@@ -8,6 +8,9 @@ import { createApp } from '../api/app.js';
 import { operationsRoutes, type ProjectionCheckpoint } from '../api/operations.js';
 import { boardRoutes } from '../api/board-pages.js';
 import { loadBoardAssets } from './board-assets.js';
+import type { ReferenceSection } from '../api/openapi/document.js';
+import { loadDocsAssets } from '../api/openapi/docs-page.js';
+import { referenceRoutes } from '../api/openapi/reference-routes.js';
 import { resourceTypeRegistry } from '../api/resource-type.js';
 import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
@@ -34,6 +37,8 @@ import { sharpRenditions } from './images/sharp-renditions.js';
 import { NOTIFICATIONS } from '../reactions/notifications.js';
 import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
+import { startIntegrityCheck, type RunningIntegrityCheck } from './event-store/integrity-check.js';
+import { StorageHealth, guardedStore } from './storage-health.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
@@ -97,6 +102,14 @@ export interface Storyline {
    * Not started here: the server starts it (`serve`), as the reactions.
    */
   buildStateSnapshots(): Promise<number>;
+  /**
+   * Starts the embedded log's integrity check (SQLite quick_check, off the serving thread); resolves
+   * once it has ended, its result logged and in /health. Nothing for KurrentDB or a log in memory. Not
+   * started here: the server starts it once it listens (`serve`).
+   */
+  checkLogIntegrity(): Promise<void>;
+  /** Damaged data files met, and the log's integrity check (what /health says of them). */
+  storageHealth: StorageHealth;
   /** Adds a person who signs in with a password (operator CLI, demo). */
   addPerson(input: { email: string; name: string; password: string; initials?: string; username?: string }): Promise<{ id: number; api_token: string }>;
   close(): Promise<void>;
@@ -130,8 +143,15 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   }
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
-  const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
-  const readStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
+  // A damaged file or failing disk met by a read or write of the log or the read models answers 503 and
+  // is recorded (logged once, in /health), naming the file.
+  const storageHealth = new StorageHealth(log);
+  const embeddedLog = !config.kurrentUrl;
+  const openedEventStore = await openEventStore(config, dataFile('events.sqlite'), log);
+  const eventStore = embeddedLog ? guardedStore(openedEventStore, dataFile('events.sqlite'), storageHealth) : openedEventStore;
+  const openedReadStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
+  const readStoreOnFile = !inMemory && !config.mongoUrl && config.readStore === 'sqlite';
+  const readStore = readStoreOnFile ? guardedStore(openedReadStore, dataFile('readmodels.sqlite'), storageHealth, ['collection']) : openedReadStore;
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
   // Views (membership `last_viewed_at`) are person-scoped reads kept beside the log, never in it.
   const projectViews = inMemory ? createMemoryProjectViewStore() : openSqliteProjectViewStore(dataFile('views.sqlite'));
@@ -279,16 +299,48 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
 
   const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
   const board = loadBoardAssets();
+  const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
+  const reactions = new ReactionRunner({
+    eventStore,
+    checkpoints,
+    reactions: [
+      ...reactionFactories.map((factory) => factory({ read, own: readStore })),
+      projectSnapshotsReaction(snapshots, config.timeTravelSnapshotEvery),
+      thumbnailsReaction({
+        own: readStore,
+        blobs,
+        renditions: sharpRenditions(),
+        maxSourceBytes: config.maxUploadBytes,
+        changed: () => void thumbnailsMade++,
+      }),
+      ...(options.reactions ?? []),
+    ],
+    log,
+  });
+
   const operations = operationsRoutes({
     serverVersion: packageVersion(),
     headPosition: () => eventStore.headPosition(),
     checkpoints: () => storedCheckpoints(readStore),
     board,
+    reactions: () => reactions.status(),
+    storage: () => ({ faults: storageHealth.faults(), integrityCheck: storageHealth.integrityCheck() }),
   });
-  const routes = [...modules.flatMap((module) => module.routes), ...operations, ...(board ? boardRoutes(board) : [])];
+  const types = resourceTypeRegistry(modules.flatMap((module) => module.types));
+  const sections: ReferenceSection[] = [
+    ...modules.map((module) => ({ ...module.reference, routes: module.routes })),
+    { tag: 'Operations', description: "The server's state and where things are, outside the API prefixes.", routes: operations },
+  ];
+  const reference = referenceRoutes({
+    source: () => ({ sections, types, createdStatus: config.createdStatus, timeTravel: true, serverVersion: packageVersion() }),
+    assets: loadDocsAssets,
+  });
+  sections.push({ tag: 'Reference', description: 'This reference, as an OpenAPI document.', routes: reference });
+  // The board's pages are unlisted (pages for people, not API calls): served, left out of the reference.
+  const routes = [...sections.flatMap((section) => section.routes), ...(board ? boardRoutes(board) : [])];
   const app = createApp({
     routes,
-    resources: resourceTypeRegistry(modules.flatMap((module) => module.types)),
+    resources: types,
     auth: credentialAuthenticator({ people: read('people'), secrets, changes: runner }),
     projects: projectAccessResolver(deps),
     projectVersion: projectVersionReader(deps),
@@ -309,28 +361,11 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     timeTravel: { scope: asOfScope, history },
     projectViews: new ThrottledViewRecorder(projectViews, log),
     unversionedStamp: () => thumbnailsMade,
-  });
-
-  const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
-  const reactions = new ReactionRunner({
-    eventStore,
-    checkpoints,
-    reactions: [
-      ...reactionFactories.map((factory) => factory({ read, own: readStore })),
-      projectSnapshotsReaction(snapshots, config.timeTravelSnapshotEvery),
-      thumbnailsReaction({
-        own: readStore,
-        blobs,
-        renditions: sharpRenditions(),
-        maxSourceBytes: config.maxUploadBytes,
-        changed: () => void thumbnailsMade++,
-      }),
-      ...(options.reactions ?? []),
-    ],
-    log,
+    storageFailure: (thrown) => storageHealth.failure(thrown, null),
   });
 
   let closing: Promise<void> | null = null;
+  let integrityCheck: RunningIntegrityCheck | null = null;
   return {
     app,
     routes,
@@ -344,6 +379,12 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     reactions,
     snapshots,
     startup,
+    storageHealth,
+    async checkLogIntegrity() {
+      if (inMemory || !embeddedLog || integrityCheck || closing) return;
+      integrityCheck = startIntegrityCheck(dataFile('events.sqlite'), storageHealth);
+      await integrityCheck.done;
+    },
     async buildStateSnapshots() {
       if (!snapshotBuilder) return 0;
       try {
@@ -364,6 +405,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     },
     close() {
       closing ??= (async () => {
+        integrityCheck?.stop();
         await commands.settled();
         await reactions.stop();
         await runner.stop();

@@ -11,6 +11,8 @@ const probe: RouteDefinition = {
   method: 'POST',
   path: '/projects/:project_id/authorization_probe',
   access: 'project:write',
+  answers: 'empty',
+  summary: 'A probe of write access',
   async handle() {
     return { kind: 'empty' };
   },

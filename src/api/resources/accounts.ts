@@ -24,8 +24,7 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 export const accountType: ResourceType = {
   name: 'account',
   kind: 'account',
-  attributes: ['id', 'name', 'plan', 'status', 'created_at', 'updated_at'],
-  datetimes: ['created_at', 'updated_at'],
+  attributes: { id: 'integer', name: 'string', plan: 'string', status: 'string', created_at: 'datetime', updated_at: 'datetime' },
   defaults: ['kind', 'id', 'name', 'plan', 'status', 'created_at', 'updated_at'],
 };
 
@@ -43,8 +42,10 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
   const accountMembershipType: ResourceType = {
     name: 'account_membership',
     kind: 'account_membership',
-    attributes: ['id', 'account_id', 'person_id', 'owner', 'admin', 'project_creator', 'timekeeper', 'time_enterer', 'created_at', 'updated_at'],
-    datetimes: ['created_at', 'updated_at'],
+    attributes: {
+      id: 'integer', account_id: 'integer', person_id: 'integer', owner: 'boolean', admin: 'boolean', project_creator: 'boolean',
+      timekeeper: 'boolean', time_enterer: 'boolean', created_at: 'datetime', updated_at: 'datetime',
+    },
     defaults: ['kind', 'id', 'account_id', 'person', 'owner', 'admin', 'project_creator', 'timekeeper', 'time_enterer', 'created_at', 'updated_at'],
     associations: { person: personAssociation(directory, 'person_id') },
   };
@@ -80,6 +81,8 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/accounts',
       access: 'person',
+      answers: { type: 'account', list: true },
+      summary: 'Accounts the caller owns or administers',
       async handle(req) {
         const value = await callerAccounts(req, (m) => m['owner'] === true || m['admin'] === true);
         return { kind: 'resource', type: 'account', value };
@@ -89,6 +92,11 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/account_summaries',
       access: 'person',
+      input: {
+        query: { type: 'object', properties: { with_permission: { enum: PERMISSIONS, description: 'Only the accounts where the caller may create projects.' } } },
+      },
+      answers: { type: 'account_summary', list: true },
+      summary: 'Accounts the caller belongs to',
       async handle(req) {
         const permission = req.query['with_permission'];
         if (permission !== undefined && !(PERMISSIONS as readonly string[]).includes(permission)) {
@@ -102,6 +110,8 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/accounts/:account_id',
       access: 'person',
+      answers: { type: 'account' },
+      summary: 'An account (owners and administrators)',
       async handle(req) {
         return { kind: 'resource', type: 'account', value: await managedAccount(req) };
       },
@@ -110,6 +120,8 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/accounts/:account_id/memberships',
       access: 'person',
+      answers: { type: 'account_membership', list: true },
+      summary: "An account's members",
       async handle(req) {
         const account = await managedAccount(req);
         const value = await accountMemberships.find({ account_id: account.id }, { sort: { id: 1 } });
@@ -120,9 +132,12 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/accounts/:account_id/memberships',
       access: 'person',
+      input: { body: checkMemberBody },
+      answers: { type: 'account_membership', created: true },
+      summary: 'Add a person to an account',
       async handle(req) {
         const account = await managedAccount(req);
-        const value = await commands.addMember(account.id, checkMemberBody(req.body), commandMeta(req));
+        const value = await commands.addMember(account.id, checkMemberBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value: asServed(value), created: true };
       },
     },
@@ -130,6 +145,8 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/accounts/:account_id/memberships/:person_id',
       access: 'person',
+      answers: { type: 'account_membership' },
+      summary: "A person's membership of an account",
       async handle(req) {
         const account = await managedAccount(req);
         return { kind: 'resource', type: 'account_membership', value: asServed(await membershipOf(account.id, req)) };
@@ -139,10 +156,13 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/accounts/:account_id/memberships/:person_id',
       access: 'person',
+      input: { body: checkMemberBody },
+      answers: { type: 'account_membership' },
+      summary: "Change a person's permissions in an account",
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody(req.body), commandMeta(req));
+        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value: asServed(value) };
       },
     },
@@ -150,6 +170,8 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/accounts/:account_id/memberships/:person_id',
       access: 'person',
+      answers: 'empty',
+      summary: 'Remove a person from an account',
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
@@ -158,7 +180,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [accountType, accountMembershipType] };
+  return { reference: { tag: 'Accounts', description: "Accounts and their members' permissions (owners and administrators)." }, routes, types: [accountType, accountMembershipType] };
 }
 
 /** A membership as clients see it: identified by its person. */

@@ -29,7 +29,7 @@ import type { Doc } from '../../ports/read-store.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { FeedBounds } from '../../queries/activity-feeds.js';
 import type { Paged } from '../../queries/page.js';
-import { datetimeParameter } from '../datetime-parameter.js';
+import { DATETIME_PARAMETER, datetimeParameter } from '../datetime-parameter.js';
 import { countParam, pageParams } from '../page-params.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
@@ -51,12 +51,17 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'>; re
   // project's version) moves the people stamp.
   const cacheVariant = async (req: ApiRequest) => `${await feeds.windowVariant(req.project!.project, req.now)}|${deps.readModelChanges.stampOf(['people'])}`;
   const inWindow = { cacheable: true, cacheVariant } as const;
+  const feedQuery = { query: FEED_PARAMETERS };
+  const feed = { type: activityType.name, list: true, paginated: true } as const;
   const routes: RouteDefinition[] = [
     {
       method: 'GET',
       path: '/projects/:project_id/activity',
       access: 'project:read',
       timeTravel: false,
+      input: feedQuery,
+      answers: feed,
+      summary: "A project's activity, newest first",
       ...inWindow,
       handle: async (req) => result(await feeds.projectFeed(req.project!.project, feedBounds(req), pageParams(req.query), req.now)),
     },
@@ -66,6 +71,9 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'>; re
         path: `/projects/:project_id/${collection}/:${kind}_id/activity`,
         access: 'project:read',
         timeTravel: false,
+        input: feedQuery,
+        answers: feed,
+        summary: `The activity of a${kind === 'epic' ? 'n' : ''} ${kind} (with its tasks and comments), newest first`,
         ...inWindow,
         async handle(req) {
           const subject = { kind, id: idParam(req.params[`${kind}_id`]) };
@@ -77,16 +85,28 @@ export function activityResources(deps: { queries: Pick<Queries, 'activity'>; re
       method: 'GET',
       path: '/my/activity',
       access: 'person',
+      input: { query: { type: 'object', properties: { occurred_after: FEED_PARAMETERS.properties.occurred_after, occurred_before: FEED_PARAMETERS.properties.occurred_before } } },
+      answers: feed,
+      summary: "The caller's own activity in their projects, newest first",
       async handle(req) {
         const { occurredAfter, occurredBefore } = feedBounds(req);
         return result(await feeds.personFeed(req.actor!.id, { occurredAfter, occurredBefore }, pageParams(req.query), req.now));
       },
     },
   ];
-  return { routes, types: [activityType] };
+  return { reference: { tag: 'Activity', description: "What changed, newest first: a project's, a story's, an epic's, the caller's own." }, routes, types: [activityType] };
 }
 
-/** `since_version`, `occurred_after`, `occurred_before`. */
+/** `since_version`, `occurred_after`, `occurred_before` (read by feedBounds). */
+const FEED_PARAMETERS = {
+  type: 'object',
+  properties: {
+    since_version: { type: 'integer', minimum: 0, description: 'Only the activity after this project version.' },
+    occurred_after: { ...DATETIME_PARAMETER, description: `Only activity after this instant (strict): ${String(DATETIME_PARAMETER['description'])}` },
+    occurred_before: { ...DATETIME_PARAMETER, description: `Only activity before this instant (strict): ${String(DATETIME_PARAMETER['description'])}` },
+  },
+} as const;
+
 function feedBounds(req: ApiRequest): FeedBounds {
   const problems: ValidationError[] = [];
   const sinceVersion = countParam(req.query, 'since_version', problems) ?? 0;
@@ -112,23 +132,28 @@ function feedBounds(req: ApiRequest): FeedBounds {
  * Activities have no `id` (the serializer leaves out an absent one) and a `kind` of their own
  * (`story_update_activity`, ...), so the type declares no fixed kind and lists `kind` as an attribute.
  */
+const RESOURCE_REFERENCES = { type: 'array', items: { type: 'object', description: 'kind, id, name (and story_type, url)' } } as const;
+
 export const activityType: ResourceType = {
   name: 'activity',
-  attributes: [
-    'kind',
-    'guid',
-    'project_version',
-    'message',
-    'highlight',
-    'primary_resources',
-    'secondary_resources',
-    'project',
-    'performed_by',
-    'occurred_at',
-    'project_id',
-    'performed_by_id',
-  ],
-  datetimes: ['occurred_at'],
+  attributes: {
+    kind: { type: 'string', examples: ['story_update_activity'] },
+    guid: 'string',
+    project_version: 'integer',
+    message: 'string',
+    highlight: 'string',
+    primary_resources: RESOURCE_REFERENCES,
+    secondary_resources: RESOURCE_REFERENCES,
+    project: { type: 'object', description: 'kind, id and name of the project' },
+    performed_by: { type: 'object', description: 'kind, id, name and initials of the person' },
+    occurred_at: 'datetime',
+    project_id: 'integer',
+    performed_by_id: 'integer',
+    changes: {
+      type: 'array',
+      items: { type: 'object', description: 'kind, change_type (create, update, delete), id, original_values, new_values, name, story_type' },
+    },
+  },
   defaults: [
     'kind',
     'guid',

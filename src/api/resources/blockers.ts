@@ -18,8 +18,10 @@ import { storyChildRoutes } from './story-child-routes.js';
 export const blockerType: ResourceType = {
   name: 'blocker',
   kind: 'blocker',
-  attributes: ['id', 'story_id', 'person_id', 'description', 'resolved', 'created_at', 'updated_at'],
-  datetimes: ['created_at', 'updated_at'],
+  attributes: {
+    id: 'integer', story_id: 'integer', person_id: 'integer', description: 'string', resolved: 'boolean', created_at: 'datetime',
+    updated_at: 'datetime',
+  },
   defaults: ['kind', 'id', 'story_id', 'person_id', 'description', 'resolved', 'created_at', 'updated_at'],
 };
 
@@ -35,6 +37,7 @@ export function blockerResources(deps: ResourceDeps): ResourceModule {
   const routes = storyChildRoutes(
     {
       type: 'blocker',
+      names: { one: 'blocker', many: 'blockers' },
       segment: 'blockers',
       idParam: 'blocker_id',
       stories: deps.read('stories'),
@@ -48,5 +51,5 @@ export function blockerResources(deps: ResourceDeps): ResourceModule {
     },
     deps.writer,
   );
-  return { routes, types: [blockerType] };
+  return { reference: { tag: 'Blockers', description: "What blocks a story: a description, or another story of the project." }, routes, types: [blockerType] };
 }

@@ -4,12 +4,12 @@
 // left untyped are checked by the domain, which owns their rules and messages. A field may also be given
 // as a schema of its own (`text(TEXT_LIMITS.email)`) where a length bound must hold before the domain.
 import type { SchemaObject } from 'ajv';
-import { requestSchema } from '../request-schema.js';
+import { requestSchema, type Checker } from '../request-schema.js';
 
 export type FieldType = 'integer' | 'boolean' | 'string' | 'integer[]' | 'string[]';
 
-/** A function that coerces `body` in place and throws `invalid_parameter` for wrongly typed fields. */
-export function bodyChecker(fields: Readonly<Record<string, FieldType | SchemaObject>>): (body: Record<string, unknown>) => Record<string, unknown> {
+/** A checker that coerces a body in place and throws `invalid_parameter` for wrongly typed fields. */
+export function bodyChecker(fields: Readonly<Record<string, FieldType | SchemaObject>>): Checker<Record<string, unknown>> {
   const properties: Record<string, SchemaObject> = {};
   for (const [name, type] of Object.entries(fields)) {
     if (typeof type !== 'string') properties[name] = type;

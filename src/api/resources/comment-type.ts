@@ -15,11 +15,11 @@ export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection;
   return {
     name: 'comment',
     kind: 'comment',
-    attributes: [
-      'id', 'story_id', 'epic_id', 'text', 'person_id', 'created_at', 'updated_at', 'file_attachment_ids', 'ext_attachment_ids',
-      'attachment_ids', 'ext_attachments', 'commit_identifier', 'commit_type',
-    ],
-    datetimes: ['created_at', 'updated_at'],
+    attributes: {
+      id: 'integer', story_id: 'integer', epic_id: 'integer', text: 'string', person_id: 'integer', created_at: 'datetime',
+      updated_at: 'datetime', file_attachment_ids: 'integer[]', ext_attachment_ids: 'integer[]', attachment_ids: 'integer[]',
+      ext_attachments: { type: 'array', items: { type: 'object' } }, commit_identifier: 'string', commit_type: 'string',
+    },
     defaults: ['kind', 'id', 'story_id', 'epic_id', 'text', 'person_id', 'created_at', 'updated_at'],
     associations: {
       file_attachments: {
@@ -61,8 +61,11 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
   return {
     name: 'file_attachment',
     kind: 'file_attachment',
-    attributes: ['id', 'filename', 'created_at', 'uploader_id', 'size', 'uploaded', 'content_type'],
-    datetimes: ['created_at'],
+    attributes: {
+      id: 'integer', filename: 'string', created_at: 'datetime', uploader_id: 'integer', size: 'integer', uploaded: 'boolean',
+      content_type: 'string', download_url: 'string', thumbnailable: 'boolean', thumbnail_url: 'string', big_url: 'string',
+      width: 'integer', height: 'integer',
+    },
     // The recorded default keys, with the spec's `height` / `width` (images only: omitted when null) and
     // `content_type` (decided from the file's extension at upload).
     defaults: [

@@ -33,13 +33,15 @@ const checkEdit = requestSchema<CommentEditBody>(COMMENT_EDIT);
 /** A parent kind of comments: its path segment, its read model and the key comments name it by. */
 interface CommentParentKind {
   segment: 'stories' | 'epics';
+  /** What the reference calls it. */
+  noun: 'story' | 'epic';
   collection: 'stories' | 'epics';
   key: 'story_id' | 'epic_id';
 }
 
 const PARENTS: readonly CommentParentKind[] = [
-  { segment: 'stories', collection: 'stories', key: 'story_id' },
-  { segment: 'epics', collection: 'epics', key: 'epic_id' },
+  { segment: 'stories', noun: 'story', collection: 'stories', key: 'story_id' },
+  { segment: 'epics', noun: 'epic', collection: 'epics', key: 'epic_id' },
 ];
 
 export function commentResources(deps: ResourceDeps): ResourceModule {
@@ -70,12 +72,15 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
     }
 
     const base = `/projects/:project_id/${parent.segment}/:${param}/comments`;
+    const an = parent.noun === 'epic' ? 'n' : '';
     return [
       {
         method: 'GET',
         path: base,
         access: 'project:read',
         cacheable: true,
+        answers: { type: 'comment', list: true },
+        summary: `The comments on a${an} ${parent.noun}, oldest first`,
         async handle(req) {
           const ref = await pathParent(req);
           const value = await comments.find({ ...ref, project_id: req.project!.id }, { sort: { created_at: 1, id: 1 } });
@@ -86,9 +91,12 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
         method: 'POST',
         path: base,
         access: 'project:write',
+        input: { body: checkCreate },
+        answers: { type: 'comment', created: true },
+        summary: `Comment on a${an} ${parent.noun}`,
         async handle(req) {
           const ref = await pathParent(req);
-          const [comment] = await newCommentsOf(people, [checkCreate(req.body)]);
+          const [comment] = await newCommentsOf(people, [checkCreate.read(req)]);
           const { doc, version } = await writer.onProject(req.project!.id, decideCreateComment, { ...comment!, ...ref }, commandMeta(req));
           return { kind: 'resource', type: 'comment', value: doc, created: true, projectVersion: version };
         },
@@ -98,15 +106,20 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
         path: `${base}/:comment_id`,
         access: 'project:read',
         cacheable: true,
+        answers: { type: 'comment' },
+        summary: `A comment on a${an} ${parent.noun}`,
         handle: async (req) => ({ kind: 'resource', type: 'comment', value: (await pathComment(req)).comment }),
       },
       {
         method: 'PUT',
         path: `${base}/:comment_id`,
         access: 'project:write',
+        input: { body: checkEdit },
+        answers: { type: 'comment' },
+        summary: `Edit a comment on a${an} ${parent.noun} (text, attachments)`,
         async handle(req) {
           const { ref, comment } = await pathComment(req);
-          const command = await commentEdit(checkEdit(req.body), comment.id, ref);
+          const command = await commentEdit(checkEdit.read(req), comment.id, ref);
           const { doc, version } = await writer.onProject(req.project!.id, decideUpdateComment, command, commandMeta(req));
           return { kind: 'resource', type: 'comment', value: doc, projectVersion: version };
         },
@@ -115,6 +128,8 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
         method: 'DELETE',
         path: `${base}/:comment_id`,
         access: 'project:write',
+        answers: 'empty',
+        summary: `Delete a comment on a${an} ${parent.noun}`,
         async handle(req) {
           const { ref, comment } = await pathComment(req);
           const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteComment, { ...ref, comment_id: comment.id }, commandMeta(req));
@@ -126,6 +141,8 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
           method: 'DELETE',
           path: `${base}/:comment_id/${attachment}s/:attachment_id`,
           access: 'project:write',
+          answers: 'empty',
+          summary: `Remove a${attachment === 'ext_attachment' ? 'n' : ''} ${attachment.replace('_', ' ')} from a comment on a${an} ${parent.noun}`,
           async handle(req) {
             const { ref, comment } = await pathComment(req);
             const command = { ...ref, comment_id: comment.id, [`${attachment}_id`]: idParam(req.params['attachment_id']) };
@@ -147,5 +164,5 @@ export function commentResources(deps: ResourceDeps): ResourceModule {
     return command;
   }
 
-  return { routes: PARENTS.flatMap(parentRoutes), types };
+  return { reference: { tag: 'Comments', description: "Comments on stories and epics, with uploaded files and external attachments." }, routes: PARENTS.flatMap(parentRoutes), types };
 }

@@ -63,8 +63,10 @@ export function epicResourceType(deps: { epics: ReadOnlyCollection; labels: Read
   return {
     name: 'epic',
     kind: 'epic',
-    attributes: ['id', 'project_id', 'name', 'description', 'label_id', 'follower_ids', 'created_at', 'updated_at'],
-    datetimes: ['created_at', 'updated_at'],
+    attributes: {
+      id: 'integer', project_id: 'integer', name: 'string', description: 'string', label_id: 'integer', follower_ids: 'integer[]',
+      created_at: 'datetime', updated_at: 'datetime', url: 'string', before_id: 'integer', after_id: 'integer', comment_ids: 'integer[]',
+    },
     defaults: ['kind', 'id', 'created_at', 'updated_at', 'project_id', 'name', 'description', 'url', 'label'],
     associations: {
       label: {
@@ -168,13 +170,26 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
 
   const base = '/projects/:project_id/epics';
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: base, access: 'project:read', cacheable: true, cacheVariant: listCacheVariant, handle: list },
+    {
+      method: 'GET',
+      path: base,
+      access: 'project:read',
+      cacheable: true,
+      cacheVariant: listCacheVariant,
+      input: { query: { type: 'object', properties: { filter: { type: 'string', description: 'A search (the search grammar of Tracker): only the epics it finds.' } } } },
+      answers: { type: 'epic', list: true },
+      summary: "A project's epics, in their order",
+      handle: list,
+    },
     {
       method: 'POST',
       path: base,
       access: 'project:write',
+      input: { body: checkCreate },
+      answers: { type: 'epic', created: true },
+      summary: 'Create an epic (with its label, made when named by name)',
       async handle(req) {
-        const { comments, ...body } = checkCreate(req.body);
+        const { comments, ...body } = checkCreate.read(req);
         const command: CreateEpicCommand = { ...body, ...(comments ? { comments: await newCommentsOf(people, comments) } : {}) };
         const { doc, version } = await writer.onProject(req.project!.id, decideCreateEpic, command, commandMeta(req));
         return epic(doc, version, true);
@@ -185,15 +200,20 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
       path: `${base}/:epic_id`,
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'epic' },
+      summary: 'An epic',
       handle: async (req) => epic(await pathEpic(req)),
     },
     {
       method: 'PUT',
       path: `${base}/:epic_id`,
       access: 'project:write',
+      input: { body: checkUpdate },
+      answers: { type: 'epic' },
+      summary: 'Change an epic (name, description, label, position)',
       async handle(req) {
         const current = await pathEpic(req);
-        const command: UpdateEpicCommand = { ...checkUpdate(req.body), epic_id: current.id };
+        const command: UpdateEpicCommand = { ...checkUpdate.read(req), epic_id: current.id };
         const { doc, version } = await writer.onProject(req.project!.id, decideUpdateEpic, command, commandMeta(req));
         return epic(doc, version);
       },
@@ -202,6 +222,8 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: `${base}/:epic_id`,
       access: 'project:write',
+      answers: 'empty',
+      summary: 'Delete an epic (its label and stories stay)',
       async handle(req) {
         const current = await pathEpic(req);
         const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteEpic, { epic_id: current.id }, commandMeta(req));
@@ -214,8 +236,10 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
       access: 'public',
       project: epicProject,
       cacheable: true,
+      answers: { type: 'epic' },
+      summary: 'An epic by id alone',
       handle: async (req) => epic(await pathEpic(req)),
     },
   ];
-  return { routes, types: [epicType] };
+  return { reference: { tag: 'Epics', description: "Epics: a name and a label; the stories carrying the label belong to the epic." }, routes, types: [epicType] };
 }

@@ -20,8 +20,10 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 const invitationType: ResourceType = {
   name: 'invitation',
   kind: 'invitation',
-  attributes: ['project_id', 'person_id', 'email', 'project_name', 'inviter_name', 'url', 'expires_at', 'emailed'],
-  datetimes: ['expires_at'],
+  attributes: {
+    project_id: 'integer', person_id: 'integer', email: 'string', project_name: 'string', inviter_name: 'string', url: 'string',
+    expires_at: 'datetime', emailed: 'boolean',
+  },
   defaults: ['kind', 'project_id', 'project_name', 'person_id', 'email', 'inviter_name', 'url', 'expires_at', 'emailed'],
 };
 
@@ -48,6 +50,8 @@ export function invitationResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/invitations/:secret',
       access: 'public',
+      answers: { type: 'invitation' },
+      summary: 'An invitation by its secret (from the link mailed to the invitee)',
       async handle(req) {
         return invitationResult(await deps.invitations.describe(req.params['secret']!, req.now));
       },
@@ -56,13 +60,20 @@ export function invitationResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/invitations/:secret/accept',
       access: 'public',
+      input: { body: checkAcceptance },
+      answers: { type: 'me' },
+      summary: 'Accept an invitation: name, username and password; answers the new person with their API token',
       async handle(req) {
-        const profile = checkAcceptance(req.body);
+        const profile = checkAcceptance.read(req);
         const meta = { commandId: req.commandId, actorId: null, now: req.now };
         const { person, apiToken } = await deps.invitations.accept(req.params['secret']!, profile, meta);
         return { kind: 'resource', type: 'me', value: meDocument(person, apiToken, req.now) };
       },
     },
   ];
-  return { routes, types: [invitationType] };
+  return {
+    reference: { tag: 'Invitations', description: 'Joining a project through a one-time link (an addition to the Tracker API, for the board).' },
+    routes,
+    types: [invitationType],
+  };
 }

@@ -19,20 +19,25 @@ import { analyticsCsv } from '../../queries/analytics/analytics-csv.js';
 import { analyticsReads, getCycleTimeDetails, getCycleTimeDetailsCsv, getIterationAnalytics } from '../../queries/analytics/analytics-query.js';
 import { listStoryTransitions } from '../../queries/analytics/transitions-query.js';
 import { dailyHistoryDependence, getDailyHistory } from '../../queries/analytics/daily-history-query.js';
-import { currentIteration, getIteration, iterationListParams, iterationNumberParam, listIterations } from '../../queries/iterations/iterations-query.js';
+import {
+  currentIteration, DEFAULT_ITERATION_LIMIT, getIteration, ITERATION_SCOPES, iterationListParams, iterationNumberParam, listIterations, MAX_ITERATION_LIMIT,
+} from '../../queries/iterations/iterations-query.js';
 import type { IterationReads } from '../../queries/iterations/iteration-timeline.js';
 import { commandMeta } from '../command-meta.js';
 import { pageParams } from '../page-params.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
+import { bodyChecker } from './body-schema.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 export const iterationType: ResourceType = {
   name: 'iteration',
   kind: 'iteration',
-  attributes: ['number', 'project_id', 'length', 'team_strength', 'start', 'finish', 'story_ids', 'velocity', 'points', 'accepted_points', 'effective_points'],
-  datetimes: ['start', 'finish'],
+  attributes: {
+    number: 'integer', project_id: 'integer', length: 'integer', team_strength: 'number', start: 'datetime', finish: 'datetime',
+    story_ids: 'integer[]', velocity: 'number', points: 'number', accepted_points: 'number', effective_points: 'number',
+  },
   defaults: ['kind', 'number', 'project_id', 'length', 'team_strength', 'stories', 'start', 'finish'],
   associations: {
     // The query embeds the iteration's stories, in order; the story type renders them (nested fields work).
@@ -43,14 +48,14 @@ export const iterationType: ResourceType = {
 export const iterationOverrideType: ResourceType = {
   name: 'iteration_override',
   kind: 'iteration_override',
-  attributes: ['number', 'project_id', 'length', 'team_strength'],
+  attributes: { number: 'integer', project_id: 'integer', length: 'integer', team_strength: 'number' },
   defaults: ['kind', 'number', 'project_id', 'length', 'team_strength'],
 };
 
 export const analyticsType: ResourceType = {
   name: 'analytics',
   kind: 'analytics',
-  attributes: ['stories_accepted', 'bugs_created', 'cycle_time', 'rejection_rate'],
+  attributes: { stories_accepted: 'integer', bugs_created: 'integer', cycle_time: 'integer', rejection_rate: 'number' },
   defaults: ['kind', 'stories_accepted', 'bugs_created', 'cycle_time', 'rejection_rate'],
 };
 
@@ -62,7 +67,7 @@ const CYCLE_TIME_KEYS = [
 export const cycleTimeDetailsType: ResourceType = {
   name: 'cycle_time_details',
   kind: 'cycle_time_details',
-  attributes: CYCLE_TIME_KEYS,
+  attributes: Object.fromEntries(CYCLE_TIME_KEYS.map((key) => [key, 'integer'])),
   defaults: ['kind', ...CYCLE_TIME_KEYS],
 };
 
@@ -70,19 +75,40 @@ export const cycleTimeDetailsType: ResourceType = {
 export const dailyHistoryType: ResourceType = {
   name: 'daily_history_container',
   kind: 'daily_history_container',
-  attributes: ['header', 'data'],
+  attributes: {
+    header: 'string[]',
+    data: { type: 'array', items: { type: 'array', description: 'A date (YYYY-MM-DD), then the values the header names' } },
+  },
   defaults: ['kind', 'header', 'data'],
 };
 
 export const storyTransitionType: ResourceType = {
   name: 'story_transition',
   kind: 'story_transition',
-  attributes: ['state', 'story_id', 'project_id', 'project_version', 'occurred_at', 'performed_by_id'],
-  datetimes: ['occurred_at'],
+  attributes: {
+    state: 'string', story_id: 'integer', project_id: 'integer', project_version: 'integer', occurred_at: 'datetime', performed_by_id: 'integer',
+  },
   defaults: ['kind', 'state', 'story_id', 'project_id', 'project_version', 'occurred_at', 'performed_by_id'],
 };
 
 const CSV = 'text/csv; charset=utf-8';
+
+/** `scope`, `offset` and `limit` (read by iterationListParams), and `label`. */
+const ITERATION_LIST_PARAMETERS = {
+  type: 'object',
+  properties: {
+    scope: { enum: ITERATION_SCOPES, description: 'Which iterations: done, current, backlog or their combinations; all when absent.' },
+    offset: { type: 'integer', default: 0, description: 'Iterations skipped; negative (counting back from the most recent) only with scope done.' },
+    limit: { type: 'integer', minimum: 1, default: DEFAULT_ITERATION_LIMIT, description: `At most ${MAX_ITERATION_LIMIT}.` },
+    label: { type: 'string', description: 'Only the stories carrying this label, in each iteration.' },
+  },
+} as const;
+
+/** An override's fields are checked by the domain (iteration-override.ts), which owns their rules. */
+const checkOverrideBody = bodyChecker({
+  length: { description: 'Weeks (1 to 4); null returns to the project\'s iteration_length.' },
+  team_strength: { description: 'A number from 0 to 1 (the share of the team working); null returns to 1.' },
+});
 
 /** Query answers are plain documents without an `id`; the serializer omits the absent one. */
 const asDocs = (values: readonly object[]): Doc[] => values as unknown as Doc[];
@@ -106,6 +132,9 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: true,
       cacheVariant: iterationCacheVariant,
+      input: { query: ITERATION_LIST_PARAMETERS },
+      answers: { type: 'iteration', list: true, paginated: true },
+      summary: "A project's iterations with their stories",
       async handle(req) {
         const params = iterationListParams(req.query);
         const label = req.query['label'];
@@ -120,6 +149,8 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: true,
       cacheVariant: iterationCacheVariant,
+      answers: { type: 'iteration' },
+      summary: 'One iteration (404 past the last planned one)',
       async handle(req) {
         const iteration = await getIteration(reads, { projectId: req.project!.id, number: iterationNumberParam(req.params['number']), now: req.now });
         return { kind: 'resource', type: 'iteration', value: asDocs([iteration])[0]! };
@@ -129,9 +160,12 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/projects/:project_id/iteration_overrides/:number',
       access: 'project:write',
+      input: { body: checkOverrideBody },
+      answers: { type: 'iteration_override' },
+      summary: "Set an iteration's length or team strength",
       async handle(req) {
         const projectId = req.project!.id;
-        const command = { number: iterationNumberParam(req.params['number']), request: req.body };
+        const command = { number: iterationNumberParam(req.params['number']), request: checkOverrideBody.read(req) };
         const { doc, version } = await deps.writer.onProject(projectId, decideSetIterationOverride, command, commandMeta(req));
         // An override does not change the project's settings: the defaults it falls back on are the request's.
         const view = iterationOverrideView(req.project!.project, overrideFromDoc(doc));
@@ -142,12 +176,16 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/iterations/:number/analytics',
       access: 'project:read',
+      answers: { type: 'analytics' },
+      summary: "An iteration's analytics",
       handle: async (req) => ({ kind: 'resource', type: 'analytics', value: asDocs([await getIterationAnalytics(reads, analysed(req))])[0]! }),
     },
     {
       method: 'GET',
       path: '/projects/:project_id/iterations/:number/analytics.csv',
       access: 'project:read',
+      answers: { raw: CSV },
+      summary: "An iteration's analytics as CSV",
       async handle(req) {
         const request = analysed(req);
         const csv = analyticsCsv(await getIterationAnalytics(reads, request));
@@ -158,6 +196,8 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/iterations/:number/analytics/cycle_time_details',
       access: 'project:read',
+      answers: { type: 'cycle_time_details', list: true },
+      summary: "The cycle time of an iteration's stories",
       async handle(req) {
         const rows = await getCycleTimeDetails(reads, analysed(req));
         return { kind: 'resource', type: 'cycle_time_details', value: asDocs(rows.map((row) => row.details)) };
@@ -167,6 +207,8 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/iterations/:number/analytics/cycle_time_details.csv',
       access: 'project:read',
+      answers: { raw: CSV },
+      summary: "The cycle time of an iteration's stories as CSV",
       async handle(req) {
         const request = analysed(req);
         const csv = await getCycleTimeDetailsCsv(reads, request);
@@ -178,6 +220,8 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/stories/:story_id/transitions',
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'story_transition', list: true, paginated: true },
+      summary: "A story's state transitions",
       async handle(req) {
         // default limit 100 (facts §3), as every paginated list
         const page = pageParams(req.query);
@@ -195,8 +239,10 @@ export function iterationResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: true,
       cacheVariant: (req) => dailyHistoryDependence(reads, req.project!.id, req.now),
+      answers: { type: 'daily_history_container' },
+      summary: "An iteration's day-by-day history (burn-up)",
       handle: async (req) => ({ kind: 'resource', type: 'daily_history_container', value: asDocs([await getDailyHistory(reads, analysed(req))])[0]! }),
     },
   ];
-  return { routes, types: [iterationType, iterationOverrideType, analyticsType, cycleTimeDetailsType, storyTransitionType, dailyHistoryType] };
+  return { reference: { tag: 'Iterations', description: "Iterations, their overrides, analytics, cycle time and burn-up history; a story's transitions." }, routes, types: [iterationType, iterationOverrideType, analyticsType, cycleTimeDetailsType, storyTransitionType, dailyHistoryType] };
 }

@@ -11,7 +11,6 @@
 // `counts` (story_counts per state, kept by every story write) is returned when asked for in `fields`.
 import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../../domain/label/label-decisions.js';
 import { streams } from '../../domain/events.js';
-import { invalidField } from '../../domain/errors.js';
 import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';
 import { apiError } from '../error-catalogue.js';
@@ -25,12 +24,20 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 export const labelType: ResourceType = {
   name: 'label',
   kind: 'label',
-  attributes: ['id', 'project_id', 'name', 'created_at', 'updated_at', 'counts'],
-  datetimes: ['created_at', 'updated_at'],
+  attributes: {
+    id: 'integer', project_id: 'integer', name: 'string', created_at: 'datetime', updated_at: 'datetime',
+    counts: { type: 'object', description: 'story_counts: the number of stories carrying the label, per state' },
+  },
   defaults: ['kind', 'id', 'project_id', 'name', 'created_at', 'updated_at'],
 };
 
 const checkLabelBody = requestSchema<{ name: string }>({ type: 'object', properties: { name: text(TEXT_LIMITS.label_name) }, required: ['name'] });
+
+/** `with_type=epic`: only the labels of epics; `with_status=active`: every label (none is ever archived here). */
+const checkLabelListQuery = requestSchema<{ with_type?: 'epic'; with_status?: 'active' }>({
+  type: 'object',
+  properties: { with_type: { enum: ['epic'] }, with_status: { enum: ['active'] } },
+});
 
 export function labelResources(deps: ResourceDeps): ResourceModule {
   const labels = deps.read('labels');
@@ -49,17 +56,16 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/labels',
       access: 'project:read',
       cacheable: true,
+      input: { query: checkLabelListQuery.schema },
+      answers: { type: 'label', list: true },
+      summary: "A project's labels, by name",
       async handle(req) {
         const projectId = req.project!.id;
         const filter: Record<string, unknown> = { project_id: projectId };
-        if (req.query['with_type'] !== undefined) {
-          if (req.query['with_type'] !== 'epic') throw invalidField('with_type', "'with_type' must be one of epic");
+        // `with_status`: the spec's example status; Storyline keeps no archived labels, so every label is active.
+        if (checkLabelListQuery({ ...req.query }).with_type === 'epic') {
           const epicLabelIds = (await epics.find({ project_id: projectId })).map((epic) => epic['label_id']);
           filter['id'] = { $in: epicLabelIds };
-        }
-        // The spec's example status; Storyline keeps no archived labels, so every label is active.
-        if (req.query['with_status'] !== undefined && req.query['with_status'] !== 'active') {
-          throw invalidField('with_status', "'with_status' must be one of active");
         }
         const value = await labels.find(filter, { sort: { name: 1 } });
         return { kind: 'resource', type: 'label', value };
@@ -69,8 +75,11 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/labels',
       access: 'project:write',
+      input: { body: checkLabelBody },
+      answers: { type: 'label', created: true },
+      summary: 'Create a label',
       async handle(req) {
-        const { name } = checkLabelBody(req.body);
+        const { name } = checkLabelBody.read(req);
         const { doc, version } = await writer.onProject(req.project!.id, decideCreateLabel, { name }, commandMeta(req));
         return { kind: 'resource', type: 'label', value: doc, created: true, projectVersion: version };
       },
@@ -80,15 +89,20 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/labels/:label_id',
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'label' },
+      summary: 'A label',
       handle: async (req) => ({ kind: 'resource', type: 'label', value: await pathLabel(req) }),
     },
     {
       method: 'PUT',
       path: '/projects/:project_id/labels/:label_id',
       access: 'project:write',
+      input: { body: checkLabelBody },
+      answers: { type: 'label' },
+      summary: 'Rename a label',
       async handle(req) {
         const current = await pathLabel(req);
-        const rename = { label_id: current.id, name: checkLabelBody(req.body).name };
+        const rename = { label_id: current.id, name: checkLabelBody.read(req).name };
         const { doc, version } = await writer.onProject(req.project!.id, decideRenameLabel, rename, commandMeta(req));
         return { kind: 'resource', type: 'label', value: doc, projectVersion: version };
       },
@@ -97,6 +111,8 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/labels/:label_id',
       access: 'project:write',
+      answers: 'empty',
+      summary: 'Delete a label (it leaves every story carrying it)',
       async handle(req) {
         const current = await pathLabel(req);
         const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteLabel, { label_id: current.id }, commandMeta(req));
@@ -104,5 +120,5 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [labelType] };
+  return { reference: { tag: 'Labels', description: "A project's labels." }, routes, types: [labelType] };
 }

@@ -21,13 +21,14 @@ import { requestSchema, text } from '../request-schema.js';
 import type { LoadContext, ResourceType } from '../resource-type.js';
 import type { ApiResult, RouteDefinition } from '../route-table.js';
 import { lastViewedAtAttribute } from './memberships.js';
+import { TIME_ZONE } from './projects.js';
 import { workspacesOf } from '../../queries/workspaces.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 export const accountSummaryType: ResourceType = {
   name: 'account_summary',
   kind: 'account_summary',
-  attributes: ['id', 'name', 'status', 'plan'],
+  attributes: { id: 'integer', name: 'string', status: 'string', plan: 'string' },
   defaults: ['kind', 'id', 'name', 'status', 'plan'],
 };
 
@@ -36,8 +37,10 @@ function membershipSummaryType(views: ProjectViewReads): ResourceType {
   return {
     name: 'membership_summary',
     kind: 'membership_summary',
-    attributes: ['id', 'project_id', 'project_name', 'project_color', 'favorite', 'role'],
-    datetimes: ['last_viewed_at'],
+    attributes: {
+      id: 'integer', project_id: 'integer', project_name: 'string', project_color: 'string', favorite: 'boolean',
+      role: { enum: ['owner', 'member', 'viewer'] }, last_viewed_at: 'datetime',
+    },
     defaults: ['kind', 'id', 'project_id', 'project_name', 'project_color', 'favorite', 'role', 'last_viewed_at'],
     computed: { last_viewed_at: lastViewedAtAttribute(views) },
   };
@@ -53,7 +56,7 @@ const checkProfile = requestSchema<Record<string, unknown>>({
     initials: text(TEXT_LIMITS.initials),
     username: text(TEXT_LIMITS.username),
     email: text(TEXT_LIMITS.email),
-    time_zone: true,
+    time_zone: { description: "An Olson time zone name (America/Los_Angeles), or Tracker's time_zone object with olson_name." },
     receives_in_app_notifications: { type: 'boolean' },
   },
   additionalProperties: false,
@@ -93,11 +96,11 @@ export function meResources(deps: ResourceDeps): ResourceModule {
   const meType: ResourceType = {
     name: 'me',
     kind: 'me',
-    attributes: [
-      'id', 'name', 'initials', 'username', 'email', 'api_token', 'created_at', 'updated_at', 'has_ext_identity',
-      'receives_in_app_notifications', 'twofactor_auth_enabled', 'time_zone',
-    ],
-    datetimes: ['created_at', 'updated_at'],
+    attributes: {
+      id: 'integer', name: 'string', initials: 'string', username: 'string', email: 'string', api_token: 'string',
+      created_at: 'datetime', updated_at: 'datetime', has_ext_identity: 'boolean', receives_in_app_notifications: 'boolean',
+      twofactor_auth_enabled: 'boolean', time_zone: TIME_ZONE, workspace_ids: 'integer[]',
+    },
     defaults: [
       'kind', 'id', 'name', 'initials', 'username', 'email', 'api_token', 'created_at', 'updated_at', 'has_ext_identity',
       'receives_in_app_notifications', 'twofactor_auth_enabled', 'time_zone', 'accounts', 'projects',
@@ -163,14 +166,19 @@ export function meResources(deps: ResourceDeps): ResourceModule {
       path: '/me',
       access: 'person',
       basicAuth: true,
+      answers: { type: 'me' },
+      summary: "The caller's profile with their API token (HTTP Basic accepted here)",
       handle: (req) => meOf(req.actor!, req.now),
     },
     {
       method: 'PUT',
       path: '/me',
       access: 'person',
+      input: { body: checkProfile },
+      answers: { type: 'me' },
+      summary: "Change the caller's profile (name, initials, username, email, time zone, in-app notifications)",
       async handle(req) {
-        const request = checkProfile(req.body);
+        const request = checkProfile.read(req);
         if (Object.keys(request).length === 0) {
           throw new DomainError('invalid_parameter', {
             general_problem: `this endpoint requires at least one of the following parameters: ${PROFILE_FIELDS.join(', ')}`,
@@ -184,6 +192,8 @@ export function meResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/me/api_token',
       access: 'person',
+      answers: { type: 'me' },
+      summary: "Replace the caller's API token (the old one stops working at once)",
       async handle(req) {
         return meOf(req.actor!, req.now, await deps.secrets.rotateToken(req.actor!.id));
       },
@@ -192,12 +202,15 @@ export function meResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/me/password',
       access: 'person',
+      input: { body: checkPasswordChange },
+      answers: 'empty',
+      summary: "Change the caller's password (the current one is checked as a sign-in is)",
       async handle(req) {
-        const body = checkPasswordChange(req.body);
+        const body = checkPasswordChange.read(req);
         await deps.people.changePassword(req.actor!.id, body.password, () => req.confirmPassword(body.current_password));
         return { kind: 'empty' };
       },
     },
   ];
-  return { routes, types: [meType, accountSummaryType, membershipSummaryType(deps.projectViews)] };
+  return { reference: { tag: 'Me', description: "The caller: profile, API token, accounts and projects." }, routes, types: [meType, accountSummaryType, membershipSummaryType(deps.projectViews)] };
 }

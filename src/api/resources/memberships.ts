@@ -51,11 +51,11 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
   const membershipType: ResourceType = {
     name: 'project_membership',
     kind: 'project_membership',
-    attributes: [
-      'id', 'project_id', 'person_id', 'role', 'project_color', 'favorite', 'created_at', 'updated_at',
-      'wants_comment_notification_emails', 'will_receive_mention_notifications_or_emails',
-    ],
-    datetimes: ['last_viewed_at', 'created_at', 'updated_at'],
+    attributes: {
+      id: 'integer', project_id: 'integer', person_id: 'integer', role: { enum: PROJECT_ROLES }, project_color: 'string',
+      favorite: 'boolean', created_at: 'datetime', updated_at: 'datetime', wants_comment_notification_emails: 'boolean',
+      will_receive_mention_notifications_or_emails: 'boolean', last_viewed_at: 'datetime',
+    },
     defaults: [
       'kind', 'id', 'project_id', 'person', 'role', 'project_color', 'favorite', 'last_viewed_at', 'created_at', 'updated_at',
       'wants_comment_notification_emails', 'will_receive_mention_notifications_or_emails',
@@ -94,6 +94,9 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/memberships',
       access: 'project:read',
+      input: { query: { type: 'object', properties: { sort_by: { enum: SORT_KEYS, default: 'id', description: 'The order of the list.' } } } },
+      answers: { type: 'project_membership', list: true },
+      summary: "A project's members",
       async handle(req) {
         const key = req.query['sort_by'] ?? 'id';
         if (!SORT_KEYS.includes(key)) throw invalidField('sort_by', `sort_by must be one of: ${SORT_KEYS.join(', ')}`);
@@ -106,8 +109,11 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/memberships',
       access: 'project:owner',
+      input: { body: checkBody },
+      answers: { type: 'project_membership', created: true },
+      summary: 'Add a member (a person by id, or by email: invited when unknown)',
       async handle(req) {
-        const { membership, version } = await commands.addMembership(req.project!.id, checkBody(req.body), commandMeta(req));
+        const { membership, version } = await commands.addMembership(req.project!.id, checkBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'project_membership', value: membership, created: true, projectVersion: version };
       },
     },
@@ -115,6 +121,8 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/memberships/:membership_id',
       access: 'project:read',
+      answers: { type: 'project_membership' },
+      summary: 'A membership',
       async handle(req) {
         return { kind: 'resource', type: 'project_membership', value: await membershipOf(req) };
       },
@@ -123,9 +131,12 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/projects/:project_id/memberships/:membership_id',
       access: 'project:read',
+      input: { body: checkBody },
+      answers: { type: 'project_membership' },
+      summary: "Change a membership (owners; a member their own favorite and color)",
       async handle(req) {
         const current = await membershipOf(req);
-        const { membership, version } = await commands.changeMembership(req.project!.id, current.id, checkBody(req.body), req.project!.role, commandMeta(req));
+        const { membership, version } = await commands.changeMembership(req.project!.id, current.id, checkBody.read(req), req.project!.role, commandMeta(req));
         return { kind: 'resource', type: 'project_membership', value: membership, projectVersion: version };
       },
     },
@@ -133,6 +144,8 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/memberships/:membership_id',
       access: 'project:read',
+      answers: 'empty',
+      summary: 'Remove a member (owners; anyone may leave)',
       async handle(req) {
         const current = await membershipOf(req);
         const version = await commands.removeMembership(req.project!.id, current.id, req.project!.role, commandMeta(req));
@@ -143,6 +156,8 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/memberships/:membership_id/invitation',
       access: 'project:owner',
+      answers: { type: 'invitation' },
+      summary: 'A new one-time invitation link for a member without a password (mailed when the server sends mail)',
       async handle(req) {
         const membership = await membershipOf(req);
         const meta = { ...commandMeta(req), actorId: req.actor!.id };
@@ -150,7 +165,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [membershipType] };
+  return { reference: { tag: 'Memberships', description: "Who is in a project, with which role." }, routes, types: [membershipType] };
 }
 
 /**

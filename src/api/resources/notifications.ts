@@ -20,8 +20,9 @@ import { invalidField } from '../../domain/errors.js';
 import { streams } from '../../domain/events.js';
 import type { Doc } from '../../ports/read-store.js';
 import { DEFAULT_NOTIFICATION_WINDOW_MS, notificationTypesParameter, type NotificationWindow } from '../../queries/notifications.js';
+import { NOTIFICATION_TYPES } from '../../domain/notification/notification-rules.js';
 import { commandMeta } from '../command-meta.js';
-import { datetimeParameter } from '../datetime-parameter.js';
+import { DATETIME_PARAMETER, datetimeParameter } from '../datetime-parameter.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import { requestSchema } from '../request-schema.js';
@@ -33,6 +34,23 @@ const NOTIFICATION_KEYS = [
   'kind', 'id', 'project', 'performer', 'message', 'context', 'notification_type', 'new_attachment_count', 'action',
   'story', 'epic', 'comment_id', 'created_at', 'updated_at', 'read_at',
 ];
+
+/** `notification_types` (read by notificationTypesParameter). */
+const NOTIFICATION_TYPES_PARAMETER = {
+  type: 'string',
+  default: ':default',
+  description: `:default, :all, or a comma list of ${NOTIFICATION_TYPES.join(', ')}`,
+} as const;
+
+/** The window of GET /my/notifications (read by windowOf). */
+const NOTIFICATION_LIST_PARAMETERS = {
+  type: 'object',
+  properties: {
+    created_after: { ...DATETIME_PARAMETER, description: `Created after this instant (default: ${DEFAULT_NOTIFICATION_WINDOW_MS / 86_400_000} days ago): ${String(DATETIME_PARAMETER['description'])}` },
+    updated_after: { ...DATETIME_PARAMETER, description: `Updated after this instant: ${String(DATETIME_PARAMETER['description'])}` },
+    notification_types: NOTIFICATION_TYPES_PARAMETER,
+  },
+} as const;
 
 const checkReadBody = requestSchema<{ read_at: unknown }>({
   type: 'object',
@@ -46,6 +64,9 @@ const checkMarkReadBody = requestSchema<{ before: number }>({
   required: ['before'],
   additionalProperties: false,
 });
+
+/** A story or epic a notification is about. */
+const NAMED_REFERENCE = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } as const;
 
 export function notificationResources(deps: ResourceDeps): ResourceModule {
   const projects = deps.read('projects');
@@ -63,8 +84,11 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
   const notificationType: ResourceType = {
     name: 'notification',
     kind: 'notification',
-    attributes: ['id', 'context', 'notification_type', 'new_attachment_count', 'action', 'story', 'epic', 'comment_id', 'created_at', 'updated_at', 'read_at'],
-    datetimes: ['created_at', 'updated_at', 'read_at'],
+    attributes: {
+      id: 'integer', context: 'string', notification_type: { enum: NOTIFICATION_TYPES }, new_attachment_count: 'integer', action: 'string',
+      story: NAMED_REFERENCE, epic: NAMED_REFERENCE, comment_id: 'integer', created_at: 'datetime', updated_at: 'datetime', read_at: 'datetime',
+      message: 'string',
+    },
     defaults: NOTIFICATION_KEYS,
     associations: {
       project: { type: 'notification_project', async load(docs) { return (await byId(projects, docs, 'project_id')).map(reference); } },
@@ -80,7 +104,7 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
       },
     },
   };
-  const referenceType = (name: string, kind: string): ResourceType => ({ name, kind, attributes: ['id', 'name'], defaults: ['kind', 'id', 'name'] });
+  const referenceType = (name: string, kind: string): ResourceType => ({ name, kind, attributes: { id: 'integer', name: 'string' }, defaults: ['kind', 'id', 'name'] });
 
   function windowOf(req: ApiRequest): NotificationWindow {
     const types = notificationTypesParameter(req.query['notification_types']);
@@ -104,6 +128,9 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/my/notifications',
       access: 'person',
+      input: { query: NOTIFICATION_LIST_PARAMETERS },
+      answers: { type: 'notification', list: true },
+      summary: "The caller's notifications, newest first",
       async handle(req) {
         const personId = req.actor!.id;
         const value = await notifications.list(personId, windowOf(req));
@@ -114,8 +141,11 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/my/notifications/mark_read',
       access: 'person',
+      input: { body: checkMarkReadBody },
+      answers: 'empty',
+      summary: 'Mark a notification and every earlier one read',
       async handle(req) {
-        const { before } = checkMarkReadBody(req.body);
+        const { before } = checkMarkReadBody.read(req);
         if (!(await notifications.one(req.actor!.id, before))) throw invalidField('before', `'before' must be the id of one of your notifications`);
         await deps.writer.execute(streams.person(req.actor!.id), decideMarkNotificationsRead, { before }, commandMeta(req));
         return { kind: 'empty' };
@@ -125,9 +155,12 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/my/notifications/:notification_id',
       access: 'person',
+      input: { body: checkReadBody },
+      answers: { type: 'notification' },
+      summary: 'Mark a notification read (read_at) or unread (null)',
       async handle(req) {
         const current = await ownNotification(req);
-        const readAt = datetimeParameter('read_at', checkReadBody(req.body).read_at);
+        const readAt = datetimeParameter('read_at', checkReadBody.read(req).read_at);
         const command = { notification_id: current.id, read_at: readAt === null ? null : wholeSeconds(readAt) };
         await deps.writer.execute(streams.person(req.actor!.id), decideReadNotification, command, commandMeta(req));
         // The reaction applies the read state behind the log; the answer is the notification as it will hold it.
@@ -142,6 +175,9 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
       access: 'person',
       alwaysEnvelope: true,
       alwaysMillis: true,
+      input: { query: { type: 'object', properties: { notification_types: NOTIFICATION_TYPES_PARAMETER } } },
+      answers: { type: 'notification', list: true },
+      summary: "The caller's notifications created after one of theirs (timestamp: its created_at in ms); always enveloped",
       async handle(req) {
         const personId = req.actor!.id;
         if (req.params['person_id'] !== String(personId)) throw apiError('unauthorized_operation');
@@ -156,6 +192,7 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
     },
   ];
   return {
+    reference: { tag: 'Notifications', description: "The caller's notifications and their read state." },
     routes,
     types: [notificationType, referenceType('notification_project', 'project'), referenceType('notification_performer', 'person')],
   };

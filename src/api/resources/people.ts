@@ -23,7 +23,7 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 export const personType: ResourceType = {
   name: 'person',
   kind: 'person',
-  attributes: ['id', 'name', 'email', 'initials', 'username'],
+  attributes: { id: 'integer', name: 'string', email: 'string', initials: 'string', username: 'string' },
   defaults: ['kind', 'id', 'name', 'email', 'initials', 'username'],
 };
 
@@ -65,7 +65,7 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
   const knownPersonType: ResourceType = {
     name: 'known_person',
     kind: 'known_person',
-    attributes: ['id', 'collaboration_factor'],
+    attributes: { id: 'integer', collaboration_factor: 'integer' },
     defaults: ['kind', 'person', 'collaboration_factor'],
     associations: { person: personAssociation(directory, 'person_id') },
   };
@@ -90,6 +90,11 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/my/people',
       access: 'person',
+      input: {
+        query: { type: 'object', properties: { project_id: { type: 'integer', description: 'Only the members of this project (readable by the caller).' } } },
+      },
+      answers: { type: 'known_person', list: true },
+      summary: 'The people the caller knows (sharing a project, or added)',
       async handle(req) {
         const actor = req.actor!;
         let ids: number[];
@@ -114,8 +119,11 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/my/people',
       access: 'person',
+      input: { body: checkPostBody },
+      answers: { type: 'known_person', list: true },
+      summary: "Add people to the caller's known people by email (unknown emails are invited)",
       async handle(req) {
-        const body = checkPostBody(req.body);
+        const body = checkPostBody.read(req);
         const emails = body['emails'];
         if (!Array.isArray(emails) || emails.length === 0) throw invalidField('emails', "'emails' must be a non-empty array of email addresses");
         const meta = commandMeta(req);
@@ -129,5 +137,5 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [personType, knownPersonType] };
+  return { reference: { tag: 'People', description: "The people the caller knows, and inviting people by email." }, routes, types: [personType, knownPersonType] };
 }

@@ -16,23 +16,48 @@ import { timeZoneAt } from '../../domain/project/time-zone.js';
 import { analyticsReads } from '../../queries/analytics/analytics-query.js';
 import { projectIterationFacts, type ProjectIterationFacts } from '../../queries/iterations/iterations-query.js';
 import type { Doc } from '../../ports/read-store.js';
-import type { LoadContext, ResourceType } from '../resource-type.js';
+import type { SchemaObject } from 'ajv';
+import { DESCRIPTION_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH, WEEKDAYS } from '../../domain/project/project-settings.js';
+import type { AttributeType, LoadContext, ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
 import { orderedEpicDocs } from './epics.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
-const PROJECT_ATTRIBUTES = [
-  'id', 'name', 'version', 'iteration_length', 'week_start_day', 'point_scale', 'point_scale_is_custom',
-  'bugs_and_chores_are_estimatable', 'automatic_planning', 'enable_tasks', 'show_story_priority', 'show_priority_icon',
-  'show_priority_icon_in_all_panels', 'velocity_averaged_over', 'number_of_done_iterations_to_show',
-  'initial_velocity', 'has_ext_domain', 'description', 'profile_content', 'enable_incoming_emails', 'public',
-  'atom_enabled', 'project_type', 'start_date', 'created_at', 'updated_at', 'account_id', 'enable_following', 'join_as',
-] as const;
+/** A time zone as rendered (projects, people): its name and its offset at the time of the request. */
+export const TIME_ZONE: SchemaObject = {
+  type: 'object',
+  properties: { kind: { const: 'time_zone' }, olson_name: { type: 'string' }, offset: { type: 'string', examples: ['-07:00'] } },
+  additionalProperties: false,
+};
 
-/** Typed fields of create and update bodies (coerced from strings); the rest is checked by the domain. */
-const PROJECT_BODY: Record<string, FieldType> = {
+const PROJECT_ATTRIBUTES = {
+  id: 'integer', name: 'string', version: 'integer', iteration_length: 'integer', week_start_day: { enum: WEEKDAYS },
+  point_scale: 'string', point_scale_is_custom: 'boolean', bugs_and_chores_are_estimatable: 'boolean', automatic_planning: 'boolean',
+  enable_tasks: 'boolean', show_story_priority: 'boolean', show_priority_icon: 'boolean', show_priority_icon_in_all_panels: 'boolean',
+  velocity_averaged_over: 'integer', number_of_done_iterations_to_show: 'integer', initial_velocity: 'integer',
+  has_ext_domain: 'boolean', description: 'string', profile_content: 'string', enable_incoming_emails: 'boolean', public: 'boolean',
+  atom_enabled: 'boolean', project_type: { enum: ['public', 'private'] }, start_date: { type: 'string', format: 'date' },
+  created_at: 'datetime', updated_at: 'datetime', account_id: 'integer', enable_following: 'boolean', join_as: { enum: ['member', 'viewer'] },
+} as const satisfies Record<string, AttributeType>;
+
+/**
+ * Fields of create and update bodies: the typed ones are coerced from strings and checked here; the
+ * others (described only) are checked by the domain (domain/project/project-settings.ts), which owns
+ * their rules and messages.
+ */
+const PROJECT_BODY: Record<string, FieldType | SchemaObject> = {
+  name: { description: `The project's name, unique in its account (at most ${PROJECT_NAME_MAX_LENGTH} characters).` },
+  new_account_name: { description: 'POST only: create the project in a new account of this name.' },
+  week_start_day: { description: `One of ${WEEKDAYS.join(', ')}.` },
+  point_scale: { description: 'Comma-separated estimates, such as 0,1,2,3 (a known scale or a custom one).' },
+  time_zone: { description: 'An Olson time zone name (America/Los_Angeles), or a time_zone hash with olson_name.' },
+  start_date: { description: "YYYY-MM-DD, falling on the project's week_start_day; null clears it." },
+  description: { description: `At most ${DESCRIPTION_MAX_LENGTH} characters; null clears it.` },
+  profile_content: { description: 'Free text; null clears it.' },
+  join_as: { description: 'member or viewer: the role of people who join a public project.' },
+  project_type: { description: 'public or private (the same as public: true or false).' },
   account_id: 'integer',
   no_owner: 'boolean',
   iteration_length: 'integer',
@@ -69,10 +94,12 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const projectType: ResourceType = {
     name: 'project',
     kind: 'project',
-    attributes: PROJECT_ATTRIBUTES,
-    datetimes: ['created_at', 'updated_at', 'start_time'],
+    attributes: {
+      ...PROJECT_ATTRIBUTES, time_zone: TIME_ZONE, start_time: 'datetime', current_iteration_number: 'integer', current_velocity: 'integer',
+      membership_ids: 'integer[]', label_ids: 'integer[]', epic_ids: 'integer[]',
+    },
     defaults: [
-      ...PROJECT_ATTRIBUTES.filter((name) => name !== 'join_as'),
+      ...Object.keys(PROJECT_ATTRIBUTES).filter((name) => name !== 'join_as'),
       'kind', 'time_zone', 'start_time', 'current_iteration_number',
     ],
     associations: {
@@ -133,6 +160,9 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects',
       access: 'person',
+      input: { query: { type: 'object', properties: { account_ids: { type: 'string', description: 'Comma-separated account ids: only the projects of these accounts.' } } } },
+      answers: { type: 'project', list: true },
+      summary: "The caller's projects",
       async handle(req) {
         const own = await memberships.find({ person_id: req.actor!.id, role: { $in: ['owner', 'member', 'viewer'] } });
         const filter: Record<string, unknown> = { id: { $in: own.map((membership) => membership['project_id']) } };
@@ -145,8 +175,11 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects',
       access: 'person',
+      input: { body: checkBody },
+      answers: { type: 'project', created: true },
+      summary: 'Create a project (in an account where the caller may create projects, or in a new account)',
       async handle(req) {
-        const project = await commands.createProject(req.actor!.id, checkBody(req.body), commandMeta(req));
+        const project = await commands.createProject(req.actor!.id, checkBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'project', value: project, created: true, projectId: project.id, projectVersion: Number(project['version']) };
       },
     },
@@ -155,6 +188,8 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id',
       access: 'project:read',
       countsAsView: true,
+      answers: { type: 'project' },
+      summary: 'A project',
       async handle(req) {
         return { kind: 'resource', type: 'project', value: req.project!.project };
       },
@@ -163,8 +198,11 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       method: 'PUT',
       path: '/projects/:project_id',
       access: 'project:owner',
+      input: { body: checkBody },
+      answers: { type: 'project' },
+      summary: "Change a project's settings",
       async handle(req) {
-        const { project, version } = await commands.updateProject(req.project!.id, checkBody(req.body), commandMeta(req));
+        const { project, version } = await commands.updateProject(req.project!.id, checkBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'project', value: project, projectVersion: version };
       },
     },
@@ -172,13 +210,15 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id',
       access: 'project:owner',
+      answers: 'empty',
+      summary: 'Delete a project',
       async handle(req) {
         const version = await commands.deleteProject(req.project!.id, commandMeta(req));
         return { kind: 'empty', projectVersion: version };
       },
     },
   ];
-  return { routes, types: [projectType] };
+  return { reference: { tag: 'Projects', description: "Projects and their settings." }, routes, types: [projectType] };
 }
 
 function accountIdsParam(text: string): number[] {

@@ -12,7 +12,7 @@ import { idParam } from '../project-authorization.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { releaseStoriesCsv } from './story-release-csv.js';
-import { releaseListQuery } from './story-list-query.js';
+import { RELEASE_LIST_PARAMETERS, releaseListQuery } from './story-list-query.js';
 import { peopleById, releaseResourceType } from './story-type.js';
 import { releaseList, releaseStories } from '../../queries/story-lists.js';
 
@@ -37,6 +37,9 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
       path: base,
       access: 'project:read',
       cacheable: true,
+      input: { query: RELEASE_LIST_PARAMETERS },
+      answers: { type: 'release', list: true, paginated: true },
+      summary: "A project's releases, in priority order",
       async handle(req) {
         const { criteria, page } = releaseListQuery(req.query);
         return { kind: 'resource', type: 'release', ...(await releaseList(stories, req.project!.id, criteria, page)) };
@@ -47,6 +50,8 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
       path: `${base}/:release_id`,
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'release' },
+      summary: 'A release',
       handle: async (req) => ({ kind: 'resource', type: 'release', value: await pathRelease(req) }),
     },
     {
@@ -54,6 +59,8 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
       path: `${base}/:release_id/stories`,
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'story', list: true },
+      summary: 'The stories of a release (between the previous release and it)',
       handle: async (req) => ({ kind: 'resource', type: 'story', value: await pathReleaseStories(req) }),
     },
     {
@@ -61,6 +68,8 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
       path: `${base}/:release_id/stories.csv`,
       access: 'project:read',
       cacheable: true,
+      answers: { raw: 'text/csv' },
+      summary: 'The stories of a release as CSV',
       async handle(req) {
         const release = await pathRelease(req);
         const list = await pathReleaseStories(req);
@@ -78,5 +87,5 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [releaseResourceType({ labels, siteUrl: deps.settings.siteUrl })] };
+  return { reference: { tag: 'Releases', description: "Releases (stories of type release) and the stories each one ships." }, routes, types: [releaseResourceType({ labels, siteUrl: deps.settings.siteUrl })] };
 }

@@ -76,6 +76,8 @@ export interface Queries {
 }
 
 export interface ResourceModule {
+  /** The module's tag in the API reference (src/api/openapi/) and what it is about, in a sentence. */
+  reference: { tag: string; description: string };
   routes: RouteDefinition[];
   types: ResourceType[];
 }

@@ -32,15 +32,19 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyChildRoutes } from './story-child-routes.js';
 import { peopleById } from './story-type.js';
 
-const REVIEW_TYPE_KEYS = ['id', 'project_id', 'name', 'hidden', 'created_at', 'updated_at'] as const;
-const REVIEW_KEYS = ['id', 'story_id', 'review_type_id', 'reviewer_id', 'status', 'created_at', 'updated_at'] as const;
+const REVIEW_TYPE_ATTRIBUTES = {
+  id: 'integer', project_id: 'integer', name: 'string', hidden: 'boolean', created_at: 'datetime', updated_at: 'datetime',
+} as const;
+const REVIEW_ATTRIBUTES = {
+  id: 'integer', story_id: 'integer', review_type_id: 'integer', reviewer_id: 'integer', status: { enum: REVIEW_STATUSES },
+  created_at: 'datetime', updated_at: 'datetime',
+} as const;
 
 export const reviewTypeType: ResourceType = {
   name: 'review_type',
   kind: 'review_type',
-  attributes: REVIEW_TYPE_KEYS,
-  datetimes: ['created_at', 'updated_at'],
-  defaults: ['kind', ...REVIEW_TYPE_KEYS],
+  attributes: REVIEW_TYPE_ATTRIBUTES,
+  defaults: ['kind', ...Object.keys(REVIEW_TYPE_ATTRIBUTES)],
 };
 
 function reviewType(reviewTypes: ReadOnlyCollection, people: PeopleAsSeen): ResourceType {
@@ -65,9 +69,8 @@ function reviewType(reviewTypes: ReadOnlyCollection, people: PeopleAsSeen): Reso
   return {
     name: 'review',
     kind: 'review',
-    attributes: REVIEW_KEYS,
-    datetimes: ['created_at', 'updated_at'],
-    defaults: ['kind', ...REVIEW_KEYS],
+    attributes: REVIEW_ATTRIBUTES,
+    defaults: ['kind', ...Object.keys(REVIEW_ATTRIBUTES)],
     associations: { review_type: nestedType, reviewer },
   };
 }
@@ -112,14 +115,19 @@ export function reviewResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/review_types',
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'review_type', list: true },
+      summary: "A project's review types",
       handle: async (req) => ({ kind: 'resource', type: 'review_type', value: await reviewTypes.find({ project_id: req.project!.id }, { sort: { id: 1 } }) }),
     },
     {
       method: 'POST',
       path: '/projects/:project_id/review_types',
       access: 'project:write',
+      input: { body: checkCreateType },
+      answers: { type: 'review_type', created: true },
+      summary: 'Create a review type',
       async handle(req) {
-        const { doc, version } = await writer.onProject(req.project!.id, decideCreateReviewType, checkCreateType(req.body), commandMeta(req));
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateReviewType, checkCreateType.read(req), commandMeta(req));
         return { kind: 'resource', type: 'review_type', value: doc, created: true, projectVersion: version };
       },
     },
@@ -128,15 +136,20 @@ export function reviewResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/review_types/:review_type_id',
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'review_type' },
+      summary: 'A review type',
       handle: async (req) => ({ kind: 'resource', type: 'review_type', value: await pathReviewType(req) }),
     },
     {
       method: 'PUT',
       path: '/projects/:project_id/review_types/:review_type_id',
       access: 'project:write',
+      input: { body: checkUpdateType },
+      answers: { type: 'review_type' },
+      summary: 'Change a review type (name, hidden)',
       async handle(req) {
         const current = await pathReviewType(req);
-        const command = { ...checkUpdateType(req.body), review_type_id: current.id };
+        const command = { ...checkUpdateType.read(req), review_type_id: current.id };
         const { doc, version } = await writer.onProject(req.project!.id, decideUpdateReviewType, command, commandMeta(req));
         return { kind: 'resource', type: 'review_type', value: doc, projectVersion: version };
       },
@@ -145,6 +158,8 @@ export function reviewResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/review_types/:review_type_id',
       access: 'project:write',
+      answers: 'empty',
+      summary: 'Delete a review type (its reviews go with it)',
       async handle(req) {
         const current = await pathReviewType(req);
         const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteReviewType, { review_type_id: current.id }, commandMeta(req));
@@ -156,6 +171,7 @@ export function reviewResources(deps: ResourceDeps): ResourceModule {
   const reviewRoutes = storyChildRoutes(
     {
       type: 'review',
+      names: { one: 'review', many: 'reviews' },
       segment: 'reviews',
       idParam: 'review_id',
       stories: deps.read('stories'),
@@ -169,5 +185,5 @@ export function reviewResources(deps: ResourceDeps): ResourceModule {
     },
     writer,
   );
-  return { routes: [...typeRoutes, ...reviewRoutes], types: [reviewTypeType, reviewType(reviewTypes, deps.queries.people)] };
+  return { reference: { tag: 'Reviews', description: "Review types of a project and the reviews of its stories." }, routes: [...typeRoutes, ...reviewRoutes], types: [reviewTypeType, reviewType(reviewTypes, deps.queries.people)] };
 }

@@ -35,19 +35,19 @@ function nested(name: string, type: string, many: boolean): Association {
 const searchResultTypes: ResourceType[] = [
   {
     name: 'search_result_container',
-    attributes: ['query'],
+    attributes: { query: 'string' },
     defaults: ['stories', 'epics', 'query'],
     associations: { stories: nested('stories', 'story_search_result', false), epics: nested('epics', 'epic_search_result', false) },
   },
   {
     name: 'story_search_result',
-    attributes: ['total_points', 'total_points_completed', 'total_hits', 'total_hits_with_done'],
+    attributes: { total_points: 'number', total_points_completed: 'number', total_hits: 'integer', total_hits_with_done: 'integer' },
     defaults: ['stories', 'total_points', 'total_points_completed', 'total_hits', 'total_hits_with_done'],
     associations: { stories: nested('stories', 'story', true) },
   },
   {
     name: 'epic_search_result',
-    attributes: ['total_hits'],
+    attributes: { total_hits: 'integer' },
     defaults: ['epics', 'total_hits'],
     associations: { epics: nested('epics', 'epic', true) },
   },
@@ -56,7 +56,7 @@ const searchResultTypes: ResourceType[] = [
 export const savedSearchType: ResourceType = {
   name: 'saved_search',
   kind: 'saved_search',
-  attributes: ['id', 'project_id', 'name', 'query'],
+  attributes: { id: 'integer', project_id: 'integer', name: 'string', query: 'string' },
   defaults: ['kind', 'id', 'project_id', 'name', 'query'],
 };
 
@@ -82,7 +82,7 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
   function savedSearchBody(req: ApiRequest): { name: string; query: string } {
     const extra = Object.keys(req.body).find((key) => !SAVED_SEARCH_KEYS.has(key));
     if (extra !== undefined) throw invalidField(extra, `A saved search takes only name and query; '${extra}' is not one of them.`);
-    return checkSavedSearchBody(req.body);
+    return checkSavedSearchBody.read(req);
   }
 
   const routes: RouteDefinition[] = [
@@ -92,12 +92,23 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
       access: 'project:read',
       cacheable: true,
       cacheVariant: (req) => searcherCacheVariant(iterations, req, 'query'),
+      input: {
+        query: {
+          type: 'object',
+          properties: { query: { type: 'string', description: 'The search (the search grammar of Tracker; includedone:true counts done stories).' } },
+          required: ['query'],
+        },
+      },
+      answers: { type: 'search_result_container' },
+      summary: "Search a project's stories and epics",
       handle: async (req) => ({ kind: 'resource', type: 'search_result_container', value: await search(req) }),
     },
     {
       method: 'GET',
       path: '/projects/:project_id/my/searches',
       access: 'project:read',
+      answers: { type: 'saved_search', list: true },
+      summary: "The caller's saved searches in a project",
       async handle(req) {
         const value = req.actor === null ? [] : await savedSearchesOf(deps.read, req.project!.id, req.actor.id);
         return { kind: 'resource', type: 'saved_search', value: value as unknown as Doc[] };
@@ -107,6 +118,9 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/my/searches',
       access: 'project:read',
+      input: { body: checkSavedSearchBody },
+      answers: { type: 'saved_search', created: true },
+      summary: 'Save a search',
       async handle(req) {
         const { doc, version } = await writer.onProject(req.project!.id, decideCreateSavedSearch, savedSearchBody(req), commandMeta(req));
         return { kind: 'resource', type: 'saved_search', value: doc, created: true, projectVersion: version };
@@ -116,6 +130,8 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/my/searches/:search_id',
       access: 'project:read',
+      answers: 'empty',
+      summary: 'Delete a saved search of the caller',
       async handle(req) {
         const command = { search_id: idParam(req.params['search_id']) };
         const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteSavedSearch, command, commandMeta(req));
@@ -124,5 +140,5 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
     },
   ];
   // epics in a search result render with the epic type src/api/resources/epics.ts declares
-  return { routes, types: [...searchResultTypes, savedSearchType] };
+  return { reference: { tag: 'Search', description: "Searching a project, and saved searches." }, routes, types: [...searchResultTypes, savedSearchType] };
 }

@@ -40,10 +40,10 @@ import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { requestSchema, text } from '../request-schema.js';
 import type { ApiRequest, ApiResult, ProjectAccessLevel, RouteDefinition, RouteRequest } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
-import { storyListQuery } from './story-list-query.js';
+import { STORY_LIST_PARAMETERS, storyListQuery } from './story-list-query.js';
 import { storyList } from '../../queries/story-lists.js';
 import { searcherCacheVariant, searcherOf } from './searcher-of-request.js';
-import { createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
+import { checkStoryCreate, checkStoryUpdate, createStoryInput, updateStoryInput, UPDATE_KEYS } from './story-request.js';
 import { peopleById, storyResourceType } from './story-type.js';
 import { analyticsReads, storiesCycleTimeDetails } from '../../queries/analytics/analytics-query.js';
 import { storyPlanning } from '../../queries/iterations/iterations-query.js';
@@ -131,7 +131,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
 
   async function update(req: ApiRequest, current: Doc): Promise<ApiResult> {
     const projectId = Number(current['project_id']);
-    const { input, projectId: targetId } = updateStoryInput(current.id, req.body);
+    const { input, projectId: targetId } = updateStoryInput(current.id, checkStoryUpdate.read(req));
     if (targetId === undefined || targetId === projectId) {
       const { doc, version } = await writer.onProject(projectId, decideUpdateStory, input, commandMeta(req));
       return story(doc, version);
@@ -159,36 +159,66 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       cacheable: true,
       cacheVariant: listCacheVariant,
       countsAsView: true,
+      input: { query: STORY_LIST_PARAMETERS },
+      answers: { type: 'story', list: true, paginated: true },
+      summary: "A project's stories in priority order, filtered or searched",
       handle: list,
     },
     {
       method: 'POST',
       path: '/projects/:project_id/stories',
       access: 'project:write',
+      input: { body: checkStoryCreate },
+      answers: { type: 'story', created: true },
+      summary: 'Create a story (with tasks, labels, comments, blockers, reviews)',
       async handle(req) {
-        const { doc, version } = await writer.onProject(req.project!.id, decideCreateStory, await createStoryInput(req.body, people), commandMeta(req));
+        const input = await createStoryInput(checkStoryCreate.read(req), people);
+        const { doc, version } = await writer.onProject(req.project!.id, decideCreateStory, input, commandMeta(req));
         return story(doc, version, true);
       },
     },
-    { method: 'GET', path: '/projects/:project_id/stories/bulk', access: 'project:read', cacheable: true, cacheVariant, handle: bulk },
+    {
+      method: 'GET',
+      path: '/projects/:project_id/stories/bulk',
+      access: 'project:read',
+      cacheable: true,
+      cacheVariant,
+      input: {
+        query: {
+          type: 'object',
+          properties: { ids: { type: 'string', description: `Story ids separated by commas (at most ${MAX_BULK_IDS}); unknown ids are skipped.`, examples: ['501,502'] } },
+          required: ['ids'],
+        },
+      },
+      answers: { type: 'story', list: true },
+      summary: 'Stories of a project by id',
+      handle: bulk,
+    },
     {
       method: 'GET',
       path: '/projects/:project_id/stories/:story_id',
       access: 'project:read',
       cacheable: true,
       cacheVariant,
+      answers: { type: 'story' },
+      summary: 'A story',
       handle: async (req) => story(await pathStory(req)),
     },
     {
       method: 'PUT',
       path: '/projects/:project_id/stories/:story_id',
       access: 'project:write',
+      input: { body: checkStoryUpdate },
+      answers: { type: 'story' },
+      summary: 'Change a story, move it in the order, or move it to another project (project_id alone)',
       handle: async (req) => update(req, await pathStory(req)),
     },
     {
       method: 'DELETE',
       path: '/projects/:project_id/stories/:story_id',
       access: 'project:write',
+      answers: 'empty',
+      summary: 'Delete a story',
       handle: async (req) => remove(req, await pathStory(req)),
     },
     {
@@ -196,6 +226,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/stories/:story_id',
       access: 'public',
       project: storyProject('project:read'),
+      answers: { type: 'story' },
+      summary: 'A story by id alone',
       handle: async (req) => story(await pathStory(req)),
     },
     {
@@ -203,6 +235,9 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/stories/:story_id',
       access: 'person',
       project: storyProject('project:write'),
+      input: { body: checkStoryUpdate },
+      answers: { type: 'story' },
+      summary: 'Change a story by id alone',
       handle: async (req) => update(req, await pathStory(req)),
     },
     {
@@ -210,6 +245,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/stories/:story_id',
       access: 'person',
       project: storyProject('project:write'),
+      answers: 'empty',
+      summary: 'Delete a story by id alone',
       handle: async (req) => remove(req, await pathStory(req)),
     },
     {
@@ -217,6 +254,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/stories/:story_id/owners',
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'person', list: true },
+      summary: "A story's owners",
       async handle(req) {
         const ownerIds = ((await pathStory(req))['owner_ids'] as number[] | undefined) ?? [];
         const found = await peopleById(deps.queries.people, ownerIds, req);
@@ -227,9 +266,12 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/stories/:story_id/owners',
       access: 'project:write',
+      input: { body: checkOwnerBody },
+      answers: { type: 'person', created: true },
+      summary: 'Add an owner to a story',
       async handle(req) {
         const current = await pathStory(req);
-        const { id: personId } = checkOwnerBody(req.body);
+        const { id: personId } = checkOwnerBody.read(req);
         const { version } = await writer.onProject(req.project!.id, decideAddStoryOwner, { story_id: current.id, person_id: personId }, commandMeta(req));
         const found = await peopleById(deps.queries.people, [personId], req);
         const person = found.get(personId);
@@ -241,6 +283,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/stories/:story_id/owners/:person_id',
       access: 'project:write',
+      answers: 'empty',
+      summary: 'Remove an owner from a story',
       async handle(req) {
         const current = await pathStory(req);
         const personId = idParam(req.params['person_id']);
@@ -253,6 +297,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/stories/:story_id/labels',
       access: 'project:read',
       cacheable: true,
+      answers: { type: 'label', list: true },
+      summary: "A story's labels",
       async handle(req) {
         const labelIds = ((await pathStory(req))['label_ids'] as number[] | undefined) ?? [];
         const found = new Map((await labels.find({ project_id: req.project!.id, id: { $in: labelIds } })).map((label) => [label.id, label]));
@@ -263,9 +309,12 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/stories/:story_id/labels',
       access: 'project:write',
+      input: { body: checkLabelBody },
+      answers: { type: 'label', created: true },
+      summary: 'Add a label to a story (by id, or by name: made when new)',
       async handle(req) {
         const current = await pathStory(req);
-        const body = checkLabelBody(req.body);
+        const body = checkLabelBody.read(req);
         if (body.id === undefined && body.name === undefined) {
           throw invalidField('name', 'this endpoint requires one of the following parameters: id, name');
         }
@@ -282,6 +331,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/stories/:story_id/labels/:label_id',
       access: 'project:write',
+      answers: { type: 'label' },
+      summary: 'Remove a label from a story (the label stays in the project)',
       async handle(req) {
         const current = await pathStory(req);
         const labelId = idParam(req.params['label_id']);
@@ -292,5 +343,5 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [storyType] };
+  return { reference: { tag: 'Stories', description: "Stories, their owners and labels; listing, filtering, moving." }, routes, types: [storyType] };
 }

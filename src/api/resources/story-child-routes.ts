@@ -15,6 +15,7 @@ import type { Doc, ReadOnlyCollection, SortSpec } from '../../ports/read-store.j
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
+import type { Checker } from '../request-schema.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 
 /** The story and the child a command addresses: `{ story_id, <idParam>: id }`. */
@@ -23,6 +24,8 @@ type ChildKey<K extends string> = { story_id: number } & Record<K, number>;
 export interface StoryChildResource<K extends string, Create, Update> {
   /** The resource type the routes answer (`task`, `blocker`). */
   type: string;
+  /** What the reference calls one and several of them. */
+  names: { one: string; many: string };
   /** The path segment after the story (`tasks`, `blockers`). */
   segment: string;
   /** The path parameter of one child, also its key in the update and delete commands (`task_id`). */
@@ -31,15 +34,15 @@ export interface StoryChildResource<K extends string, Create, Update> {
   children: ReadOnlyCollection;
   /** The order of the list. */
   order: SortSpec;
-  checkCreate(body: Record<string, unknown>): Create;
-  checkUpdate(body: Record<string, unknown>): Update;
+  checkCreate: Checker<Create>;
+  checkUpdate: Checker<Update>;
   decideCreate: Decider<Create & { story_id: number }>;
   decideUpdate: Decider<Update & ChildKey<K>>;
   decideDelete: Decider<ChildKey<K>>;
 }
 
 export function storyChildRoutes<K extends string, Create, Update>(resource: StoryChildResource<K, Create, Update>, writer: ResourceWriter): RouteDefinition[] {
-  const { type, idParam: childParam, stories, children } = resource;
+  const { type, idParam: childParam, stories, children, names } = resource;
 
   async function storyIdOf(req: ApiRequest): Promise<number> {
     const story = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
@@ -61,6 +64,8 @@ export function storyChildRoutes<K extends string, Create, Update>(resource: Sto
       path: base,
       access: 'project:read',
       cacheable: true,
+      answers: { type, list: true },
+      summary: `A story's ${names.many}`,
       async handle(req) {
         const value = await children.find({ story_id: await storyIdOf(req), project_id: req.project!.id }, { sort: resource.order });
         return { kind: 'resource', type, value };
@@ -70,8 +75,11 @@ export function storyChildRoutes<K extends string, Create, Update>(resource: Sto
       method: 'POST',
       path: base,
       access: 'project:write',
+      input: { body: resource.checkCreate },
+      answers: { type, created: true },
+      summary: `Add a ${names.one} to a story`,
       async handle(req) {
-        const command = { ...resource.checkCreate(req.body), story_id: await storyIdOf(req) };
+        const command = { ...resource.checkCreate.read(req), story_id: await storyIdOf(req) };
         const { doc, version } = await writer.onProject(req.project!.id, resource.decideCreate, command, commandMeta(req));
         return { kind: 'resource', type, value: doc, created: true, projectVersion: version };
       },
@@ -81,15 +89,20 @@ export function storyChildRoutes<K extends string, Create, Update>(resource: Sto
       path: `${base}/:${childParam}`,
       access: 'project:read',
       cacheable: true,
+      answers: { type },
+      summary: `A ${names.one} of a story`,
       handle: async (req) => ({ kind: 'resource', type, value: await childOf(req) }),
     },
     {
       method: 'PUT',
       path: `${base}/:${childParam}`,
       access: 'project:write',
+      input: { body: resource.checkUpdate },
+      answers: { type },
+      summary: `Change a ${names.one}`,
       async handle(req) {
         const current = await childOf(req);
-        const command = { ...resource.checkUpdate(req.body), ...keyOf(current) };
+        const command = { ...resource.checkUpdate.read(req), ...keyOf(current) };
         const { doc, version } = await writer.onProject(req.project!.id, resource.decideUpdate, command, commandMeta(req));
         return { kind: 'resource', type, value: doc, projectVersion: version };
       },
@@ -98,6 +111,8 @@ export function storyChildRoutes<K extends string, Create, Update>(resource: Sto
       method: 'DELETE',
       path: `${base}/:${childParam}`,
       access: 'project:write',
+      answers: 'empty',
+      summary: `Delete a ${names.one}`,
       async handle(req) {
         const current = await childOf(req);
         const outcome = await writer.execute(streams.project(req.project!.id), resource.decideDelete, keyOf(current), commandMeta(req));

@@ -7,9 +7,10 @@ import { STORY_PRIORITIES, STORY_STATES, STORY_TYPES } from '../../domain/story/
 import type { Page } from '../../queries/page.js';
 import type { Searcher } from '../../queries/searcher.js';
 import { DATE_RANGE_ATTRIBUTES, type DateRanges, type StoryListCriteria } from '../../queries/story-lists.js';
-import { datetimeParameter } from '../datetime-parameter.js';
+import { DATETIME_PARAMETER, datetimeParameter } from '../datetime-parameter.js';
 import { pageParams } from '../page-params.js';
 import { requestSchema } from '../request-schema.js';
+import { queryParameters, type QueryParameters } from '../route-table.js';
 
 interface ListParams {
   with_state?: string;
@@ -38,6 +39,30 @@ const checkReleaseListParams = requestSchema<Pick<ListParams, 'with_state'>>({
   type: 'object',
   properties: { with_state: { enum: STORY_STATES } },
 });
+
+/** The parameters of a date range on `attribute` (`accepted_at`: `accepted_after`, `accepted_before`). */
+function rangeParameterNames(attribute: string): { after: string; before: string } {
+  const stem = attribute.replace(/_at$/, '');
+  return { after: `${stem}_after`, before: `${stem}_before` };
+}
+
+/** Every date range parameter, for the OpenAPI document. */
+const DATE_RANGE_PARAMETERS: QueryParameters = {
+  type: 'object',
+  properties: Object.fromEntries(DATE_RANGE_ATTRIBUTES.flatMap((attribute) => {
+    const { after, before } = rangeParameterNames(attribute);
+    return [
+      [after, { ...DATETIME_PARAMETER, description: `${attribute} after this instant: ${String(DATETIME_PARAMETER['description'])}` }],
+      [before, { ...DATETIME_PARAMETER, description: `${attribute} before this instant: ${String(DATETIME_PARAMETER['description'])}` }],
+    ];
+  })),
+};
+
+/** What storyListQuery reads beside the page. */
+export const STORY_LIST_PARAMETERS = queryParameters(checkStoryListParams.schema, DATE_RANGE_PARAMETERS);
+
+/** What releaseListQuery reads beside the page. */
+export const RELEASE_LIST_PARAMETERS = queryParameters(checkReleaseListParams.schema, DATE_RANGE_PARAMETERS);
 
 /** GET /projects/:id/stories: the criteria (`filter` run as `searcher`) and the page (a copy: the request's query stays as sent, for the cache key). */
 export function storyListQuery(query: Readonly<Record<string, string>>, searcher: Searcher): { criteria: StoryListCriteria; page: Page } {
@@ -81,13 +106,13 @@ export function assertFilterAlone(query: Readonly<Record<string, string>>): void
 function dateRanges(query: Readonly<Record<string, string>>): DateRanges {
   const ranges: DateRanges = {};
   for (const attribute of DATE_RANGE_ATTRIBUTES) {
-    const stem = attribute.replace(/_at$/, '');
-    const after = query[`${stem}_after`];
-    const before = query[`${stem}_before`];
+    const names = rangeParameterNames(attribute);
+    const after = query[names.after];
+    const before = query[names.before];
     if (after === undefined && before === undefined) continue;
     ranges[attribute] = {
-      ...(after !== undefined ? { after: datetimeParameter(`${stem}_after`, after)! } : {}),
-      ...(before !== undefined ? { before: datetimeParameter(`${stem}_before`, before)! } : {}),
+      ...(after !== undefined ? { after: datetimeParameter(names.after, after)! } : {}),
+      ...(before !== undefined ? { before: datetimeParameter(names.before, before)! } : {}),
     };
   }
   return ranges;

@@ -57,7 +57,8 @@ const NEW_TASK: SchemaObject = {
   required: ['description'],
 };
 
-const checkCreate = requestSchema<Record<string, unknown>>({
+/** The body of a story create (the app runs it: routes declare it as their `input.body`). */
+export const checkStoryCreate = requestSchema<Record<string, unknown>>({
   type: 'object',
   properties: {
     ...STORY_ATTRIBUTES,
@@ -73,7 +74,8 @@ const checkCreate = requestSchema<Record<string, unknown>>({
   required: ['name'],
 });
 
-const checkUpdate = requestSchema<Record<string, unknown>>({
+/** The body of a story update (the app runs it: routes declare it as their `input.body`). */
+export const checkStoryUpdate = requestSchema<Record<string, unknown>>({
   type: 'object',
   properties: {
     ...STORY_ATTRIBUTES,
@@ -89,9 +91,8 @@ const checkUpdate = requestSchema<Record<string, unknown>>({
 /** Keys of an update body that are story attributes (a move with any of them is refused). */
 export const UPDATE_KEYS: readonly string[] = [...Object.keys(STORY_ATTRIBUTES), 'group', 'comment'];
 
-/** The create body; nested comments get the people their texts mention (one read of `people`). */
-export async function createStoryInput(body: Record<string, unknown>, people: ReadOnlyCollection): Promise<CreateStoryInput> {
-  const checked = checkCreate(body);
+/** The create body checked by checkStoryCreate; nested comments get the people their texts mention (one read of `people`). */
+export async function createStoryInput(checked: Record<string, unknown>, people: ReadOnlyCollection): Promise<CreateStoryInput> {
   const input = { ...common(checked) } as CreateStoryInput;
   if (checked['created_at'] !== undefined && checked['created_at'] !== null) {
     input.created_at = datetimeParameter('created_at', checked['created_at'])!;
@@ -103,9 +104,8 @@ export async function createStoryInput(body: Record<string, unknown>, people: Re
   return input;
 }
 
-/** The update body (with `project_id` taken out: the caller decides whether it is a move). */
-export function updateStoryInput(storyId: number, body: Record<string, unknown>): { input: UpdateStoryInput; projectId?: number } {
-  const checked = checkUpdate(body);
+/** The update body checked by checkStoryUpdate (with `project_id` taken out: the caller decides whether it is a move). */
+export function updateStoryInput(storyId: number, checked: Record<string, unknown>): { input: UpdateStoryInput; projectId?: number } {
   const input = { ...common(checked), story_id: storyId } as UpdateStoryInput;
   if (checked['group'] !== undefined) input.group = checked['group'] as StoryGroup;
   if (checked['comment'] !== undefined) input.comment = checked['comment'] as UpdateStoryInput['comment'];

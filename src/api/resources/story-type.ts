@@ -14,6 +14,7 @@ import { storyUrl } from './web-addresses.js';
 import { commentsAssociation } from './comment-type.js';
 import type { RenderScope } from '../render-scope.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
+import { STORY_PRIORITIES, STORY_STATES, STORY_TYPES } from '../../domain/story/story-rules.js';
 
 export interface StoryTypeDeps {
   stories: ReadOnlyCollection;
@@ -30,18 +31,23 @@ export interface StoryTypeDeps {
   cycleTimeDetails(storyIds: readonly number[], now: number): Promise<ReadonlyMap<number, CycleTimeDetails>>;
 }
 
-const STORY_DATETIMES = ['accepted_at', 'deadline', 'created_at', 'updated_at'] as const;
+/** Any JSON array (pull requests and branches: always empty, see below). */
+const ANY_LIST = { type: 'array' } as const;
 
 export function storyResourceType(deps: StoryTypeDeps): ResourceType {
   return {
     name: 'story',
     kind: 'story',
-    attributes: [
-      'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate', 'accepted_at', 'deadline',
-      'requested_by_id', 'owner_ids', 'follower_ids', 'label_ids', 'blocked_story_ids', 'created_at', 'updated_at',
-      'story_priority', 'external_id', 'integration_id',
-    ],
-    datetimes: [...STORY_DATETIMES, 'projected_completion'],
+    attributes: {
+      id: 'integer', project_id: 'integer', name: 'string', description: 'string', story_type: { enum: STORY_TYPES },
+      current_state: { enum: STORY_STATES }, estimate: 'number', accepted_at: 'datetime', deadline: 'datetime',
+      requested_by_id: 'integer', owner_ids: 'integer[]', follower_ids: 'integer[]', label_ids: 'integer[]',
+      blocked_story_ids: 'integer[]', created_at: 'datetime', updated_at: 'datetime', story_priority: { enum: STORY_PRIORITIES },
+      external_id: 'string', integration_id: 'integer', task_ids: 'integer[]', comment_ids: 'integer[]', blocker_ids: 'integer[]',
+      review_ids: 'integer[]', url: 'string', owned_by_id: 'integer', pull_requests: ANY_LIST, pull_request_ids: 'integer[]',
+      branches: ANY_LIST, branch_ids: 'integer[]', before_id: 'integer', after_id: 'integer', planned_iteration_number: 'integer',
+      projected_completion: 'datetime',
+    },
     defaults: [
       'kind', 'id', 'project_id', 'name', 'description', 'story_type', 'current_state', 'estimate', 'accepted_at',
       'deadline', 'requested_by_id', 'owned_by_id', 'owner_ids', 'labels', 'created_at', 'updated_at', 'url',
@@ -107,8 +113,10 @@ export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUr
   return {
     name: 'release',
     kind: 'release',
-    attributes: ['id', 'project_id', 'name', 'description', 'current_state', 'deadline', 'accepted_at', 'created_at', 'updated_at'],
-    datetimes: STORY_DATETIMES,
+    attributes: {
+      id: 'integer', project_id: 'integer', name: 'string', description: 'string', current_state: { enum: STORY_STATES },
+      deadline: 'datetime', accepted_at: 'datetime', created_at: 'datetime', updated_at: 'datetime', url: 'string', label_ids: 'integer[]',
+    },
     defaults: ['kind', 'id', 'created_at', 'updated_at', 'name', 'current_state', 'url', 'project_id', 'labels', 'deadline'],
     associations: { labels: labelsAssociation(deps.labels) },
     computed: { url: storyUrls(deps.siteUrl) },

@@ -17,8 +17,10 @@ import { storyChildRoutes } from './story-child-routes.js';
 export const taskType: ResourceType = {
   name: 'task',
   kind: 'task',
-  attributes: ['id', 'story_id', 'description', 'complete', 'position', 'created_at', 'updated_at'],
-  datetimes: ['created_at', 'updated_at'],
+  attributes: {
+    id: 'integer', story_id: 'integer', description: 'string', complete: 'boolean', position: 'integer', created_at: 'datetime',
+    updated_at: 'datetime',
+  },
   defaults: ['kind', 'id', 'story_id', 'description', 'complete', 'position', 'created_at', 'updated_at'],
 };
 
@@ -36,6 +38,7 @@ export function taskResources(deps: ResourceDeps): ResourceModule {
   const routes = storyChildRoutes(
     {
       type: 'task',
+      names: { one: 'task', many: 'tasks' },
       segment: 'tasks',
       idParam: 'task_id',
       stories: deps.read('stories'),
@@ -49,5 +52,5 @@ export function taskResources(deps: ResourceDeps): ResourceModule {
     },
     deps.writer,
   );
-  return { routes, types: [taskType] };
+  return { reference: { tag: 'Tasks', description: "The tasks of a story." }, routes, types: [taskType] };
 }

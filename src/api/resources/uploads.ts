@@ -20,6 +20,7 @@ import { isXhr, missingCredentials } from '../authentication.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
+import { ANY_MEDIA_TYPE } from '../route-answer.js';
 import type { ApiRequest, ApiResult, RouteDefinition, RouteRequest } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { FILE_RENDITIONS, type FileRendition } from './web-addresses.js';
@@ -58,13 +59,25 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
   };
 
   const fileRoutes = (mount: 'root' | 'versioned'): RouteDefinition[] => [
-    { method: 'GET', path: '/file_attachments/:file_attachment_id/download', access: 'public', project: fileProject, mount, handle: download },
+    {
+      method: 'GET',
+      path: '/file_attachments/:file_attachment_id/download',
+      access: 'public',
+      project: fileProject,
+      mount,
+      input: { query: { type: 'object', properties: { inline: { type: 'boolean', default: false, description: 'Shown in the browser rather than saved (types that cannot run script only).' } } } },
+      answers: { raw: ANY_MEDIA_TYPE },
+      summary: 'Download an uploaded file',
+      handle: download,
+    },
     ...FILE_RENDITIONS.map((name): RouteDefinition => ({
       method: 'GET',
       path: `/file_attachments/:file_attachment_id/${name}`,
       access: 'public',
       project: fileProject,
       mount,
+      answers: { raw: 'image/*' },
+      summary: `An uploaded image's ${name === 'big' ? 'large preview' : name} (404 until it is made)`,
       handle: renditionOf(name),
     })),
   ];
@@ -74,7 +87,14 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/uploads',
       access: 'project:write',
-      body: 'raw',
+      input: {
+        body: {
+          raw: 'multipart/form-data',
+          schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file (one part named file).' } }, required: ['file'] },
+        },
+      },
+      answers: { type: 'file_attachment', created: true },
+      summary: 'Upload a file (then attach it to a comment)',
       async handle(req) {
         const received = await deps.uploads.receive(req.rawBody ?? { contentType: '', bytes: Buffer.alloc(0) });
         const { doc, version } = await writer.onProject(req.project!.id, decideUploadFile, received, commandMeta(req));
@@ -84,7 +104,7 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
     ...fileRoutes('root'),
     ...fileRoutes('versioned'),
   ];
-  return { routes, types: [] };
+  return { reference: { tag: 'Uploads', description: "Uploading files and downloading them (with image previews)." }, routes, types: [] };
 }
 
 function inlineParameter(value: string | undefined): boolean {

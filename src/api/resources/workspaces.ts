@@ -53,7 +53,7 @@ export function workspaceResources(deps: ResourceDeps): ResourceModule {
   const workspaceType: ResourceType = {
     name: 'workspace',
     kind: 'workspace',
-    attributes: ['id', 'name', 'person_id', 'project_ids'],
+    attributes: { id: 'integer', name: 'string', person_id: 'integer', project_ids: 'integer[]' },
     defaults: ['kind', 'id', 'name', 'person_id', 'project_ids'],
     associations: { projects: workspaceProjectsAssociation(reads.projects) },
   };
@@ -77,14 +77,19 @@ export function workspaceResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/my/workspaces',
       access: 'person',
+      answers: { type: 'workspace', list: true },
+      summary: "The caller's workspaces",
       handle: async (req) => ({ kind: 'resource', type: 'workspace', value: await workspacesOf(reads, req.actor!.id) }),
     },
     {
       method: 'POST',
       path: '/my/workspaces',
       access: 'person',
+      input: { body: checkCreate },
+      answers: { type: 'workspace', created: true },
+      summary: 'Create a workspace (a named set of projects)',
       async handle(req) {
-        const body = checkCreate(req.body);
+        const body = checkCreate.read(req);
         const visible = await visibleProjectIds(reads, req.actor!.id, body.project_ids ?? []);
         const stream = streams.person(req.actor!.id);
         const { doc } = await deps.writer.onStream(stream, decideCreateWorkspace, { ...body, visible_project_ids: visible }, commandMeta(req));
@@ -95,15 +100,20 @@ export function workspaceResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/my/workspaces/:workspace_id',
       access: 'person',
+      answers: { type: 'workspace' },
+      summary: 'A workspace of the caller',
       handle: async (req) => ({ kind: 'resource', type: 'workspace', value: await ownWorkspace(req) }),
     },
     {
       method: 'PUT',
       path: '/my/workspaces/:workspace_id',
       access: 'person',
+      input: { body: checkUpdate },
+      answers: { type: 'workspace' },
+      summary: 'Change a workspace (name, projects)',
       async handle(req) {
         const current = await ownWorkspace(req);
-        const body = checkUpdate(req.body);
+        const body = checkUpdate.read(req);
         const visible = await visibleProjectIds(reads, req.actor!.id, body.project_ids ?? []);
         const command = { ...body, workspace_id: current.id, visible_project_ids: visible };
         await deps.writer.onStream(streams.person(req.actor!.id), decideUpdateWorkspace, command, commandMeta(req));
@@ -114,6 +124,8 @@ export function workspaceResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/my/workspaces/:workspace_id',
       access: 'person',
+      answers: 'empty',
+      summary: 'Delete a workspace',
       async handle(req) {
         const current = await ownWorkspace(req);
         await deps.writer.execute(streams.person(req.actor!.id), decideDeleteWorkspace, { workspace_id: current.id }, commandMeta(req));
@@ -121,5 +133,5 @@ export function workspaceResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [workspaceType] };
+  return { reference: { tag: 'Workspaces', description: "The caller's workspaces: named sets of projects." }, routes, types: [workspaceType] };
 }

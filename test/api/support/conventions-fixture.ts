@@ -82,20 +82,20 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
 
   const types: ResourceType[] = [
     {
-      name: 'person', kind: 'person', attributes: ['id', 'name', 'email', 'initials', 'username'],
+      name: 'person', kind: 'person', attributes: { id: 'integer', name: 'string', email: 'string', initials: 'string', username: 'string' },
       defaults: ['kind', 'id', 'name', 'email', 'initials', 'username'],
     },
     {
-      name: 'project', kind: 'project', attributes: ['id', 'name', 'public', 'created_at', 'version'],
-      datetimes: ['created_at'], defaults: ['kind', 'id', 'name', 'public', 'created_at'],
+      name: 'project', kind: 'project', attributes: { id: 'integer', name: 'string', public: 'boolean', created_at: 'datetime', version: 'integer' },
+      defaults: ['kind', 'id', 'name', 'public', 'created_at'],
     },
     {
-      name: 'label', kind: 'label', attributes: ['id', 'project_id', 'name', 'created_at'], datetimes: ['created_at'],
+      name: 'label', kind: 'label', attributes: { id: 'integer', project_id: 'integer', name: 'string', created_at: 'datetime' },
       defaults: ['kind', 'id', 'project_id', 'name', 'created_at'],
     },
-    { name: 'task', kind: 'task', attributes: ['id', 'story_id', 'description', 'complete'], defaults: ['kind', 'id', 'description', 'complete'] },
+    { name: 'task', kind: 'task', attributes: { id: 'integer', story_id: 'integer', description: 'string', complete: 'boolean' }, defaults: ['kind', 'id', 'description', 'complete'] },
     {
-      name: 'file_attachment', kind: 'file_attachment', attributes: ['id', 'filename', 'uploader_id', 'size'],
+      name: 'file_attachment', kind: 'file_attachment', attributes: { id: 'integer', filename: 'string', uploader_id: 'integer', size: 'integer' },
       defaults: ['kind', 'id', 'filename', 'uploader_id', 'size'],
       associations: {
         uploader: {
@@ -105,7 +105,7 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       },
     },
     {
-      name: 'comment', kind: 'comment', attributes: ['id', 'story_id', 'text', 'person_id', 'file_attachment_ids'],
+      name: 'comment', kind: 'comment', attributes: { id: 'integer', story_id: 'integer', text: 'string', person_id: 'integer', file_attachment_ids: 'integer[]' },
       defaults: ['kind', 'id', 'story_id', 'text', 'person_id'],
       associations: {
         file_attachments: {
@@ -119,8 +119,11 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
     },
     {
       name: 'story', kind: 'story',
-      attributes: ['id', 'project_id', 'name', 'description', 'story_type', 'estimate', 'owned_by_id', 'label_ids', 'created_at', 'updated_at', 'accepted_at'],
-      datetimes: ['created_at', 'updated_at', 'accepted_at'],
+      attributes: {
+        id: 'integer', project_id: 'integer', name: 'string', description: 'string', story_type: 'string', estimate: 'number', owned_by_id: 'integer',
+        label_ids: 'integer[]', created_at: 'datetime', updated_at: 'datetime', accepted_at: 'datetime', task_ids: 'integer[]', comment_ids: 'integer[]',
+        url: 'string',
+      },
       defaults: ['kind', 'id', 'project_id', 'name', 'description', 'story_type', 'estimate', 'owned_by_id', 'labels', 'created_at', 'updated_at', 'accepted_at'],
       associations: {
         owned_by: {
@@ -145,13 +148,13 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       },
     },
     {
-      name: 'epic', kind: 'epic', attributes: ['id', 'project_id', 'name', 'label_id'], defaults: ['kind', 'id', 'project_id', 'name', 'label'],
+      name: 'epic', kind: 'epic', attributes: { id: 'integer', project_id: 'integer', name: 'string', label_id: 'integer' }, defaults: ['kind', 'id', 'project_id', 'name', 'label'],
       associations: {
         label: { type: 'label', ids: 'label_id', alternative: true, load: async (docs) => docs.map((doc) => byId(labels, doc.label_id)) },
       },
     },
-    { name: 'echo', attributes: ['id', 'method', 'body', 'query', 'params'], defaults: ['id', 'method', 'body', 'query', 'params'] },
-    { name: 'notification', kind: 'notification', attributes: ['id', 'created_at'], datetimes: ['created_at'], defaults: ['kind', 'id', 'created_at'] },
+    { name: 'echo', attributes: { id: 'integer', method: 'string', body: { type: 'object' }, query: { type: 'object' }, params: { type: 'object' } }, defaults: ['id', 'method', 'body', 'query', 'params'] },
+    { name: 'notification', kind: 'notification', attributes: { id: 'integer', created_at: 'datetime' }, defaults: ['kind', 'id', 'created_at'] },
   ];
 
   const storyIn = (projectId: number, storyId: string) => {
@@ -164,9 +167,9 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
   });
 
   const routes: RouteDefinition[] = [
-    { method: 'GET', path: '/me', access: 'person', basicAuth: true, handle: async (req) => ({ kind: 'resource', type: 'person', value: req.actor! }) },
+    { method: 'GET', path: '/me', access: 'person', basicAuth: true, answers: { type: 'person' }, summary: 'me', handle: async (req) => ({ kind: 'resource', type: 'person', value: req.actor! }) },
     {
-      method: 'GET', path: '/projects/:project_id', access: 'project:read', cacheable: true,
+      method: 'GET', path: '/projects/:project_id', access: 'project:read', cacheable: true, answers: { type: 'project' }, summary: 'project',
       handle: async (req) => {
         count('handler:project');
         world.duringNextRender?.();
@@ -175,11 +178,11 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       },
     },
     {
-      method: 'PUT', path: '/projects/:project_id', access: 'project:owner',
+      method: 'PUT', path: '/projects/:project_id', access: 'project:owner', answers: { type: 'project' }, summary: 'project',
       handle: async (req) => ({ kind: 'resource', type: 'project', value: req.project!.project, projectVersion: bump(req.project!.id) }),
     },
     {
-      method: 'GET', path: '/projects/:project_id/stories', access: 'project:read',
+      method: 'GET', path: '/projects/:project_id/stories', access: 'project:read', answers: { type: 'story', list: true, paginated: true }, summary: 'stories',
       handle: async (req) => {
         const all = stories.filter((s) => s.project_id === req.project!.id);
         const limit = Number(req.query.limit ?? 100);
@@ -189,7 +192,7 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       },
     },
     {
-      method: 'POST', path: '/projects/:project_id/stories', access: 'project:write',
+      method: 'POST', path: '/projects/:project_id/stories', access: 'project:write', answers: { type: 'story', created: true }, summary: 'story',
       handle: async (req) => {
         if (typeof req.body.name !== 'string') throw invalidParameter([{ field: 'name', problem: 'is required.' }, { field: 'name', problem: 'must be a string.' }]);
         const story = { id: 599, project_id: req.project!.id, name: req.body.name, label_ids: [], created_at: req.now, updated_at: req.now };
@@ -197,19 +200,19 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       },
     },
     {
-      method: 'GET', path: '/projects/:project_id/stories/:story_id', access: 'project:read', cacheable: true,
+      method: 'GET', path: '/projects/:project_id/stories/:story_id', access: 'project:read', cacheable: true, answers: { type: 'story' }, summary: 'story',
       handle: async (req) => { count('handler:story'); return { kind: 'resource', type: 'story', value: storyIn(req.project!.id, req.params.story_id!) }; },
     },
     {
-      method: 'PUT', path: '/projects/:project_id/stories/:story_id', access: 'project:write',
+      method: 'PUT', path: '/projects/:project_id/stories/:story_id', access: 'project:write', answers: { type: 'echo' }, summary: 'echo',
       handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req), projectVersion: bump(req.project!.id) }),
     },
     {
-      method: 'DELETE', path: '/projects/:project_id/stories/:story_id', access: 'project:write',
+      method: 'DELETE', path: '/projects/:project_id/stories/:story_id', access: 'project:write', answers: 'empty', summary: 'delete',
       handle: async (req) => { storyIn(req.project!.id, req.params.story_id!); return { kind: 'empty', projectVersion: bump(req.project!.id) }; },
     },
     {
-      method: 'GET', path: '/stories/:story_id', access: 'person',
+      method: 'GET', path: '/stories/:story_id', access: 'person', answers: { type: 'story' }, summary: 'story',
       project: {
         level: 'project:read',
         of: async (req) => {
@@ -220,33 +223,35 @@ export function fakeWorld(config: Partial<ApiConfig> = {}): FakeWorld {
       },
       handle: async (req) => ({ kind: 'resource', type: 'story', value: stories.find((s) => s.id === Number(req.params.story_id))! }),
     },
-    { method: 'GET', path: '/projects/:project_id/epics', access: 'project:read', handle: async () => ({ kind: 'resource', type: 'epic', value: epics }) },
+    { method: 'GET', path: '/projects/:project_id/epics', access: 'project:read', answers: { type: 'epic', list: true }, summary: 'epics', handle: async () => ({ kind: 'resource', type: 'epic', value: epics }) },
     {
-      method: 'GET', path: '/projects/:project_id/stories.csv', access: 'project:read',
+      method: 'GET', path: '/projects/:project_id/stories.csv', access: 'project:read', answers: { raw: 'text/csv' }, summary: 'csv',
       handle: async () => ({ kind: 'raw', contentType: 'text/csv; charset=utf-8', body: 'id,name\n500,First\n', filename: 'stories.csv' }),
     },
     {
-      method: 'POST', path: '/projects/:project_id/uploads', access: 'project:write', body: 'raw',
+      method: 'POST', path: '/projects/:project_id/uploads', access: 'project:write', input: { body: { raw: 'multipart/form-data', schema: {} } },
+      answers: { type: 'echo', created: true }, summary: 'upload',
       handle: async (req) => ({ kind: 'resource', type: 'echo', value: { id: 1, method: req.method, body: { contentType: req.rawBody?.contentType, size: req.rawBody?.bytes.length } }, created: true }),
     },
     {
-      method: 'GET', path: '/file_attachments/:id/download', access: 'public', mount: 'root',
+      method: 'GET', path: '/file_attachments/:id/download', access: 'public', mount: 'root', answers: { raw: 'image/png' }, summary: 'download',
       handle: async (req) => ({ kind: 'raw', contentType: 'image/png', body: Buffer.from([1, 2, 3]), filename: 'plan é.png', inline: req.query.inline === 'true' }),
     },
-    { method: 'GET', path: '/echo', access: 'public', handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req) }) },
-    { method: 'POST', path: '/echo', access: 'public', handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req) }) },
-    { method: 'PUT', path: '/echo', access: 'public', handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req) }) },
-    { method: 'DELETE', path: '/echo', access: 'public', handle: async () => ({ kind: 'empty' }) },
+    { method: 'GET', path: '/echo', access: 'public', answers: { type: 'echo' }, summary: 'echo', handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req) }) },
+    { method: 'POST', path: '/echo', access: 'public', answers: { type: 'echo' }, summary: 'echo', handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req) }) },
+    { method: 'PUT', path: '/echo', access: 'public', answers: { type: 'echo' }, summary: 'echo', handle: async (req) => ({ kind: 'resource', type: 'echo', value: echo(req) }) },
+    { method: 'DELETE', path: '/echo', access: 'public', answers: 'empty', summary: 'echo', handle: async () => ({ kind: 'empty' }) },
     {
-      method: 'GET', path: '/my/notifications', access: 'person',
+      method: 'GET', path: '/my/notifications', access: 'person', answers: { type: 'notification', list: true }, summary: 'notifications',
       handle: async () => ({ kind: 'resource', type: 'notification', value: [{ id: 1, created_at: T0 }], serviceHeaders: { 'Last-Notification-Timestamp': String(T0) }, envelopeExtras: { last_notification_timestamp: T0 } }),
     },
     {
       method: 'GET', path: '/people/:person_id/notifications/since/:timestamp', access: 'person', alwaysEnvelope: true, alwaysMillis: true,
+      answers: { type: 'notification', list: true }, summary: 'notifications',
       handle: async () => ({ kind: 'resource', type: 'notification', value: [{ id: 1, created_at: T0 }] }),
     },
-    { method: 'GET', path: '/boom', access: 'public', handle: async () => { throw new Error('secret internals'); } },
-    { method: 'GET', path: '/strange-error', access: 'public', handle: async () => { throw new DomainError('no_such_code' as never); } },
+    { method: 'GET', path: '/boom', access: 'public', answers: 'empty', summary: 'boom', handle: async () => { throw new Error('secret internals'); } },
+    { method: 'GET', path: '/strange-error', access: 'public', answers: 'empty', summary: 'error', handle: async () => { throw new DomainError('no_such_code' as never); } },
   ];
 
   world.deps = {

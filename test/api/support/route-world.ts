@@ -6,7 +6,7 @@
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
-import type { RouteDefinition } from '../../../src/api/route-table.js';
+import { readsRawBody, type RouteDefinition } from '../../../src/api/route-table.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './storyline-app.js';
 
 export interface RouteWorld {
@@ -100,7 +100,7 @@ export async function routeWorld(): Promise<RouteWorld> {
 
 /** The versioned JSON routes of the composition (optionally of one method). */
 export function servedRoutes(world: RouteWorld, method?: RouteDefinition['method']): RouteDefinition[] {
-  return world.app.storyline.routes.filter((route) => route.mount !== 'root' && route.body !== 'raw' && (method === undefined || route.method === method));
+  return world.app.storyline.routes.filter((route) => route.mount !== 'root' && !readsRawBody(route) && (method === undefined || route.method === method));
 }
 
 /** A route path with each `:param` replaced by the first real id of its kind (any id when none fits). */

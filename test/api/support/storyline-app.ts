@@ -49,7 +49,7 @@ export async function storylineApp(options: StorylineAppOptions = {}): Promise<S
   const extraRoutes = options.extraRoutes ?? [];
   const storyline = await openStoryline(config, options.log, {
     clock: () => clock.now,
-    extraModules: extraRoutes.length > 0 ? [() => ({ routes: [...extraRoutes], types: [] })] : [],
+    extraModules: extraRoutes.length > 0 ? [() => ({ reference: { tag: 'Test probes', description: 'Routes a test added.' }, routes: [...extraRoutes], types: [] })] : [],
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     reactions: options.reactions ?? [],
   });
