@@ -14,6 +14,10 @@ import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
 import { epicUrl, invitationUrl, storyUrl } from '../api/resources/web-addresses.js';
 import { activityFeeds } from '../queries/activity-feeds.js';
+import { ActivityItems } from '../api/activity-items.js';
+import { LiveActivity } from '../api/live-activity.js';
+import { activityType } from '../api/resources/activity.js';
+import { Serializer } from '../api/serializer.js';
 import { peopleAsSeen } from '../queries/email-visibility.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
@@ -98,6 +102,8 @@ export interface Storyline {
    * Not started here: the server starts it (`serve`), as the reactions.
    */
   buildStateSnapshots(): Promise<number>;
+  /** Ends every live activity stream cleanly and refuses new ones (the first step of a shutdown). */
+  endStreams(): void;
   /** Adds a person who signs in with a password (operator CLI, demo). */
   addPerson(input: { email: string; name: string; password: string; initials?: string; username?: string }): Promise<{ id: number; api_token: string }>;
   close(): Promise<void>;
@@ -211,6 +217,24 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       log,
       ...folds,
     });
+  const activity = activityFeeds({
+    read,
+    readModelChanges: runner,
+    eventStore,
+    settings: config,
+    storyUrl: (id) => storyUrl(config.siteUrl, id),
+    epicUrl: (id) => epicUrl(config.siteUrl, id),
+  });
+  // The activity items the live streams (and webhooks) send: rendered by the activity type alone.
+  const activityItems = new ActivityItems({
+    feeds: activity,
+    projects: runner.collection('projects'),
+    serializer: new Serializer(resourceTypeRegistry([activityType])),
+    readModelChanges: runner,
+    waitForPosition: (position) => runner.waitFor(position),
+    clock,
+  });
+  const liveActivity = new LiveActivity({ applied: runner, items: activityItems, log }, config.streams);
   const writer = new ResourceWriter({ commands, read });
   /** Moves when the thumbnails reaction made renditions: cached answers showing files change without a version. */
   let thumbnailsMade = 0;
@@ -259,17 +283,11 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       notifications: new NotificationQueries(readStore.collection(NOTIFICATIONS)),
       fileThumbnails: readStore.collection(FILE_THUMBNAILS),
       people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
-      activity: activityFeeds({
-        read,
-        readModelChanges: runner,
-        eventStore,
-        settings: config,
-        storyUrl: (id) => storyUrl(config.siteUrl, id),
-        epicUrl: (id) => epicUrl(config.siteUrl, id),
-      }),
+      activity,
     },
     uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
     projectViews,
+    liveActivity,
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -367,12 +385,16 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     async pastFolds() {
       return history.usage();
     },
+    endStreams() {
+      liveActivity.close();
+    },
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });
       return { id: person.id, api_token: apiToken };
     },
     close() {
       closing ??= (async () => {
+        liveActivity.close();
         await commands.settled();
         await reactions.stop();
         await runner.stop();

@@ -68,6 +68,17 @@ export interface StorylineConfig {
   timeTravelSnapshotEvery: number;
   /** Most work one search may do in the read store (ReadBudget units) before it is refused as too costly. */
   searchWork: number;
+  /** Live activity streams (GET .../activity/stream). */
+  streams: {
+    /** Open in all (beyond: 429). */
+    maxStreams: number;
+    /** Open per person, or per address for anonymous readers of public projects. */
+    maxStreamsPerCaller: number;
+    /** Between two keep-alive comments (and access checks) on each stream. */
+    heartbeatMs: number;
+    /** Unsent bytes a stream may hold before it is dropped as too slow (its client resumes with Last-Event-ID). */
+    maxBufferedBytes: number;
+  };
 }
 
 /** Folds kept for time travel when not configured (one per project, projection and version). */
@@ -123,6 +134,12 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     timeTravelFoldQueue: integer(env, 'STORYLINE_TIME_TRAVEL_FOLD_QUEUE', DEFAULT_TIME_TRAVEL_FOLD_QUEUE, 0, 10_000),
     timeTravelSnapshotEvery: integer(env, 'STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY', DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY, 1, 1_000_000),
     searchWork: integer(env, 'STORYLINE_SEARCH_WORK', MAX_SEARCH_WORK, 1, Number.MAX_SAFE_INTEGER),
+    streams: {
+      maxStreams: integer(env, 'STORYLINE_STREAMS_MAX', 2000, 0, 1_000_000),
+      maxStreamsPerCaller: integer(env, 'STORYLINE_STREAMS_PER_PERSON', 10, 0, 1_000_000),
+      heartbeatMs: integer(env, 'STORYLINE_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+      maxBufferedBytes: integer(env, 'STORYLINE_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+    },
   };
 }
 

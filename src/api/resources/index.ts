@@ -2,6 +2,7 @@
 // all with the same dependencies.
 import { accountResources } from './accounts.js';
 import { activityResources } from './activity.js';
+import { activityStreamResources } from './activity-stream.js';
 import { blockerResources } from './blockers.js';
 import { commentResources } from './comments.js';
 import { epicResources } from './epics.js';
@@ -30,6 +31,7 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   membershipResources,
   invitationResources,
   activityResources,
+  activityStreamResources,
   storyResources,
   labelResources,
   taskResources,
