@@ -17,6 +17,7 @@ import { invitationResources } from './invitations.js';
 import { releaseResources } from './releases.js';
 import { reviewResources } from './reviews.js';
 import { searchResources } from './search.js';
+import { sourceCommitResources } from './source-commits.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
 import { uploadResources } from './uploads.js';
@@ -45,4 +46,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   reviewResources,
   uploadResources,
   workspaceResources,
+  sourceCommitResources,
 ];
