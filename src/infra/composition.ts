@@ -40,6 +40,10 @@ import { NOTIFICATIONS } from '../reactions/notifications.js';
 import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
+import { openSqliteWebhookDeliveries } from './reaction/sqlite-webhook-deliveries.js';
+import { webhooksReaction, type WebhookReaction } from '../reactions/webhooks.js';
+import { HttpWebhookSender } from './webhooks/http-webhook-sender.js';
+import { WebhookAddresses } from './webhooks/webhook-addresses.js';
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory, type FoldUsage } from './time-travel/project-history.js';
@@ -90,6 +94,8 @@ export interface Storyline {
    * them (`serve`); one-shot CLI commands opening the same data directory do not run them.
    */
   reactions: ReactionRunner;
+  /** The webhook deliveries (one of the reactions): each webhook's delivery state (tests, benchmarks). */
+  webhooks: WebhookReaction;
   /** Where the project-snapshots reaction's snapshots are taken (tests: off the serving thread for a log in a file). */
   snapshots: PlacedProjectSnapshots;
   /** What the folds of projects' past (`as_of_version`) hold now, in the fold worker for a log in a file (tests, benchmarks). */
@@ -235,6 +241,22 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     clock,
   });
   const liveActivity = new LiveActivity({ applied: runner, items: activityItems, log }, config.streams);
+  // Webhook deliveries: a reaction behind the log, one worker per webhook with its checkpoint beside the
+  // reactions' (reactions.sqlite), sending through the address policy at every delivery.
+  const webhookAddresses = new WebhookAddresses(config.webhooks.allowPrivate);
+  const webhookDeliveries = openSqliteWebhookDeliveries(dataFile('reactions.sqlite'));
+  const webhooks = webhooksReaction({
+    items: activityItems,
+    webhooks: runner.collection('webhooks'),
+    waitForPosition: (position) => runner.waitFor(position),
+    store: webhookDeliveries,
+    sender: new HttpWebhookSender(webhookAddresses, config.webhooks.timeoutMs),
+    secrets: { secret: (ref) => credentials.webhookSecret(ref) },
+    settings: config.webhooks,
+    userAgent: `Storyline/${packageVersion()} (activity webhook)`,
+    log,
+    clock,
+  });
   const writer = new ResourceWriter({ commands, read });
   /** Moves when the thumbnails reaction made renditions: cached answers showing files change without a version. */
   let thumbnailsMade = 0;
@@ -288,6 +310,15 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
     projectViews,
     liveActivity,
+    webhooks: {
+      async addressProblem(url) {
+        const checked = await webhookAddresses.resolve(new URL(url).hostname);
+        return checked.ok ? null : checked.problem;
+      },
+      putSecret: (ref, secret) => credentials.putWebhookSecret(ref, secret),
+      deleteSecret: (ref) => credentials.deleteWebhookSecret(ref),
+      deliveryState: (webhookId) => webhooks.deliveryState(webhookId),
+    },
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -352,6 +383,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         maxSourceBytes: config.maxUploadBytes,
         changed: () => void thumbnailsMade++,
       }),
+      webhooks,
       ...(options.reactions ?? []),
     ],
     log,
@@ -369,6 +401,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ids,
     deps,
     reactions,
+    webhooks,
     snapshots,
     startup,
     async buildStateSnapshots() {
@@ -401,6 +434,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await history.close();
         await snapshots.close();
         await checkpoints.close();
+        await webhookDeliveries.close();
         await snapshotBuilder?.close();
         await streamSnapshots?.close();
         await eventStore.close();

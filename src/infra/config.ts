@@ -79,6 +79,20 @@ export interface StorylineConfig {
     /** Unsent bytes a stream may hold before it is dropped as too slow (its client resumes with Last-Event-ID). */
     maxBufferedBytes: number;
   };
+  /** Activity webhook deliveries. */
+  webhooks: {
+    /** Receivers on loopback, private, link-local and unique-local addresses are allowed (same host, LAN). */
+    allowPrivate: boolean;
+    /** A delivery not answered within this fails. */
+    timeoutMs: number;
+    /** First retry after a failure; doubling per failure up to `retryMaxMs`. */
+    retryMs: number;
+    retryMaxMs: number;
+    /** Failing this long pauses a webhook until it is updated. */
+    giveUpMs: number;
+    /** Deliveries in flight at once per receiving host. */
+    hostConcurrency: number;
+  };
 }
 
 /** Folds kept for time travel when not configured (one per project, projection and version). */
@@ -139,6 +153,14 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
       maxStreamsPerCaller: integer(env, 'STORYLINE_STREAMS_PER_PERSON', 10, 0, 1_000_000),
       heartbeatMs: integer(env, 'STORYLINE_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
       maxBufferedBytes: integer(env, 'STORYLINE_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+    },
+    webhooks: {
+      allowPrivate: flag(env, 'STORYLINE_WEBHOOK_ALLOW_PRIVATE'),
+      timeoutMs: integer(env, 'STORYLINE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      retryMs: integer(env, 'STORYLINE_WEBHOOK_RETRY_MS', 1000, 1, 3_600_000),
+      retryMaxMs: integer(env, 'STORYLINE_WEBHOOK_RETRY_MAX_MS', 600_000, 1, 86_400_000),
+      giveUpMs: integer(env, 'STORYLINE_WEBHOOK_GIVE_UP_MS', 86_400_000, 1, 30 * 86_400_000),
+      hostConcurrency: integer(env, 'STORYLINE_WEBHOOK_HOST_CONCURRENCY', 8, 1, 1000),
     },
   };
 }
@@ -204,6 +226,14 @@ function proxyList(raw: string | undefined): string[] {
   const bad = entries.find((entry) => proxyRule(entry) === null);
   if (bad !== undefined) throw new ConfigError(`STORYLINE_TRUSTED_PROXIES must list IP addresses or subnets (10.0.0.0/8), got "${bad}"`);
   return entries;
+}
+
+/** `1` or `true` turns a switch on; unset, empty, `0` or `false` leaves it off; anything else is refused. */
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 /** A history window in months; `0` or `unlimited` means no limit. */

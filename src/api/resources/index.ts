@@ -22,6 +22,7 @@ import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
 import { uploadResources } from './uploads.js';
 import { workspaceResources } from './workspaces.js';
+import { webhookResources } from './webhooks.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
 export const resourceModules: readonly ResourceModuleFactory[] = [
@@ -47,4 +48,5 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   uploadResources,
   workspaceResources,
   sourceCommitResources,
+  webhookResources,
 ];

@@ -23,6 +23,7 @@ import type { NotificationQueries } from '../../queries/notifications.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { LiveActivity } from '../live-activity.js';
+import type { WebhookServices } from './webhooks.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 
@@ -66,6 +67,8 @@ export interface ResourceDeps {
   projectViews: ProjectViewReads;
   /** The open live activity streams (GET .../activity/stream). */
   liveActivity: LiveActivity;
+  /** Webhooks' address check, signing secrets and delivery progress. */
+  webhooks: WebhookServices;
 }
 
 export interface Queries {

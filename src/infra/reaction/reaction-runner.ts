@@ -80,6 +80,11 @@ export class ReactionRunner {
       for (const worker of this.workers) worker.wake();
     });
     for (const worker of this.workers) worker.start();
+    for (const reaction of this.options.reactions) {
+      reaction.start?.().catch((error: unknown) => {
+        this.options.log?.error('a reaction could not start its own work', { reaction: reaction.name, error: String(error) });
+      });
+    }
   }
 
   /** Resolves once every reaction (or the one named) has handled the log up to `position` (tests, operators). */
@@ -94,9 +99,11 @@ export class ReactionRunner {
 
   /** Stops every worker after its current delivery (at once while sleeping or backing off). */
   async stop(): Promise<void> {
+    const wasStarted = this.subscription !== null;
     this.subscription?.unsubscribe();
     this.subscription = null;
     await Promise.all(this.workers.map((worker) => worker.stop()));
+    if (wasStarted) await Promise.all(this.options.reactions.map((reaction) => reaction.stop?.()));
   }
 }
 
