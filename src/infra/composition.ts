@@ -247,6 +247,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   const webhookDeliveries = openSqliteWebhookDeliveries(dataFile('reactions.sqlite'));
   const webhooks = webhooksReaction({
     items: activityItems,
+    eventStore,
     webhooks: runner.collection('webhooks'),
     waitForPosition: (position) => runner.waitFor(position),
     store: webhookDeliveries,

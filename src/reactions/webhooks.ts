@@ -18,7 +18,8 @@
 // versions delivered since the last write are delivered again: receivers drop duplicates by the
 // `X-Storyline-Delivery: <webhook id>-<version>` header, the same for every attempt.
 import { createHmac } from 'node:crypto';
-import { projectIdOfStream, type RecordedEvent } from '../domain/events.js';
+import { projectIdOfStream, streams, type RecordedEvent } from '../domain/events.js';
+import type { EventStore } from '../ports/event-store.js';
 import type { ReadOnlyCollection } from '../ports/read-store.js';
 import type { WebhookAnswer, WebhookDeliveryState, WebhookDeliveryStore, WebhookSecrets, WebhookSender } from '../ports/webhook-deliveries.js';
 import { HostSlots } from './host-slots.js';
@@ -46,6 +47,8 @@ export interface WebhookLog {
 
 export interface WebhookDeps {
   items: WebhookActivityItems;
+  /** The log, to start a register built from scratch at its head (see `resumeAfter`). */
+  eventStore: Pick<EventStore, 'headPosition' | 'readStream'>;
   /** The webhooks read model (URL, version, secret ref as the latest event left them). */
   webhooks: ReadOnlyCollection;
   /** Resolves once the read models have applied a global position. */
@@ -82,6 +85,13 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
   let flushTimer: NodeJS.Timeout | null = null;
   let started: Promise<void> | null = null;
   let stopped = false;
+  /**
+   * Set when the register is built from scratch over an existing log (no checkpoint and no rows: a new
+   * reactions.sqlite, a log restored by `storyline import`): webhooks created up to this position start
+   * at their project's version as of it, so a new installation does not send a history the previous one
+   * delivered. Null otherwise.
+   */
+  let adoptUntil: number | null = null;
 
   const shared: WorkerContext = {
     deps,
@@ -127,7 +137,8 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
       const worker = workers.get(change.id);
       if (worker && worker.state.registeredAt >= event.position) continue; // applied before this replay
       if (change.change_type === 'create' && !worker) {
-        const state = newState(change.id, projectId, event.version, event.position);
+        const from = adoptUntil !== null && event.position <= adoptUntil ? await versionAt(projectId, adoptUntil, event.version) : event.version;
+        const state = newState(change.id, projectId, from, event.position);
         await deps.store.save([state]);
         startWorker(state);
       } else if (change.change_type === 'update' && worker) {
@@ -136,6 +147,19 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
         worker.stop();
         await shared.finished(worker);
       }
+    }
+  }
+
+  /** The project's version as of a global position (read backwards from its head: the writes since are few). */
+  async function versionAt(projectId: number, position: number, fallback: number): Promise<number> {
+    const stream = streams.project(projectId);
+    for (let before: number | undefined; ; ) {
+      const page = await deps.eventStore.readStream(stream, { direction: 'backwards', limit: 100, ...(before !== undefined ? { from: before } : {}) });
+      const found = page.find((event) => event.position <= position);
+      if (found) return found.version;
+      const last = page.at(-1);
+      if (!last || last.version <= 1) return fallback;
+      before = last.version - 1;
     }
   }
 
@@ -148,6 +172,13 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
   return {
     name: 'webhooks',
     start: load,
+    async resumeAfter(checkpoint) {
+      if (checkpoint === 0 && (await deps.store.all()).length === 0) {
+        const head = await deps.eventStore.headPosition();
+        adoptUntil = head > 0 ? head : null;
+      }
+      return checkpoint;
+    },
     async stop() {
       stopped = true;
       if (flushTimer) clearTimeout(flushTimer);

@@ -4,6 +4,9 @@
 // retries after failures, the pause after failing too long and the resume by an update, a dead receiver
 // holding up no other webhook, and a secret that never shows.
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 import { startReceiver, type Receiver } from './support/webhook-receiver.js';
@@ -272,6 +275,47 @@ describe('activity webhooks', () => {
       expect(app.storyline.webhooks.deliveryState(hook.id)).to.equal(null);
       expect(target.received.map((delivery) => delivery.json.project_version)).to.deep.equal([version]);
     });
+  });
+});
+
+describe('activity webhooks across restarts', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'storyline-webhooks-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('resumes after a restart from its checkpoint; a register built from scratch (reactions.sqlite lost, an import) starts at the head', async () => {
+    const env = { STORYLINE_WEBHOOK_ALLOW_PRIVATE: '1' };
+    const target = await startReceiver();
+    let app = await storylineApp({ dataDir, env });
+    try {
+      const owner = await app.person('Rhea Restart');
+      const projectId = (await app.api('POST', '/projects', { as: owner, body: { name: 'Durable', new_account_name: 'Durables' } })).json.id;
+      const hook = (await app.api('POST', `/projects/${projectId}/webhooks`, { as: owner, body: { webhook_url: target.url } })).json;
+      const write = async (name: string) =>
+        Number((await app.api('POST', `/projects/${projectId}/stories`, { as: owner, body: { name } })).headers['x-tracker-project-version']);
+      const first = await write('before the restart');
+      await app.storyline.webhooks.delivered(hook.id, first);
+      await app.close();
+
+      app = await storylineApp({ dataDir, env });
+      const second = await write('after the restart');
+      await app.storyline.webhooks.delivered(hook.id, second);
+      await app.close();
+
+      rmSync(join(dataDir, 'reactions.sqlite'));
+      rmSync(join(dataDir, 'reactions.sqlite-wal'), { force: true });
+      rmSync(join(dataDir, 'reactions.sqlite-shm'), { force: true });
+      app = await storylineApp({ dataDir, env });
+      const third = await write('after the register was lost');
+      await target.until(3);
+      await app.storyline.webhooks.delivered(hook.id, third);
+      expect(target.received.map((delivery) => delivery.json.project_version)).to.deep.equal([first, second, third]);
+    } finally {
+      await app.close();
+      await target.close();
+    }
   });
 });
 
