@@ -14,8 +14,8 @@ export interface Received {
   path: string;
 }
 
-/** What the receiver answers a delivery: a status, `hang` (never answer), or a redirect. */
-export type Answer = number | 'hang' | { redirect: string };
+/** What the receiver answers a delivery: a status, `hang` (never answer), a redirect, or a status after a delay. */
+export type Answer = number | 'hang' | { redirect: string } | { status: number; afterMs: number };
 
 export interface Receiver {
   url: string;
@@ -51,9 +51,16 @@ export async function startReceiver(path = '/hooks/storyline'): Promise<Receiver
         hung.push(res);
         return;
       }
-      if (typeof answer === 'object') {
+      if (typeof answer === 'object' && 'redirect' in answer) {
         res.writeHead(302, { Location: answer.redirect });
         res.end();
+        return;
+      }
+      if (typeof answer === 'object') {
+        setTimeout(() => {
+          res.writeHead(answer.status, { 'Content-Type': 'text/plain' });
+          res.end('ok');
+        }, answer.afterMs);
         return;
       }
       res.writeHead(answer, { 'Content-Type': 'text/plain' });
