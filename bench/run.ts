@@ -12,6 +12,8 @@ import { run as verifyBench } from './verify-bench.js';
 import { run as diskBench } from './disk-bench.js';
 import { run as timeTravelBench } from './time-travel-bench.js';
 import { run as timeTravelLoadBench } from './time-travel-load-bench.js';
+import { run as streamBench } from './stream-bench.js';
+import { run as webhookBench } from './webhook-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
   append: appendBench,
@@ -26,6 +28,8 @@ const benches: Record<string, () => Promise<void>> = {
   disk: diskBench,
   'time-travel': timeTravelBench,
   'time-travel-load': timeTravelLoadBench,
+  streams: streamBench,
+  webhooks: webhookBench,
 };
 
 const only = process.argv.slice(2);

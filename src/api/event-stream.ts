@@ -12,8 +12,8 @@ import type { ServerResponse } from 'node:http';
 
 /** Where a stream's frames go: the HTTP response, as the live activity hub sees it. */
 export interface EventStreamSink {
-  /** Queues text; false once the socket's buffer is past its mark (then wait for drain). */
-  write(text: string): boolean;
+  /** Queues text (or its bytes); false once the socket's buffer is past its mark (then wait for drain). */
+  write(text: string | Buffer): boolean;
   /** Bytes written but not yet taken by the socket. */
   buffered(): number;
   /** Calls `listener` once when the buffer has drained (or the connection closed). */

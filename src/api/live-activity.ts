@@ -219,28 +219,33 @@ export class LiveActivity {
       }
       for (const group of byFormat.values()) {
         const items = await this.deps.items.of(projectId, events, group[0]!.format);
-        for (const stream of group) this.deliverLive(stream, items);
+        // Streams in step (the same last version sent) get the same bytes: built once, written to each.
+        const chunks = new Map<number, { bytes: Buffer; last: number } | null>();
+        for (const stream of group) this.deliverLive(stream, items, chunks);
       }
       if (events.some((event) => event.type === 'project_delete')) for (const stream of streams) this.end(stream);
     }
     if (batch.some(changesAccess)) this.recheck(accessConcerns(batch));
   }
 
-  private deliverLive(stream: OpenStream, items: ReadonlyArray<{ version: number; json: string | null }>): void {
+  private deliverLive(
+    stream: OpenStream,
+    items: ReadonlyArray<{ version: number; json: string | null }>,
+    chunks: Map<number, { bytes: Buffer; last: number } | null>,
+  ): void {
     if (stream.closed) return;
     if (stream.catchingUp) {
       stream.dirty = true;
       return;
     }
-    for (const item of items) {
-      if (item.version <= stream.sent) continue;
-      if (item.version > stream.sent + 1) {
-        void this.catchUp(stream); // a gap (a batch left unrendered): the log has the versions between
-        return;
-      }
-      if (item.json !== null) stream.sink.write(activityFrame(item.version, item.json));
-      stream.sent = item.version;
+    if (!chunks.has(stream.sent)) chunks.set(stream.sent, chunkAfter(stream.sent, items));
+    const chunk = chunks.get(stream.sent)!;
+    if (chunk === null) {
+      void this.catchUp(stream); // a gap (a batch left unrendered): the log has the versions between
+      return;
     }
+    if (chunk.bytes.length > 0) stream.sink.write(chunk.bytes);
+    stream.sent = Math.max(stream.sent, chunk.last);
     if (stream.sink.buffered() > this.settings.maxBufferedBytes) this.drop(stream, 'the client does not read fast enough');
   }
 
@@ -308,6 +313,22 @@ export class LiveActivity {
       }
     }
   }
+}
+
+/**
+ * The frames a stream that has sent up to `sent` gets from `items` (versions in order), as bytes, and
+ * the last version they take it to; null when the items start past `sent + 1` (a gap: catch up).
+ */
+function chunkAfter(sent: number, items: ReadonlyArray<{ version: number; json: string | null }>): { bytes: Buffer; last: number } | null {
+  let text = '';
+  let last = sent;
+  for (const item of items) {
+    if (item.version <= last) continue;
+    if (item.version > last + 1) return null;
+    if (item.json !== null) text += activityFrame(item.version, item.json);
+    last = item.version;
+  }
+  return { bytes: Buffer.from(text), last };
 }
 
 function formatKey(format: ItemFormat): string {

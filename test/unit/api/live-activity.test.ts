@@ -55,7 +55,7 @@ function fakeSink() {
   };
   const port: EventStreamSink = {
     write(text) {
-      sink.frames.push(text);
+      sink.frames.push(...String(text).split('\n\n').filter(Boolean));
       return !sink.full;
     },
     buffered: () => sink.bufferedBytes,

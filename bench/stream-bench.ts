@@ -1,0 +1,197 @@
+// The live activity stream under load (`npm run bench -- streams`): `storyline serve` in a child process
+// (SQLite log and read models on disk), the writers and the stream readers in this process.
+//
+// 1. Durable writes without streams: WRITERS connections POST stories to one project for DURATION_S
+//    seconds (after a warm-up); each 200 is an append acknowledged after the read models applied it.
+// 2. The same with STREAMS open on that project (`GET .../activity/stream`, one token; the operator's
+//    per-person limit raised for it). For every write the time its answer came back is kept, and for
+//    every stream the time each `id:` arrived: the delay of a (write, stream) pair is arrival - answer
+//    (an event may arrive before its write's answer: 0).
+// 3. Without streams again (the machine is shared: the first and third runs bracket the second).
+// Targets (issue 32): p99 of the delays <= 200 ms; the write rate with streams >= 80% of the rate
+// without, in the same run.
+//
+// `STREAM_BENCH_STREAMS`, `STREAM_BENCH_WRITERS`, `STREAM_BENCH_SECONDS` change the sizes.
+import { Agent, request as httpRequest } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configFromEnv } from '../src/infra/config.js';
+import { withBenchOwner } from './bench-owner.js';
+import { freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
+import { percentile } from './stats.js';
+
+const STREAMS = Number(process.env['STREAM_BENCH_STREAMS'] ?? 1000);
+const WRITERS = Number(process.env['STREAM_BENCH_WRITERS'] ?? 8);
+const DURATION_S = Number(process.env['STREAM_BENCH_SECONDS'] ?? 10);
+const WARM_UP_S = 3;
+const PREFIX = '/services/v5';
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'storyline-stream-bench-'));
+  let child: ReturnType<typeof startChild> | null = null;
+  try {
+    const { token, projectId } = await withBenchOwner(configFromEnv({ STORYLINE_DATA: dir }), async (owner) => {
+      const project = await owner.post('/projects', { name: 'Streamed', new_account_name: 'Stream Bench' });
+      return { token: owner.person.api_token, projectId: Number(project['id']) };
+    });
+    const port = await freePort();
+    child = startChild(fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url)), ['serve'], {
+      STORYLINE_DATA: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STORYLINE_LOG_LEVEL: 'error',
+      STORYLINE_STREAMS_PER_PERSON: String(STREAMS + 10),
+      STORYLINE_STREAMS_MAX: String(STREAMS + 10),
+    });
+    await waitUntilServing(port, `${PREFIX}/projects/${projectId}`, { 'X-TrackerToken': token });
+    const writer = new Writers(port, token, projectId);
+
+    await writer.load(WARM_UP_S);
+    const before = await writer.load(DURATION_S);
+    report('without streams', before.rate);
+
+    const streams = await openStreams(port, token, projectId, STREAMS);
+    process.stdout.write(`${streams.length} streams open; server RSS ${rssMb(child.pid!)} MB\n`);
+    await writer.load(WARM_UP_S);
+    const during = await writer.load(DURATION_S);
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // the last events reach every stream
+    const delays: number[] = [];
+    let missing = 0;
+    for (const [version, answeredAt] of during.answers) {
+      for (const stream of streams) {
+        const arrived = stream.arrivals.get(version);
+        if (arrived === undefined) missing++;
+        else delays.push(Math.max(0, arrived - answeredAt));
+      }
+    }
+    delays.sort((a, b) => a - b);
+    report(`with ${streams.length} streams`, during.rate);
+    process.stdout.write(
+      `  event after its write's answer, over ${delays.length} (write, stream) pairs: p50 ${percentile(delays, 50).toFixed(1)} ms, ` +
+        `p99 ${percentile(delays, 99).toFixed(1)} ms, max ${delays.at(-1)?.toFixed(1)} ms; not arrived: ${missing}; server RSS ${rssMb(child.pid!)} MB\n`,
+    );
+    for (const stream of streams) stream.close();
+
+    await writer.load(WARM_UP_S);
+    const after = await writer.load(DURATION_S);
+    report('without streams, again', after.rate);
+    const baseline = (before.rate + after.rate) / 2;
+    process.stdout.write(
+      `  write rate with streams / without (mean of the runs around it): ${(during.rate / baseline).toFixed(2)} (target >= 0.80); ` +
+        `p99 delay ${percentile(delays, 99).toFixed(1)} ms (target <= 200)\n`,
+    );
+    writer.close();
+  } finally {
+    if (child) await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function report(what: string, rate: number): void {
+  process.stdout.write(`durable writes ${what}: ${rate.toFixed(0)} /s (${WRITERS} connections, ${DURATION_S} s)\n`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** WRITERS loops of POST story, each waiting for its answer; keeps when each version's answer came. */
+class Writers {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: WRITERS });
+  private written = 0;
+
+  constructor(
+    private readonly port: number,
+    private readonly token: string,
+    private readonly projectId: number,
+  ) {}
+
+  async load(seconds: number): Promise<{ rate: number; answers: Map<number, number> }> {
+    const answers = new Map<number, number>();
+    const until = performance.now() + seconds * 1000;
+    let count = 0;
+    const loop = async () => {
+      while (performance.now() < until) {
+        const version = await this.post();
+        answers.set(version, performance.now());
+        count++;
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: WRITERS }, loop));
+    return { rate: (count * 1000) / (performance.now() - started), answers };
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private post(): Promise<number> {
+    const body = JSON.stringify({ name: `streamed story ${++this.written}` });
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: 'POST',
+          path: `${PREFIX}/projects/${this.projectId}/stories`,
+          agent: this.agent,
+          headers: { 'X-TrackerToken': this.token, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode !== 200) reject(new Error(`POST answered ${res.statusCode}`));
+            else resolve(Number(res.headers['x-tracker-project-version']));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+}
+
+interface BenchStream {
+  /** When each version's event arrived (performance.now()). */
+  arrivals: Map<number, number>;
+  close(): void;
+}
+
+/** Opens `count` streams, 50 at a time; each records only its events' ids and arrival times. */
+async function openStreams(port: number, token: string, projectId: number, count: number): Promise<BenchStream[]> {
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const open = (): Promise<BenchStream> =>
+    new Promise((resolve, reject) => {
+      const arrivals = new Map<number, number>();
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: `${PREFIX}/projects/${projectId}/activity/stream`, agent, headers: { 'X-TrackerToken': token } },
+        (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+          res.setEncoding('utf8');
+          let rest = '';
+          res.on('data', (chunk: string) => {
+            const now = performance.now();
+            const text = rest + chunk;
+            let at = 0;
+            for (let id = text.indexOf('id: ', at); id !== -1; id = text.indexOf('id: ', at)) {
+              const end = text.indexOf('\n', id);
+              if (end === -1) break;
+              arrivals.set(Number(text.slice(id + 4, end)), now);
+              at = end;
+            }
+            rest = text.slice(Math.max(at, text.length - 64));
+          });
+          resolve({ arrivals, close: () => req.destroy() });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  const streams: BenchStream[] = [];
+  for (let i = 0; i < count; i += 50) streams.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, open))));
+  return streams;
+}
