@@ -226,7 +226,10 @@ class RequestPipeline {
   private async startStream(res: ServerResponse, context: RenderContext, result: Extract<ApiResult, { kind: 'stream' }>): Promise<void> {
     const headers: HeaderBag = { ...this.common, ...EVENT_STREAM_HEADERS };
     const projectId = result.projectId ?? context.request.project?.id;
-    const version = result.projectVersion ?? (projectId === undefined ? null : await this.deps.projectVersion(projectId));
+    const version = await Promise.resolve(result.projectVersion ?? (projectId === undefined ? null : this.deps.projectVersion(projectId))).catch((error: unknown) => {
+      result.cancel(); // the slot the route took is given back
+      throw error;
+    });
     if (version !== null) setServiceHeader(headers, 'Project-Version', version);
     context.state.projectVersion = headers['X-Tracker-Project-Version'] ?? null;
     if (res.destroyed) return result.cancel();

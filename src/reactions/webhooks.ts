@@ -73,7 +73,7 @@ const STOP_GRACE_MS = 1000;
 export type WebhookReaction = Reaction & {
   /** Each webhook's delivery state as it is now (null when the webhook has none yet). */
   deliveryState(webhookId: number): WebhookDeliveryState | null;
-  /** Resolves once the webhook has delivered (or moved past) `version` (tests, benchmarks). */
+  /** Resolves once the webhook has delivered (or moved past) `version`, waiting for it to be registered (tests, benchmarks). */
   delivered(webhookId: number, version: number): Promise<void>;
 };
 
@@ -125,9 +125,14 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
     }
   }
 
+  /** delivered() asked before the webhook was registered: handed to its worker when it is. */
+  const awaited = new Map<number, Array<{ version: number; resolve(): void }>>();
+
   function startWorker(state: WebhookDeliveryState): void {
     const worker = new WebhookWorker(state, shared);
     workers.set(state.webhookId, worker);
+    for (const waiter of awaited.get(state.webhookId) ?? []) void worker.reached(waiter.version).then(waiter.resolve);
+    awaited.delete(state.webhookId);
     if (!stopped) worker.start();
   }
 
@@ -204,7 +209,8 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
     },
     delivered(webhookId, version) {
       const worker = workers.get(webhookId);
-      return worker ? worker.reached(version) : Promise.resolve();
+      if (worker) return worker.reached(version);
+      return new Promise((resolve) => awaited.set(webhookId, [...(awaited.get(webhookId) ?? []), { version, resolve }]));
     },
   };
 }
