@@ -23,6 +23,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { ReadOnlyCollection } from '../ports/read-store.js';
 import type { WebhookAnswer, WebhookDeliveryState, WebhookDeliveryStore, WebhookSecrets, WebhookSender } from '../ports/webhook-deliveries.js';
 import { HostSlots } from './host-slots.js';
+import { SleepTimer } from './sleep-timer.js';
 import type { Reaction } from './reaction.js';
 
 /** The activity items of a project's versions (api/activity-items.ts). */
@@ -246,7 +247,7 @@ class WebhookWorker {
   private stopped = false;
   private running: Promise<void> | null = null;
   private woken = false;
-  private sleeper: { resolve(): void; timer: NodeJS.Timeout | null } | null = null;
+  private readonly sleeper = new SleepTimer();
   /** The version of its project's delete: after delivering it, the webhook is done. */
   private lastVersion: number | null = null;
   private waiters: Array<{ version: number; resolve(): void }> = [];
@@ -265,7 +266,7 @@ class WebhookWorker {
   /** New versions of the project may be there: an idle worker looks now (one backing off keeps its delay). */
   wake(): void {
     this.woken = true;
-    if (this.sleeper && this.sleeper.timer === null) this.sleeper.resolve();
+    this.sleeper.wakeIdle();
   }
 
   endsAt(version: number): void {
@@ -278,7 +279,7 @@ class WebhookWorker {
     Object.assign(this.state, { registeredAt: position, paused: false, failures: 0, failingSince: null });
     await this.context.saveNow(this);
     this.woken = true;
-    this.sleeper?.resolve();
+    this.sleeper.interrupt();
   }
 
   reached(version: number): Promise<void> {
@@ -288,7 +289,7 @@ class WebhookWorker {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.sleeper?.resolve();
+    this.sleeper.interrupt();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.running, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(timer);
@@ -401,17 +402,7 @@ class WebhookWorker {
   /** Sleeps `ms` (null: until woken); a wake-up ends an idle sleep only, resume() and stop() any. */
   private sleep(ms: number | null): Promise<void> {
     if (this.stopped || (ms === null && this.woken)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const sleeper = {
-        timer: ms === null ? null : setTimeout(() => sleeper.resolve(), ms),
-        resolve: () => {
-          if (sleeper.timer) clearTimeout(sleeper.timer);
-          if (this.sleeper === sleeper) this.sleeper = null;
-          resolve();
-        },
-      };
-      this.sleeper = sleeper;
-    });
+    return this.sleeper.sleep(ms);
   }
 }
 

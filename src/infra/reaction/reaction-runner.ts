@@ -23,6 +23,7 @@ import type { RecordedEvent } from '../../domain/events.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { ReactionCheckpoints } from '../../ports/reaction-checkpoints.js';
 import type { Reaction } from '../../reactions/reaction.js';
+import { SleepTimer } from '../../reactions/sleep-timer.js';
 import { silentLog, type Log } from '../log.js';
 
 export interface BackOff {
@@ -124,7 +125,7 @@ class ReactionWorker {
   private running: Promise<void> | null = null;
   /** Set by a wake-up that came while the worker was busy, so the next sleep returns at once. */
   private woken = false;
-  private sleeper: { resolve(): void; timer: NodeJS.Timeout | null; idle: boolean } | null = null;
+  private readonly sleeper = new SleepTimer();
   private waiters: Array<{ position: number; resolve(): void; reject(error: Error): void }> = [];
   private readonly log: Log;
   private readonly batchSize: number;
@@ -154,7 +155,7 @@ class ReactionWorker {
   /** New events are visible: an idle worker reads them now (a worker backing off keeps its delay). */
   wake(): void {
     this.woken = true;
-    if (this.sleeper?.idle) this.sleeper.resolve();
+    this.sleeper.wakeIdle();
   }
 
   status(): ReactionStatus {
@@ -169,7 +170,7 @@ class ReactionWorker {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.sleeper?.resolve();
+    this.sleeper.interrupt();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.stopGraceMs ?? 5_000)));
     await Promise.race([this.running, grace]);
@@ -251,18 +252,7 @@ class ReactionWorker {
   /** Sleeps `ms` (null: until woken by new events); returns early when woken or stopped. */
   private sleep(ms: number | null): Promise<void> {
     if (this.stopped || (ms === null && this.woken)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const sleeper = {
-        idle: ms === null,
-        timer: ms === null ? null : setTimeout(() => sleeper.resolve(), ms),
-        resolve: () => {
-          if (sleeper.timer) clearTimeout(sleeper.timer);
-          if (this.sleeper === sleeper) this.sleeper = null;
-          resolve();
-        },
-      };
-      this.sleeper = sleeper;
-    });
+    return this.sleeper.sleep(ms);
   }
 
   private advance(position: number): void {
