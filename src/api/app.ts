@@ -233,6 +233,9 @@ class RequestPipeline {
     if (version !== null) setServiceHeader(headers, 'Project-Version', version);
     context.state.projectVersion = headers['X-Tracker-Project-Version'] ?? null;
     if (res.destroyed) return result.cancel();
+    // No chunked framing: the body ends when the connection does (an event stream is never reused for
+    // another request), so each write of the stream is one write to the socket.
+    res.removeHeader('Transfer-Encoding');
     res.writeHead(200, headers);
     if (context.state.method === 'HEAD') {
       result.cancel();
@@ -240,6 +243,7 @@ class RequestPipeline {
       return;
     }
     res.flushHeaders();
+    if (!res.socket) return result.cancel();
     result.open(responseSink(res));
   }
 

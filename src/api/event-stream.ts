@@ -44,17 +44,22 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'X-Accel-Buffering': 'no',
 };
 
+/**
+ * The sink of a response whose headers are sent and whose body is not chunked (it ends with the
+ * connection): frames go straight to the socket, one write each, without the response's own queue.
+ */
 export function responseSink(res: ServerResponse): EventStreamSink {
+  const socket = res.socket!;
   return {
-    write: (text) => res.write(text),
-    buffered: () => res.writableLength,
+    write: (text) => socket.write(text),
+    buffered: () => socket.writableLength,
     onceDrained(listener) {
       const done = () => {
-        res.off('drain', done);
+        socket.off('drain', done);
         res.off('close', done);
         listener();
       };
-      res.on('drain', done);
+      socket.on('drain', done);
       res.on('close', done);
     },
     onClose: (listener) => void res.once('close', listener),

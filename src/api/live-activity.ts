@@ -3,8 +3,9 @@
 //
 // Each stream has sent its client every version up to `sent` (the `id` of its last frame, or the
 // version it started after). A stream is either
-// - live: each applied batch is rendered once per project and format (api/activity-items.ts) and its
-//   next versions written to every live stream of the project, in order; or
+// - live: the applied events are fanned out at most once per `flushMs` (at once when the last fan-out
+//   is older): rendered once per project and format (api/activity-items.ts), and the versions after
+//   each stream's `sent` written to it in one write (the same bytes for every stream in step); or
 // - catching up (just opened with Last-Event-ID, behind after a gap, or waiting for its socket to
 //   drain): it pages the log after `sent` itself (activity items, 100 versions a page) until nothing
 //   is left, then goes live. A batch that arrives meanwhile only marks it to look again.
@@ -14,8 +15,8 @@
 // Bounds: open streams per caller (person, or address when anonymous) and in total (beyond: 429); a
 // live stream whose socket holds more than `maxBufferedBytes` unsent is dropped (its client reconnects
 // with Last-Event-ID); a catching-up stream waits for its socket to drain before the next page. The
-// batches waiting to be fanned out are bounded too: past the bound, a batch is not rendered and the
-// projects it touched are caught up from the log instead.
+// events waiting to be fanned out are bounded too: past the bound, the projects they belong to have
+// their streams caught up from the log instead.
 //
 // Every `heartbeatMs` each stream gets a comment line, and its caller's access is checked again (token
 // reset, membership removed, project no longer public): a stream that lost access ends. A batch that
@@ -38,12 +39,14 @@ export interface LiveActivitySettings {
   heartbeatMs: number;
   /** Unsent bytes a live stream may hold before it is dropped. */
   maxBufferedBytes: number;
+  /** At most one fan-out per this period: new versions wait at most this long, then go out together. */
+  flushMs: number;
 }
 
 /** Versions read per page while a stream catches up. */
 const CATCH_UP_PAGE = 100;
-/** Applied batches waiting to be fanned out before further ones are left to the streams' catch-up. */
-const MAX_PENDING_BATCHES = 64;
+/** Applied events waiting for a fan-out before further ones are left to the streams' catch-up from the log. */
+const MAX_WAITING_EVENTS = 10_000;
 /** What a client waits before reconnecting after the stream ended (EventSource's `retry`). */
 const RECONNECT_MS = 2000;
 
@@ -81,10 +84,14 @@ export class LiveActivity {
   private closed = false;
   private readonly subscription: Subscription;
   private readonly heartbeat: NodeJS.Timeout;
-  private fanning: Promise<void> = Promise.resolve();
-  private pendingBatches = 0;
-  /** Projects of batches left unrendered (too many pending): their streams catch up from the log. */
+  /** Applied events of projects with streams, waiting for the next fan-out, in log order. */
+  private waiting: RecordedEvent[] = [];
+  /** Projects whose events did not fit in `waiting`: their streams catch up from the log instead. */
   private readonly behind = new Set<number>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private fanning = false;
+  /** When the last fan-out began (performance.now()). */
+  private lastFanOut = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: { applied: AppliedEvents; items: Pick<ActivityItems, 'of' | 'after'>; log: ApiLog },
@@ -144,6 +151,7 @@ export class LiveActivity {
     this.closed = true;
     this.subscription.unsubscribe();
     clearInterval(this.heartbeat);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     for (const streams of this.byProject.values()) for (const stream of streams) this.end(stream);
   }
 
@@ -186,28 +194,52 @@ export class LiveActivity {
 
   // ---- fan-out of applied batches ----
 
+  /** Keeps the events of projects with streams for the next fan-out (past the bound: their streams catch up). */
   private enqueue(batch: readonly RecordedEvent[]): void {
-    const projects = projectsWithStreams(batch, this.byProject);
-    if (projects.size === 0) return;
-    if (this.pendingBatches >= MAX_PENDING_BATCHES) {
-      const wasEmpty = this.behind.size === 0;
-      for (const projectId of projects) this.behind.add(projectId);
-      if (wasEmpty) this.chain(async () => this.catchUpBehind());
-      return;
+    for (const event of batch) {
+      const projectId = projectIdOfStream(event.stream);
+      if (projectId === null || !this.byProject.has(projectId)) continue;
+      if (this.waiting.length < MAX_WAITING_EVENTS) this.waiting.push(event);
+      else this.behind.add(projectId);
     }
-    this.chain(() => this.fanOut(batch, projects));
+    this.schedule();
   }
 
-  /** Runs tasks one after the other, in arrival order (batches are fanned out in log order). */
-  private chain(task: () => Promise<void>): void {
-    this.pendingBatches++;
-    this.fanning = this.fanning
-      .then(task)
-      .catch((error: unknown) => this.deps.log.error('the live activity stream could not fan out a batch', { error: String(error) }))
-      .finally(() => this.pendingBatches--);
+  /**
+   * Fans out what waits at once when the last fan-out began `flushMs` ago or more, else when that much
+   * has passed: under a stream of writes each stream gets one write per period holding every version
+   * of it, instead of one per applied batch (a socket write per stream is what a fan-out costs).
+   */
+  private schedule(): void {
+    if (this.flushTimer || this.fanning || this.closed) return;
+    if (this.waiting.length === 0 && this.behind.size === 0) return;
+    const delay = Math.max(0, this.lastFanOut + this.settings.flushMs - performance.now());
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush();
+    }, delay);
   }
 
-  private async fanOut(batch: readonly RecordedEvent[], projects: ReadonlySet<number>): Promise<void> {
+  private async flush(): Promise<void> {
+    this.fanning = true;
+    this.lastFanOut = performance.now();
+    const events = this.waiting;
+    this.waiting = [];
+    const behind = [...this.behind];
+    this.behind.clear();
+    try {
+      if (events.length > 0) await this.fanOut(events);
+      for (const projectId of behind) for (const stream of this.byProject.get(projectId) ?? []) void this.catchUp(stream);
+    } catch (error) {
+      this.deps.log.error('the live activity stream could not fan out a batch', { error: String(error) });
+    } finally {
+      this.fanning = false;
+      this.schedule();
+    }
+  }
+
+  private async fanOut(batch: readonly RecordedEvent[]): Promise<void> {
+    const projects = projectsWithStreams(batch, this.byProject);
     for (const projectId of projects) {
       const events = batch.filter((event) => projectIdOfStream(event.stream) === projectId);
       const streams = this.byProject.get(projectId);
@@ -247,12 +279,6 @@ export class LiveActivity {
     if (chunk.bytes.length > 0) stream.sink.write(chunk.bytes);
     stream.sent = Math.max(stream.sent, chunk.last);
     if (stream.sink.buffered() > this.settings.maxBufferedBytes) this.drop(stream, 'the client does not read fast enough');
-  }
-
-  private async catchUpBehind(): Promise<void> {
-    const projects = [...this.behind];
-    this.behind.clear();
-    for (const projectId of projects) for (const stream of this.byProject.get(projectId) ?? []) void this.catchUp(stream);
   }
 
   /** Pages the log after `sent` until nothing is left, then goes live (one run per stream at a time). */

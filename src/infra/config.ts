@@ -78,6 +78,8 @@ export interface StorylineConfig {
     heartbeatMs: number;
     /** Unsent bytes a stream may hold before it is dropped as too slow (its client resumes with Last-Event-ID). */
     maxBufferedBytes: number;
+    /** At most one fan-out to the streams per this period (new versions wait at most this long). */
+    flushMs: number;
   };
   /** Activity webhook deliveries. */
   webhooks: {
@@ -153,6 +155,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
       maxStreamsPerCaller: integer(env, 'STORYLINE_STREAMS_PER_PERSON', 10, 0, 1_000_000),
       heartbeatMs: integer(env, 'STORYLINE_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
       maxBufferedBytes: integer(env, 'STORYLINE_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+      flushMs: integer(env, 'STORYLINE_STREAM_FLUSH_MS', 100, 0, 10_000),
     },
     webhooks: {
       allowPrivate: flag(env, 'STORYLINE_WEBHOOK_ALLOW_PRIVATE'),

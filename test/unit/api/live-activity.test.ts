@@ -46,6 +46,7 @@ function fakeLog() {
 function fakeSink() {
   const sink = {
     frames: [] as string[],
+    writes: 0,
     full: false,
     bufferedBytes: 0,
     destroyed: false,
@@ -55,6 +56,7 @@ function fakeSink() {
   };
   const port: EventStreamSink = {
     write(text) {
+      sink.writes++;
       sink.frames.push(...String(text).split('\n\n').filter(Boolean));
       return !sink.full;
     },
@@ -75,11 +77,14 @@ function fakeSink() {
 }
 
 async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 5; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    for (let j = 0; j < 20; j++) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 describe('live activity hub', () => {
-  const settings = { maxStreams: 10, maxStreamsPerCaller: 10, heartbeatMs: 60_000, maxBufferedBytes: 1000 };
+  const settings = { maxStreams: 10, maxStreamsPerCaller: 10, heartbeatMs: 60_000, maxBufferedBytes: 1000, flushMs: 0 };
   let applied: Subject<readonly RecordedEvent[]>;
   let hub: LiveActivity;
   let fake: ReturnType<typeof fakeLog>;
@@ -141,14 +146,32 @@ describe('live activity hub', () => {
     expect(stream.versions().at(-1)).to.equal(250);
   });
 
-  it('catches up from the log, without a gap, the batches it had no room to render', async () => {
+  it('catches up from the log, without a gap, the events it had no room to keep for a fan-out', async () => {
     const stream = openStream(0);
     await settle();
-    for (let version = 1; version <= 200; version++) publish(version);
+    const total = 10_500;
+    for (let first = 1; first <= total; first += 100) publish(...Array.from({ length: 100 }, (_, i) => first + i));
     await settle();
     await settle();
-    expect(stream.versions()).to.deep.equal(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(stream.versions()).to.deep.equal(Array.from({ length: total }, (_, i) => i + 1));
     expect(fake.log.reads, 'read from the log').to.be.greaterThan(1);
+  });
+
+  it('fans out at most once per period: versions applied meanwhile go out together, in one write', async () => {
+    hub.close();
+    hub = new LiveActivity({ applied: { applied$: applied }, items: fake.items, log: silentLog }, { ...settings, flushMs: 200 });
+    const stream = openStream(0);
+    await settle();
+    publish(1); // the first goes out at once
+    await settle();
+    const writes = stream.sink.writes;
+    publish(2);
+    publish(3);
+    await settle();
+    expect(stream.versions()).to.deep.equal([1]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(stream.versions()).to.deep.equal([1, 2, 3]);
+    expect(stream.sink.writes).to.equal(writes + 1);
   });
 
   it('ends streams cleanly at close and refuses new ones', async () => {
