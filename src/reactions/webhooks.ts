@@ -20,7 +20,7 @@
 import { createHmac } from 'node:crypto';
 import { projectIdOfStream, streams, type RecordedEvent } from '../domain/events.js';
 import type { EventStore } from '../ports/event-store.js';
-import type { ReadOnlyCollection } from '../ports/read-store.js';
+import type { Doc, ReadOnlyCollection } from '../ports/read-store.js';
 import type { WebhookAnswer, WebhookDeliveryState, WebhookDeliveryStore, WebhookSecrets, WebhookSender } from '../ports/webhook-deliveries.js';
 import { HostSlots } from './host-slots.js';
 import { SleepTimer } from './sleep-timer.js';
@@ -66,7 +66,7 @@ export interface WebhookDeps {
 
 /** How often the workers' checkpoints are written (together, in one transaction). */
 const FLUSH_MS = 100;
-/** Items read ahead per look at the log (kept only while they are being delivered). */
+/** Items read ahead per look at the log (kept only while they are delivered one after the other). */
 const READ_AHEAD = 16;
 /** How long stop() waits for deliveries in flight; past it they are sent again at the next start. */
 const STOP_GRACE_MS = 1000;
@@ -303,10 +303,13 @@ class WebhookWorker {
         continue;
       }
       this.woken = false;
-      const items = await this.readNext();
+      if (this.ahead.length === 0) {
+        const read = await this.readNext();
+        if (read === null) continue; // read again after the pause readNext() took
+        this.ahead = read;
+      }
       if (this.stopped) return;
-      if (items === null) continue;
-      const item = items[0];
+      const item = this.ahead.shift();
       if (item === undefined) {
         if (this.lastVersion !== null && this.state.deliveredVersion >= this.lastVersion) return this.context.finished(this);
         await this.sleep(null);
@@ -323,10 +326,16 @@ class WebhookWorker {
         this.advance(item.version);
         continue;
       }
+      this.ahead = []; // nothing is held for a failing webhook: the log is its queue
       await this.failed(answer);
       if (!this.state.paused) await this.sleep(this.backOff());
     }
   }
+
+  /** The next items after the checkpoint (kept only while they are delivered one after the other). */
+  private ahead: Array<{ version: number; json: string | null }> = [];
+  /** The webhook as the read model held it when it was last registered (URL, secret ref), and its secret. */
+  private known: { registeredAt: number; webhook: Doc | null; secret: { ref: string; value: string | null } | null } | null = null;
 
   /** The next items after the checkpoint; null after a failure to read them (retried after a pause). */
   private async readNext(): Promise<Array<{ version: number; json: string | null }> | null> {
@@ -342,8 +351,7 @@ class WebhookWorker {
   /** One attempt at one version: the webhook as it is now (URL, secret), through its host's slots. */
   private async deliver(version: number, body: string): Promise<WebhookAnswer> {
     const { deps } = this.context;
-    await deps.waitForPosition(this.state.registeredAt);
-    const webhook = await deps.webhooks.findOne({ id: this.state.webhookId });
+    const webhook = await this.webhook();
     if (!webhook) return { status: null, error: 'the webhook is not in the read models' };
     const url = String(webhook['webhook_url']);
     const headers: Record<string, string> = {
@@ -353,12 +361,31 @@ class WebhookWorker {
     };
     const ref = webhook['secret_ref'];
     if (typeof ref === 'string') {
-      const secret = await deps.secrets.secret(ref);
+      const secret = await this.secret(ref);
       // Never unsigned when a signature is expected: the secret was lost (an imported log) until set again.
       if (secret === null) return { status: null, error: 'the signing secret is not in this server\'s credentials (an imported log?): set it again with PUT' };
       headers['X-Storyline-Signature'] = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     }
     return this.context.slots.run(hostOf(url), () => deps.sender.post({ url, body, headers }));
+  }
+
+  /** The webhook's document, read again only after a change of it was registered. */
+  private async webhook(): Promise<Doc | null> {
+    const registeredAt = this.state.registeredAt;
+    if (this.known?.registeredAt === registeredAt && this.known.webhook) return this.known.webhook;
+    await this.context.deps.waitForPosition(registeredAt);
+    const webhook = await this.context.deps.webhooks.findOne({ id: this.state.webhookId });
+    this.known = { registeredAt, webhook, secret: null };
+    return webhook;
+  }
+
+  /** The signing secret of a ref (a new secret is a new ref); a missing one is looked for again each time. */
+  private async secret(ref: string): Promise<string | null> {
+    const known = this.known?.secret;
+    if (known?.ref === ref && known.value !== null) return known.value;
+    const value = await this.context.deps.secrets.secret(ref);
+    if (this.known) this.known.secret = { ref, value };
+    return value;
   }
 
   private advance(version: number): void {
