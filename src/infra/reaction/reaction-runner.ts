@@ -6,6 +6,9 @@
 //   the next gathers the writes of that window -> when caught up, sleep until the event store says new
 //   events are visible (appended$)
 //
+// A reaction that runs work of its own beside the log (the webhook deliveries' workers) is started with
+// the runner and stopped after its workers (`Reaction.start` / `stop`).
+//
 // Nothing waits for a worker: writes return once their projections are applied, projections run in
 // their own runner, and a reaction stuck on a failing event delays only itself. The checkpoint is saved
 // once per batch, so after a crash at most the batch in hand is delivered again: at least once, and the
