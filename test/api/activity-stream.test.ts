@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { createLog } from '../../src/infra/log.js';
 import { openEventStream, type OpenedStream, type StreamEvent } from './support/event-stream-client.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
+import { waitUntil } from './support/wait-until.js';
 
 type Json = Record<string, any>;
 
@@ -209,7 +210,7 @@ describe('the live activity stream', () => {
     expect(fourth.json.general_problem).to.include('at most 3');
     mine[0]!.close();
     await mine[0]!.ended;
-    await waitFor(async () => (await stream()).status === 200);
+    await waitUntil(async () => (await stream()).status === 200);
 
     const others = await Promise.all(['Ann', 'Bob', 'Cid'].map((name) => app.person(name)));
     for (const person of others) await app.api('POST', `/projects/${projectId}/memberships`, { as: owner, body: { person_id: person.id, role: 'viewer' } });
@@ -284,11 +285,3 @@ describe('the live activity stream across a restart', () => {
     }
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 import { startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { waitUntil } from './support/wait-until.js';
 
 type Json = Record<string, any>;
 
@@ -318,11 +319,3 @@ describe('activity webhooks across restarts', () => {
     }
   });
 });
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
