@@ -10,7 +10,8 @@
 //    event may arrive before its write's answer: 0).
 // 3. Without streams again (the machine is shared: the first and third runs bracket the second).
 // Targets (issue 32): p99 of the delays <= 200 ms; the write rate with streams >= 80% of the rate
-// without, in the same run.
+// without, in the same run. Each phase also reports the server's CPU per write (from /proc), which a
+// machine busy with other work distorts less than the rates.
 //
 // `STREAM_BENCH_STREAMS`, `STREAM_BENCH_WRITERS`, `STREAM_BENCH_SECONDS` change the sizes.
 import { fork } from 'node:child_process';
@@ -21,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../src/infra/config.js';
 import { withBenchOwner } from './bench-owner.js';
-import { freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
+import { cpuMs, freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
 
 const STREAMS = Number(process.env['STREAM_BENCH_STREAMS'] ?? 1000);
 const WRITERS = Number(process.env['STREAM_BENCH_WRITERS'] ?? 8);
@@ -49,9 +50,17 @@ export async function run(): Promise<void> {
     await waitUntilServing(port, `${PREFIX}/projects/${projectId}`, { 'X-TrackerToken': token });
     const writer = new Writers(port, token, projectId);
 
+    const measured = async () => {
+      const cpuBefore = cpuMs(child!);
+      const load = await writer.load(DURATION_S);
+      const cpuAfter = cpuMs(child!);
+      const cpuPerWrite = cpuBefore !== null && cpuAfter !== null && load.answers.size > 0 ? (cpuAfter - cpuBefore) / load.answers.size : null;
+      return { ...load, cpuPerWrite };
+    };
+
     await writer.load(WARM_UP_S);
-    const before = await writer.load(DURATION_S);
-    report('without streams', before.rate);
+    const before = await measured();
+    report('without streams', before);
 
     const readers = fork(fileURLToPath(new URL('./stream-readers.js', import.meta.url)), [String(port), token, String(projectId), String(STREAMS)]);
     await new Promise<void>((resolve, reject) => {
@@ -60,25 +69,28 @@ export async function run(): Promise<void> {
     });
     process.stdout.write(`${STREAMS} streams open (read by another process); server RSS ${rssMb(child.pid!)} MB\n`);
     await writer.load(WARM_UP_S);
-    const during = await writer.load(DURATION_S);
+    const during = await measured();
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the last events reach every stream
     readers.send({ answers: [...during.answers] });
     const { delays, missing } = await new Promise<{ delays: { p50: number; p99: number; max: number; count: number }; missing: number }>((resolve) =>
       readers.once('message', (message) => resolve(message as never)),
     );
-    report(`with ${STREAMS} streams`, during.rate);
+    report(`with ${STREAMS} streams`, during);
     process.stdout.write(
       `  event after its write's answer, over ${delays.count} (write, stream) pairs: p50 ${delays.p50.toFixed(1)} ms, ` +
         `p99 ${delays.p99.toFixed(1)} ms, max ${delays.max.toFixed(1)} ms; not arrived: ${missing}; server RSS ${rssMb(child.pid!)} MB\n`,
     );
 
     await writer.load(WARM_UP_S);
-    const after = await writer.load(DURATION_S);
-    report('without streams, again', after.rate);
+    const after = await measured();
+    report('without streams, again', after);
     const baseline = (before.rate + after.rate) / 2;
+    const cpuBaseline = before.cpuPerWrite !== null && after.cpuPerWrite !== null ? (before.cpuPerWrite + after.cpuPerWrite) / 2 : null;
     process.stdout.write(
       `  write rate with streams / without (mean of the runs around it): ${(during.rate / baseline).toFixed(2)} (target >= 0.80); ` +
-        `p99 delay ${delays.p99.toFixed(1)} ms (target <= 200)\n`,
+        `p99 delay ${delays.p99.toFixed(1)} ms (target <= 200)` +
+        (cpuBaseline !== null && during.cpuPerWrite !== null ? `; server CPU per write without / with streams ${(cpuBaseline / during.cpuPerWrite).toFixed(2)}` : '') +
+        '\n',
     );
     writer.close();
   } finally {
@@ -87,8 +99,10 @@ export async function run(): Promise<void> {
   }
 }
 
-function report(what: string, rate: number): void {
-  process.stdout.write(`durable writes ${what}: ${rate.toFixed(0)} /s (${WRITERS} connections, ${DURATION_S} s)\n`);
+/** A phase's write rate and what a write cost the server's CPU (the fan-out included; less distorted by a busy machine). */
+function report(what: string, load: { rate: number; cpuPerWrite: number | null }): void {
+  const cpu = load.cpuPerWrite === null ? '' : `, server CPU ${load.cpuPerWrite.toFixed(2)} ms per write`;
+  process.stdout.write(`durable writes ${what}: ${load.rate.toFixed(0)} /s (${WRITERS} connections, ${DURATION_S} s)${cpu}\n`);
 }
 
 function rssMb(pid: number): number {

@@ -247,7 +247,9 @@ export class LiveActivity {
       const byFormat = new Map<string, OpenStream[]>();
       for (const stream of streams) {
         const key = formatKey(stream.format);
-        byFormat.set(key, [...(byFormat.get(key) ?? []), stream]);
+        const group = byFormat.get(key);
+        if (group) group.push(stream);
+        else byFormat.set(key, [stream]);
       }
       for (const group of byFormat.values()) {
         const items = await this.deps.items.of(projectId, events, group[0]!.format);
