@@ -104,7 +104,13 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
     },
     async saveNow(worker) {
       dirty.delete(worker);
-      await deps.store.save([worker.state]);
+      try {
+        await deps.store.save([worker.state]);
+      } catch (error) {
+        // Written with the next flush instead, which retries until the store takes it.
+        deps.log.warn('a webhook checkpoint could not be written; trying again', { webhook_id: worker.state.webhookId, error: String(error) });
+        shared.changed(worker);
+      }
     },
     async finished(worker) {
       workers.delete(worker.state.webhookId);
@@ -237,7 +243,7 @@ interface WorkerContext {
   slots: HostSlots;
   /** The state moved on: written with the next flush. */
   changed(worker: WebhookWorker): void;
-  /** Writes the state now (failures, pauses, register changes). */
+  /** Writes the state now (failures, pauses, register changes); a failed write is retried by the flushes. */
   saveNow(worker: WebhookWorker): Promise<void>;
   /** The webhook is done (its project was deleted): forget it. */
   finished(worker: WebhookWorker): Promise<void>;
@@ -319,7 +325,8 @@ class WebhookWorker {
         this.advance(item.version);
         continue;
       }
-      const answer = await this.deliver(item.version, item.json);
+      const answer = await this.attempt(item.version, item.json);
+      if (answer === null) continue; // tried again after the pause attempt() took
       if (this.stopped) return;
       if (answer.error === null) {
         Object.assign(this.state, { lastAttemptAt: this.context.clock(), lastStatus: answer.status, lastError: null });
@@ -343,6 +350,22 @@ class WebhookWorker {
       return await this.context.deps.items.after(this.state.projectId, this.state.deliveredVersion, READ_AHEAD, { millis: false });
     } catch (error) {
       this.context.deps.log.warn('a webhook could not read its project activity; trying again', { webhook_id: this.state.webhookId, error: String(error) });
+      await this.sleep(this.context.deps.settings.retryMs);
+      return null;
+    }
+  }
+
+  /**
+   * One attempt at one version; null when this server could not read what it needs (the webhook's
+   * document, its secret): not the receiver's failure, so retried after a pause without counting
+   * against the webhook, and nothing is held meanwhile.
+   */
+  private async attempt(version: number, body: string): Promise<WebhookAnswer | null> {
+    try {
+      return await this.deliver(version, body);
+    } catch (error) {
+      this.context.deps.log.warn('a webhook could not read its document or secret; trying again', { webhook_id: this.state.webhookId, error: String(error) });
+      this.ahead = [];
       await this.sleep(this.context.deps.settings.retryMs);
       return null;
     }
@@ -412,12 +435,7 @@ class WebhookWorker {
         error: answer.error,
       });
     }
-    try {
-      await this.context.saveNow(this);
-    } catch (error) {
-      this.context.changed(this);
-      this.context.deps.log.warn('a webhook checkpoint could not be written', { webhook_id: state.webhookId, error: String(error) });
-    }
+    await this.context.saveNow(this);
   }
 
   /** 1 s doubling per failure in a row, at most 10 min (as configured). */

@@ -27,8 +27,15 @@ function event(version: number, type: RecordedEvent['type'], changes: RecordedEv
 const created = event(2, 'webhook_create', [{ kind: 'webhook', change_type: 'create', id: WEBHOOK, new_values: { webhook_url: 'http://hooks.example/x' } }]);
 const updated = event(4, 'webhook_update', [{ kind: 'webhook', change_type: 'update', id: WEBHOOK, new_values: {} }]);
 
-function world(answer: (request: WebhookRequest) => WebhookAnswer) {
+/** Storage failures to inject: the next `n` reads of the webhook document, or writes of checkpoints, throw. */
+interface Faults {
+  documentReads: number;
+  checkpointWrites: number;
+}
+
+function world(answer: (request: WebhookRequest) => WebhookAnswer, faults: Faults = { documentReads: 0, checkpointWrites: 0 }) {
   const log = { head: 2, reads: 0 };
+  const warnings: string[] = [];
   const rows = new Map<number, WebhookDeliveryState>();
   const sent: WebhookRequest[] = [];
   const reaction = webhooksReaction({
@@ -43,7 +50,10 @@ function world(answer: (request: WebhookRequest) => WebhookAnswer) {
     eventStore: { headPosition: async () => 0, readStream: async () => [] },
     webhooks: {
       name: 'webhooks',
-      findOne: async () => ({ id: WEBHOOK, webhook_url: 'http://hooks.example/x' }),
+      findOne: async () => {
+        if (faults.documentReads > 0 && faults.documentReads--) throw new Error('SQLITE_BUSY: database is locked');
+        return { id: WEBHOOK, webhook_url: 'http://hooks.example/x' };
+      },
       find: async () => [],
       count: async () => 0,
       all: async () => [],
@@ -51,7 +61,10 @@ function world(answer: (request: WebhookRequest) => WebhookAnswer) {
     waitForPosition: async () => undefined,
     store: {
       all: async () => [...rows.values()].map((row) => ({ ...row })),
-      save: async (states) => void states.forEach((state) => rows.set(state.webhookId, { ...state })),
+      save: async (states) => {
+        if (faults.checkpointWrites > 0 && faults.checkpointWrites--) throw new Error('SQLITE_FULL: database or disk is full');
+        states.forEach((state) => rows.set(state.webhookId, { ...state }));
+      },
       remove: async (id) => void rows.delete(id),
       close: async () => undefined,
     },
@@ -65,10 +78,10 @@ function world(answer: (request: WebhookRequest) => WebhookAnswer) {
     secrets: { secret: async () => null },
     settings: { retryMs: 1, retryMaxMs: 2, giveUpMs: 0, hostConcurrency: 2 },
     userAgent: 'test',
-    log: { info() {}, warn() {} },
+    log: { info() {}, warn: (message) => void warnings.push(message) },
     clock: () => 1000,
   });
-  return { log, rows, sent, reaction };
+  return { log, rows, sent, reaction, warnings };
 }
 
 async function settle(): Promise<void> {
@@ -120,6 +133,24 @@ describe('webhook deliveries', () => {
     await reaction.delivered(WEBHOOK, 6);
     expect(sent.map((request) => request.headers['X-Storyline-Delivery'])).to.deep.equal([3, 3, 3, 4, 5, 6].map((version) => `${WEBHOOK}-${version}`));
     expect(reaction.deliveryState(WEBHOOK)).to.include({ paused: false, failures: 0, lastError: null, registeredAt: 6 });
+    await reaction.stop!();
+  });
+
+  it('goes on through storage failures of its own: a document read or a checkpoint write that fails is tried again, never counted against the receiver', async () => {
+    const faults = { documentReads: 2, checkpointWrites: 0 };
+    const { log, rows, sent, reaction, warnings } = world(() => ({ status: 204, error: null }), faults);
+    await reaction.start!();
+    await reaction.handle([created]);
+    log.head = 3;
+    faults.checkpointWrites = 3; // the flushes after the delivery fail, then the store takes the state
+    await reaction.handle([event(3, 'story_create')]);
+    await reaction.delivered(WEBHOOK, 3);
+    expect(sent.map((request) => request.headers['X-Storyline-Delivery'])).to.deep.equal([`${WEBHOOK}-3`]);
+    expect(reaction.deliveryState(WEBHOOK)).to.include({ failures: 0, failingSince: null, paused: false });
+    for (let i = 0; i < 100 && rows.get(WEBHOOK)?.deliveredVersion !== 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rows.get(WEBHOOK)).to.include({ deliveredVersion: 3 });
+    expect(warnings.some((warning) => warning.includes('document or secret'))).to.equal(true);
+    expect(warnings.some((warning) => warning.includes('checkpoint'))).to.equal(true);
     await reaction.stop!();
   });
 });
