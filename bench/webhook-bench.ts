@@ -57,7 +57,10 @@ export async function run(): Promise<void> {
     for (let i = 0; i < WEBHOOKS; i++) await api.post(`/projects/${projectId}/webhooks`, { webhook_url: `${receiver.url}/hook/${i}` });
     process.stdout.write(`${WEBHOOKS} webhooks to one receiver on loopback; server RSS ${rssMb(child.pid!)} MB\n`);
 
-    // 1. Delivery delay at RATE writes/s (the webhooks' own creations, delivered to the earlier ones, not counted).
+    // 1. Delivery delay at RATE writes/s (the webhooks' own creations, delivered to the earlier ones, not
+    //    counted: they are delivered before the paced writes start, so no backlog of them delays those).
+    const creations = (WEBHOOKS * (WEBHOOKS - 1)) / 2;
+    if (!(await receiver.until(() => receiver.firstArrivals.size >= creations, DELIVERY_WAIT_MS))) throw new Error('the webhooks\' creations were not delivered');
     receiver.countFrom = Number((await api.get(`/projects/${projectId}`)).version) + 1;
     const cpuBefore = cpuMs(child);
     const answers = await api.paced(RATE, DURATION_S);

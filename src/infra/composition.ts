@@ -251,7 +251,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     webhooks: runner.collection('webhooks'),
     waitForPosition: (position) => runner.waitFor(position),
     store: webhookDeliveries,
-    sender: new HttpWebhookSender(webhookAddresses, config.webhooks.timeoutMs),
+    sender: new HttpWebhookSender(webhookAddresses, config.webhooks.timeoutMs, config.webhooks.hostConcurrency),
     secrets: { secret: (ref) => credentials.webhookSecret(ref) },
     settings: config.webhooks,
     userAgent: `Storyline/${packageVersion()} (activity webhook)`,

@@ -163,7 +163,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
       retryMs: integer(env, 'STORYLINE_WEBHOOK_RETRY_MS', 1000, 1, 3_600_000),
       retryMaxMs: integer(env, 'STORYLINE_WEBHOOK_RETRY_MAX_MS', 600_000, 1, 86_400_000),
       giveUpMs: integer(env, 'STORYLINE_WEBHOOK_GIVE_UP_MS', 86_400_000, 1, 30 * 86_400_000),
-      hostConcurrency: integer(env, 'STORYLINE_WEBHOOK_HOST_CONCURRENCY', 8, 1, 1000),
+      hostConcurrency: integer(env, 'STORYLINE_WEBHOOK_HOST_CONCURRENCY', 64, 1, 1000),
     },
   };
 }

@@ -14,13 +14,18 @@ import type { WebhookAddresses } from './webhook-addresses.js';
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 export class HttpWebhookSender implements WebhookSender {
-  private readonly http = new HttpAgent({ keepAlive: true, scheduling: 'lifo', maxFreeSockets: 32 });
-  private readonly https = new HttpsAgent({ keepAlive: true, scheduling: 'lifo', maxFreeSockets: 32 });
+  private readonly http: HttpAgent;
+  private readonly https: HttpsAgent;
 
+  /** `socketsPerHost`: connections kept open per receiving host, as many as deliveries may run at once there. */
   constructor(
     private readonly addresses: WebhookAddresses,
     private readonly timeoutMs: number,
-  ) {}
+    socketsPerHost: number,
+  ) {
+    this.http = new HttpAgent({ keepAlive: true, scheduling: 'lifo', maxFreeSockets: socketsPerHost });
+    this.https = new HttpsAgent({ keepAlive: true, scheduling: 'lifo', maxFreeSockets: socketsPerHost });
+  }
 
   async post(delivery: WebhookRequest): Promise<WebhookAnswer> {
     let url: URL;
