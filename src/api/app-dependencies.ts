@@ -69,6 +69,12 @@ export interface AppDependencies {
    * the request scope that serves them to the routes' `read` (absent: the parameters are refused).
    */
   timeTravel?: { scope: AsOfReadScope; history: ProjectHistory };
+  /**
+   * A failure thrown while answering, as the client should get it: the composition root maps a failure
+   * of the storage no adapter translated (a damaged file, a failing disk) to its catalogued error, and
+   * records it; anything else unchanged. Absent: failures are taken as thrown.
+   */
+  storageFailure?(thrown: unknown): unknown;
   /** Told when a person views a project (routes declaring `countsAsView`); absent: views are not kept. */
   projectViews?: ViewRecorder;
   /**

@@ -11,8 +11,8 @@
 //
 // Every response, errors included, is JSON (except `raw` results) and carries the CORS headers; a `raw`
 // result with a file name is a download, presented by file-download.ts. Any thrown DomainError becomes
-// its error hash; anything else is logged and answered 500 `unhandled_condition`, never HTML and never
-// a stack trace.
+// its error hash (a storage failure too: `storageFailure` maps it); anything else is logged and answered
+// 500 `unhandled_condition`, never HTML and never a stack trace.
 //
 // Choices recorded here:
 // - `envelope=true` answers HTTP 200 and puts the real status in `http_status` (errors too); a delete
@@ -207,7 +207,15 @@ class RequestPipeline {
       return this.noteView(context, cached.status);
     }
     const result = await route.handle(request);
-    if (result.kind === 'stream') return this.startStream(res, context, result);
+    if (result.kind === 'stream') {
+      try {
+        assertAnswersAsDeclared(route, result);
+      } catch (error) {
+        result.cancel(); // the slot the route took is given back
+        throw error;
+      }
+      return this.startStream(res, context, result);
+    }
     const rendered = await this.render(result, context, context.asOfVersion);
     if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag ??= entityTag(rendered.body);
     this.write(res, state, this.wire(rendered), ifNoneMatch);
@@ -409,7 +417,7 @@ class RequestPipeline {
       res.destroy();
       return;
     }
-    const { error, unexpected } = classifyThrown(thrown);
+    const { error, unexpected } = classifyThrown(this.deps.storageFailure ? this.deps.storageFailure(thrown) : thrown);
     if (unexpected) {
       this.deps.log.error('unhandled error while answering a request', {
         method: state.method,

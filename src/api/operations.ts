@@ -1,6 +1,13 @@
 // What an operator and a browser find outside the API prefixes: `GET /health` (no credentials needed)
-// with the log head and each projection's checkpoint, and `GET /`, a small index pointing at the API
-// prefix and the docs, as HTML for a browser (Accept: text/html) and JSON otherwise.
+// with the log head and its integrity check, each projection's checkpoint, each reaction's position and
+// failure, and the damaged data files met; and `GET /`, a small index pointing at the API prefix and the
+// docs, as HTML for a browser (Accept: text/html) and JSON otherwise.
+//
+// `status` is `degraded` while a data file is damaged (or its disk fails) or a reaction fails, with the
+// `reasons`; else `catching_up` while a projection is behind the log; else `ok`. /health answers 200 in
+// every case: a degraded server still serves what does not need the damaged file, and a restart does
+// not mend a file, so a load balancer or liveness probe must not take it out or restart it in a loop;
+// monitoring alerts on `status`.
 import type { SchemaObject } from 'ajv';
 import type { ApiResult, RouteDefinition } from './route-table.js';
 import { JSON_CONTENT_TYPE } from './response-headers.js';
@@ -13,12 +20,42 @@ export interface ProjectionCheckpoint {
   position: number;
 }
 
+/** A reaction as its runner reports it. */
+export interface ReactionPosition {
+  name: string;
+  /** Global log position the reaction has handled. */
+  position: number;
+  /** Set while one of its steps fails and is retried. */
+  failing: { step: string; error: string; since: number; attempts: number } | null;
+}
+
+/** A damaged data file or failing disk the server met. */
+export interface StorageProblem {
+  /** Its name in the data directory; null when the failure did not say which. */
+  file: string | null;
+  code: string;
+  problem: string;
+  since: number;
+}
+
 export interface OperationsDependencies {
   serverVersion: string;
   /** Position of the newest event in the log. */
   headPosition(): Promise<number>;
   /** Each projection's stored checkpoint. */
   checkpoints(): Promise<ProjectionCheckpoint[]>;
+  /** Each reaction's position and failure (absent: none run). */
+  reactions?(): ReactionPosition[];
+  /** The damaged files met and the log's integrity check (absent: nothing is watched). */
+  storage?(): { faults: StorageProblem[]; integrityCheck: IntegrityCheck };
+}
+
+/** The log's integrity check at start: not run (yet), running since `started`, or what it found in `ms`. */
+export interface IntegrityCheck {
+  state: 'not_run' | 'running' | 'ok' | 'damaged' | 'failed';
+  started?: number;
+  ms?: number;
+  problem?: string;
 }
 
 /** Where the index points: the API prefix (and its aliases) and the documents that describe the server. */
@@ -99,13 +136,39 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
   ];
 }
 
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const isoTime = (ms: number) => new Date(ms).toISOString();
+
 export async function health(deps: OperationsDependencies) {
-  const head = await deps.headPosition();
+  const storage = deps.storage?.() ?? { faults: [], integrityCheck: { state: 'not_run' as const } };
+  const { started, ...integrityCheck } = storage.integrityCheck;
+  const head = await deps.headPosition().catch(() => null); // a damaged log must not make /health fail
+  const behind = (position: number) => (head === null ? null : Math.max(head - position, 0));
   const projections = (await deps.checkpoints())
-    .map(({ name, version, position }) => ({ name, version, position, behind: Math.max(head - position, 0) }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .map(({ name, version, position }) => ({ name, version, position, behind: behind(position) }))
+    .sort(byName);
+  const reactions = (deps.reactions?.() ?? [])
+    .map(({ name, position, failing }) => ({
+      name,
+      position,
+      behind: behind(position),
+      failing: failing && { step: failing.step, error: failing.error, since: isoTime(failing.since), attempts: failing.attempts },
+    }))
+    .sort(byName);
+  const reasons = [
+    ...storage.faults.map(({ file, code, problem }) => `${file ?? 'a data file'} is damaged or its disk fails (${code}: ${problem})`),
+    ...reactions.flatMap(({ name, failing }) => (failing ? [`reaction ${name} fails to ${failing.step} since ${failing.since} (${failing.attempts} attempts): ${failing.error}`] : [])),
+  ];
   const caughtUp = projections.every((projection) => projection.behind === 0);
-  return { status: caughtUp ? 'ok' : 'catching_up', version: deps.serverVersion, log: { head_position: head }, projections };
+  return {
+    status: reasons.length > 0 ? 'degraded' : caughtUp ? 'ok' : 'catching_up',
+    ...(reasons.length > 0 ? { reasons } : {}),
+    version: deps.serverVersion,
+    log: { head_position: head, integrity_check: { ...integrityCheck, ...(started !== undefined ? { started: isoTime(started) } : {}) } },
+    projections,
+    reactions,
+    storage_faults: storage.faults.map((fault) => ({ ...fault, since: isoTime(fault.since) })),
+  };
 }
 
 function json(value: unknown): ApiResult {

@@ -39,6 +39,8 @@ import { sharpRenditions } from './images/sharp-renditions.js';
 import { NOTIFICATIONS } from '../reactions/notifications.js';
 import { NotificationQueries } from '../queries/notifications.js';
 import { ReactionRunner } from './reaction/reaction-runner.js';
+import { startIntegrityCheck, type RunningIntegrityCheck } from './event-store/integrity-check.js';
+import { StorageHealth, guardedStore } from './storage-health.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
 import { openSqliteWebhookDeliveries } from './reaction/sqlite-webhook-deliveries.js';
 import { webhooksReaction, type WebhookReaction } from '../reactions/webhooks.js';
@@ -110,6 +112,14 @@ export interface Storyline {
   buildStateSnapshots(): Promise<number>;
   /** Ends every live activity stream cleanly and refuses new ones (the first step of a shutdown). */
   endStreams(): void;
+  /**
+   * Starts the embedded log's integrity check (SQLite quick_check, off the serving thread); resolves
+   * once it has ended, its result logged and in /health. Nothing for KurrentDB or a log in memory. Not
+   * started here: the server starts it once it listens (`serve`).
+   */
+  checkLogIntegrity(): Promise<void>;
+  /** Damaged data files met, and the log's integrity check (what /health says of them). */
+  storageHealth: StorageHealth;
   /** Adds a person who signs in with a password (operator CLI, demo). */
   addPerson(input: { email: string; name: string; password: string; initials?: string; username?: string }): Promise<{ id: number; api_token: string }>;
   close(): Promise<void>;
@@ -143,8 +153,15 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   }
   const dataFile = (name: string) => (inMemory ? ':memory:' : join(config.dataDir, name));
 
-  const eventStore = await openEventStore(config, dataFile('events.sqlite'), log);
-  const readStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
+  // A damaged file or failing disk met by a read or write of the log or the read models answers 503 and
+  // is recorded (logged once, in /health), naming the file.
+  const storageHealth = new StorageHealth(log);
+  const embeddedLog = !config.kurrentUrl;
+  const openedEventStore = await openEventStore(config, dataFile('events.sqlite'), log);
+  const eventStore = embeddedLog ? guardedStore(openedEventStore, dataFile('events.sqlite'), storageHealth) : openedEventStore;
+  const openedReadStore = await openReadStore(config, inMemory ? null : dataFile('readmodels.sqlite'), log);
+  const readStoreOnFile = !inMemory && !config.mongoUrl && config.readStore === 'sqlite';
+  const readStore = readStoreOnFile ? guardedStore(openedReadStore, dataFile('readmodels.sqlite'), storageHealth, ['collection']) : openedReadStore;
   const credentials: CredentialStore = new SqliteCredentialStore({ path: dataFile('credentials.sqlite') });
   // Views (membership `last_viewed_at`) are person-scoped reads kept beside the log, never in it.
   const projectViews = inMemory ? createMemoryProjectViewStore() : openSqliteProjectViewStore(dataFile('views.sqlite'));
@@ -329,10 +346,32 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   };
 
   const modules = [...resourceModules, ...(options.extraModules ?? [])].map((factory) => factory(deps));
+  const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
+  const reactions = new ReactionRunner({
+    eventStore,
+    checkpoints,
+    reactions: [
+      ...reactionFactories.map((factory) => factory({ read, own: readStore })),
+      projectSnapshotsReaction(snapshots, config.timeTravelSnapshotEvery),
+      thumbnailsReaction({
+        own: readStore,
+        blobs,
+        renditions: sharpRenditions(),
+        maxSourceBytes: config.maxUploadBytes,
+        changed: () => void thumbnailsMade++,
+      }),
+      webhooks,
+      ...(options.reactions ?? []),
+    ],
+    log,
+  });
+
   const operations = operationsRoutes({
     serverVersion: packageVersion(),
     headPosition: () => eventStore.headPosition(),
     checkpoints: () => storedCheckpoints(readStore),
+    reactions: () => reactions.status(),
+    storage: () => ({ faults: storageHealth.faults(), integrityCheck: storageHealth.integrityCheck() }),
   });
   const types = resourceTypeRegistry(modules.flatMap((module) => module.types));
   const sections: ReferenceSection[] = [
@@ -368,29 +407,11 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     timeTravel: { scope: asOfScope, history },
     projectViews: new ThrottledViewRecorder(projectViews, log),
     unversionedStamp: () => thumbnailsMade,
-  });
-
-  const checkpoints = openSqliteReactionCheckpoints(dataFile('reactions.sqlite'));
-  const reactions = new ReactionRunner({
-    eventStore,
-    checkpoints,
-    reactions: [
-      ...reactionFactories.map((factory) => factory({ read, own: readStore })),
-      projectSnapshotsReaction(snapshots, config.timeTravelSnapshotEvery),
-      thumbnailsReaction({
-        own: readStore,
-        blobs,
-        renditions: sharpRenditions(),
-        maxSourceBytes: config.maxUploadBytes,
-        changed: () => void thumbnailsMade++,
-      }),
-      webhooks,
-      ...(options.reactions ?? []),
-    ],
-    log,
+    storageFailure: (thrown) => storageHealth.failure(thrown, null),
   });
 
   let closing: Promise<void> | null = null;
+  let integrityCheck: RunningIntegrityCheck | null = null;
   return {
     app,
     routes,
@@ -405,6 +426,12 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     webhooks,
     snapshots,
     startup,
+    storageHealth,
+    async checkLogIntegrity() {
+      if (inMemory || !embeddedLog || integrityCheck || closing) return;
+      integrityCheck = startIntegrityCheck(dataFile('events.sqlite'), storageHealth);
+      await integrityCheck.done;
+    },
     async buildStateSnapshots() {
       if (!snapshotBuilder) return 0;
       try {
@@ -429,6 +456,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     close() {
       closing ??= (async () => {
         liveActivity.close();
+        integrityCheck?.stop();
         await commands.settled();
         await reactions.stop();
         await runner.stop();

@@ -20,7 +20,7 @@ interface CrossingDomainError {
 /** What the worker posts: the answer to a call (by its id), a line for the parent's log, or a notice for `onNotice`. */
 export type WorkerCallMessage<Value> =
   | { id: number; ok: true; value: Value }
-  | { id: number; ok: false; error: string; domain?: CrossingDomainError }
+  | { id: number; ok: false; error: string; code?: string; domain?: CrossingDomainError }
   | { log: LogLevel; message: string; details?: Record<string, unknown> }
   | { notice: unknown };
 
@@ -86,7 +86,7 @@ export class WorkerCalls<Call extends object, Value> {
       this.pending.delete(message.id);
       if (this.pending.size === 0) worker.unref();
       if (message.ok) reply?.resolve(message.value);
-      else reply?.reject(message.domain ? new DomainError(message.domain.code, message.domain.details, { retryAfterSeconds: message.domain.retryAfterSeconds }) : new Error(message.error));
+      else reply?.reject(message.domain ? new DomainError(message.domain.code, message.domain.details, { retryAfterSeconds: message.domain.retryAfterSeconds }) : errorWithCode(message.error, message.code));
     });
     worker.on('error', (error) => this.stop(worker, new Error(`${name} failed: ${error.message}`)));
     worker.on('exit', (code) => this.stop(worker, new Error(`${name} exited (code ${code})`)));
@@ -119,8 +119,17 @@ export function answerCalls<Call extends object, Value>(answer: (call: NumberedC
 
 function failure(id: number, error: unknown): WorkerCallMessage<never> {
   const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof DomainError)) return { id, ok: false, error: message };
+  if (!(error instanceof DomainError)) {
+    // The failure's code goes with it (SQLITE_FULL, SQLITE_CORRUPT...): callers tell storage failures by it.
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === 'string' ? { id, ok: false, error: message, code } : { id, ok: false, error: message };
+  }
   return { id, ok: false, error: message, domain: { code: error.code, details: error.details, retryAfterSeconds: error.retryAfterSeconds } };
+}
+
+/** A worker's plain failure rebuilt in the parent, with the code it had (if any). */
+function errorWithCode(message: string, code: string | undefined): Error {
+  return Object.assign(new Error(message), code !== undefined ? { code } : {});
 }
 
 /** In the worker: posts `notice` to the parent's `onNotice`. */

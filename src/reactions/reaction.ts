@@ -8,8 +8,9 @@
 // Delivery is AT LEAST ONCE: after a crash the events since the last checkpoint (at most the batch in
 // hand) are delivered again, so `handle` must be idempotent, keyed by the event's id (e.g. a
 // notification document whose id derives from the event id, an outgoing webhook with the event id as
-// its idempotency key). A `handle` that throws is retried, whole, with bounded exponential back-off; the
-// reaction does not move past the batch until it succeeds.
+// its idempotency key). A `handle` that throws (a full disk, a remote that does not answer) is retried,
+// whole, with bounded exponential back-off; the reaction does not move past the batch until it succeeds,
+// and the runner shows it failing in /health meanwhile: a reaction need not catch its failures itself.
 import type { EventType, RecordedEvent } from '../domain/events.js';
 import type { ReadCollection, ReadOnlyCollection, ReadStore } from '../ports/read-store.js';
 

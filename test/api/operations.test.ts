@@ -1,4 +1,5 @@
-// Operations over HTTP on the real composition: /health without credentials, the index page for a
+// Operations over HTTP on the real composition: /health without credentials (a failing reaction turns it
+// `degraded` with the reason, and `ok` again once the reaction recovers by itself), the index page for a
 // browser and for a program, one JSON access-log line per request without the token; and the command
 // line's --help (overall and per command) and --version as child processes.
 import { execFile } from 'node:child_process';
@@ -8,6 +9,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createLog } from '../../src/infra/log.js';
 import { cliCommands } from '../../src/infra/cli/commands.js';
+import type { Reaction } from '../../src/reactions/reaction.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 
 const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
@@ -20,9 +22,21 @@ describe('API: operations', () => {
   let project: number;
   const logLines: Record<string, unknown>[] = [];
   const requestLines = () => logLines.filter((line) => line['message'] === 'request');
+  /** A reaction whose handle throws while `failing` is set (as a full disk would make it). */
+  const flaky = { failing: false, handled: 0 };
+  const flakyReaction: Reaction = {
+    name: 'flaky',
+    async handle(events) {
+      if (flaky.failing) throw new Error('database or disk is full');
+      flaky.handled += events.length;
+    },
+  };
 
   before(async () => {
-    app = await storylineApp({ log: createLog('info', (line) => void logLines.push(JSON.parse(line) as Record<string, unknown>)) });
+    app = await storylineApp({
+      log: createLog('info', (line) => void logLines.push(JSON.parse(line) as Record<string, unknown>)),
+      reactions: [flakyReaction],
+    });
     owner = await app.person('Olivia Owner');
     project = (await app.api('POST', '/projects', { as: owner, body: { name: 'Ops', new_account_name: 'Ops Inc' } })).json.id;
   });
@@ -33,10 +47,39 @@ describe('API: operations', () => {
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^application\/json/);
     const head = await app.storyline.eventStore.headPosition();
-    expect(res.json).to.deep.include({ status: 'ok', version: packageJson.version, log: { head_position: head } });
+    await app.storyline.reactions.waitFor(head);
+    expect(res.json).to.deep.include({ status: 'ok', version: packageJson.version, log: { head_position: head, integrity_check: { state: 'not_run' } }, storage_faults: [] });
     const names = res.json.projections.map((p: { name: string }) => p.name);
     expect(names).to.include('resources');
     for (const projection of res.json.projections) expect(projection).to.include({ position: head, behind: 0 });
+    expect(res.json.reactions.map((r: { name: string }) => r.name)).to.deep.equal(['flaky', 'notifications', 'project-snapshots', 'thumbnails', 'webhooks']);
+    for (const reaction of res.json.reactions) expect(reaction).to.include({ failing: null });
+  });
+
+  it("shows a failing reaction in /health (degraded, its step, error and since), then ok once it resumed by itself", async () => {
+    flaky.failing = true;
+    await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'not handled yet' } });
+    const head = await app.storyline.eventStore.headPosition();
+    let health = (await app.server.request('GET', '/health')).json;
+    for (let polls = 0; polls < 200 && health.status !== 'degraded'; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      health = (await app.server.request('GET', '/health')).json;
+    }
+    expect(health.status).to.equal('degraded');
+    const reaction = health.reactions.find((r: { name: string }) => r.name === 'flaky');
+    expect(reaction.position).to.be.below(head);
+    expect(reaction.behind).to.equal(head - reaction.position);
+    expect(reaction.failing).to.include({ step: 'handle', error: 'database or disk is full' });
+    expect(Date.parse(reaction.failing.since)).to.be.a('number').and.not.NaN;
+    expect(health.reasons).to.deep.equal([`reaction flaky fails to handle since ${reaction.failing.since} (${reaction.failing.attempts} attempts): database or disk is full`]);
+
+    flaky.failing = false;
+    await app.storyline.reactions.waitFor(head, 'flaky');
+    health = (await app.server.request('GET', '/health')).json;
+    expect(health.status).to.equal('ok');
+    expect(health).to.not.have.property('reasons');
+    expect(health.reactions.find((r: { name: string }) => r.name === 'flaky')).to.deep.equal({ name: 'flaky', position: head, behind: 0, failing: null });
+    expect(flaky.handled).to.equal(head);
   });
 
   it('answers / with JSON for a program and HTML for a browser, both pointing at the API prefix and the docs', async () => {

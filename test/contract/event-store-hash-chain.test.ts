@@ -1,6 +1,7 @@
 // What the SQLite log promises about its hash chain beyond the contract: a log written before hashes
 // existed is chained at open to the very hashes a fresh log computes, and verifyLog names the first
 // event that was altered, removed or re-hashed in the file.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,8 @@ describe('SQLite event store: hash chain', () => {
       ok: true,
       summary: {
         events: 6,
+        // every event's hash in log order, hashed
+        sequence_hash: createHash('sha256').update(hashes.join('')).digest('hex'),
         streams: [
           { stream: 'person-7', version: 1, head_hash: hashes[4] },
           { stream: 'project-1', version: 2, head_hash: hashes[2] },

@@ -1,11 +1,17 @@
 // Disk full, on a real 4 MiB tmpfs: once the volume is full, writes answer 507 `storage_full` with an
 // error hash saying nothing was stored, reads go on, and writes work again by themselves once space
-// returns. Skipped, with the reason, where this machine cannot mount a tmpfs.
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+// returns. The reactions behind the log (notifications, project snapshots, thumbnails) that cannot store
+// their work or their checkpoint show as failing in /health and retry, then catch up by themselves once
+// space returns: every acknowledged write notified once, none twice, every image's thumbnails made, no
+// restart. Skipped, with the reason, where this machine cannot mount a tmpfs.
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import sharp from 'sharp';
 import { openStoryline, type Storyline } from '../../src/infra/composition.js';
 import { configFromEnv } from '../../src/infra/config.js';
+import { createLog } from '../../src/infra/log.js';
 import { startServer, type TestServer } from '../api/support/http-client.js';
 import { mountSmallVolume, type SmallVolume } from './small-volume.js';
 
@@ -26,10 +32,11 @@ function fillVolume(dir: string): string {
 }
 
 describe('disk full', function () {
-  this.timeout(30_000);
+  this.timeout(120_000);
   let volume: SmallVolume;
   let storyline: Storyline;
   let server: TestServer;
+  const logLines: Record<string, unknown>[] = [];
 
   before(async function () {
     const mounted = mountSmallVolume(4 * 1024 * 1024);
@@ -39,8 +46,9 @@ describe('disk full', function () {
     }
     volume = mounted.volume;
     const config = configFromEnv({ STORYLINE_DATA: join(volume.path, 'data'), STORYLINE_RESPONSE_CACHE_ENTRIES: '0' });
-    storyline = await openStoryline(config);
+    storyline = await openStoryline(config, createLog('info', (line) => void logLines.push(JSON.parse(line) as Record<string, unknown>)));
     server = await startServer(storyline.app);
+    storyline.reactions.start();
   });
   after(async () => {
     await server?.close();
@@ -75,5 +83,130 @@ describe('disk full', function () {
     expect(after.status, after.text).to.equal(200);
     const reread = await api('GET', stories);
     expect(reread.json.length).to.equal(names.length + 1);
+  });
+
+  it("retries the reactions whose checkpoint or work cannot be stored, shows them failing in /health, and catches up once space returns: nothing lost, nothing twice", async () => {
+    const owner = await storyline.addPerson({ email: 'lead@example.com', name: 'Lead', password: 'long-enough-pw' });
+    const bob = await storyline.addPerson({ email: 'bob@example.com', name: 'Bob', password: 'long-enough-pw' });
+    const api = (as: string, method: string, path: string, body?: unknown) =>
+      server.request(method, `/services/v5${path}`, { headers: { 'X-TrackerToken': as }, ...(body ? { body } : {}) });
+    const project = (await api(owner.api_token, 'POST', '/projects', { name: 'Reactions', new_account_name: 'Full' })).json.id as number;
+    expect((await api(owner.api_token, 'POST', `/projects/${project}/memberships`, { person_id: bob.id, role: 'member' })).status).to.equal(200);
+    // each story Bob is made owner of notifies him once (ownership)
+    const stored: number[] = [];
+    const create = async (name: string) => {
+      const res = await api(owner.api_token, 'POST', `/projects/${project}/stories`, { name, owner_ids: [bob.id] });
+      if (res.status === 200) stored.push(res.json.id);
+      else expect(res.status, res.text).to.equal(507);
+      return res.status;
+    };
+    await create('before the disk filled');
+    await storyline.reactions.waitFor(await storyline.eventStore.headPosition());
+
+    // The disk filled, then given back a few KB at a time: each write takes some, the reactions behind
+    // it find none left, until one of them fails.
+    const filler = fillVolume(volume.path);
+    const failing = () => storyline.reactions.status().filter((reaction) => reaction.failing !== null);
+    const steps = new Set<string>();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 300 && !steps.has('checkpoint'); attempt++) {
+      for (const reaction of failing()) steps.add(reaction.failing!.step);
+      truncateSync(filler, Math.max(statSync(filler).size - 8 * 1024, 0));
+      statuses.push(await create(`written on a full disk ${attempt}`));
+      await new Promise((resolve) => setTimeout(resolve, 30)); // the reactions' turn
+    }
+    expect([...steps], 'a reaction fails to save its checkpoint').to.include('checkpoint');
+    expect(statuses, 'writes were stored meanwhile').to.include(200);
+    const health = (await server.request('GET', '/health')).json;
+    expect(health.status).to.equal('degraded');
+    const failingInHealth = health.reactions.filter((reaction: { failing: unknown }) => reaction.failing !== null);
+    expect(failingInHealth).to.not.deep.equal([]);
+    for (const reaction of failingInHealth) {
+      expect(reaction.failing.error).to.contain('disk is full');
+      expect(health.reasons).to.include(`reaction ${reaction.name} fails to ${reaction.failing.step} since ${reaction.failing.since} (${reaction.failing.attempts} attempts): ${reaction.failing.error}`);
+    }
+
+    rmSync(filler);
+    await create('after space returned');
+    const head = await storyline.eventStore.headPosition();
+    await storyline.reactions.waitFor(head);
+    const recovered = (await server.request('GET', '/health')).json;
+    expect(recovered.status, JSON.stringify(recovered)).to.equal('ok');
+    expect(recovered.reactions.every((reaction: { failing: unknown; behind: number }) => reaction.failing === null && reaction.behind === 0)).to.equal(true);
+    // Every acknowledged story is there (a write refused while its read models could not be stored may
+    // be there too: its event was appended), and Bob was told of each story there once.
+    const existing = ((await api(owner.api_token, 'GET', `/projects/${project}/stories?limit=500`)).json as { id: number }[]).map((story) => story.id).sort((a, b) => a - b);
+    expect(existing).to.include.members(stored);
+    const notified = await api(bob.api_token, 'GET', '/my/notifications?limit=1000');
+    expect(notified.status).to.equal(200);
+    const about = notified.json.filter((n: { project: { id: number } }) => n.project.id === project).map((n: { story: { id: number } }) => n.story.id);
+    expect(about.sort((a: number, b: number) => a - b)).to.deep.equal(existing);
+    expect(logLines.filter((line) => line['message'] === 'reaction worker ended')).to.deep.equal([]);
+  });
+
+  it('retries the thumbnails of an image attached before the disk filled, shows them failing in /health, and makes them once space returns', async () => {
+    // A data directory of its own, opened twice: the first time its reactions run and catch up (their
+    // indexes made), the second the image is attached before they start, on a disk then filled.
+    const config = configFromEnv({ STORYLINE_DATA: join(volume.path, 'thumbnails'), STORYLINE_RESPONSE_CACHE_ENTRIES: '0' });
+    const first = await openStoryline(config);
+    first.reactions.start();
+    const owner = await first.addPerson({ email: 'pictures@example.com', name: 'Pictures', password: 'long-enough-pw' });
+    await first.reactions.waitFor(await first.eventStore.headPosition());
+    await first.close();
+
+    const lines: Record<string, unknown>[] = [];
+    const again = await openStoryline(config, createLog('info', (line) => void lines.push(JSON.parse(line) as Record<string, unknown>)));
+    const served = await startServer(again.app);
+    try {
+      const api = (method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; rawBody?: Buffer } = {}) =>
+        served.request(method, `/services/v5${path}`, { ...options, headers: { 'X-TrackerToken': owner.api_token, ...options.headers } });
+      const project = (await api('POST', '/projects', { body: { name: 'Pictures', new_account_name: 'Images' } })).json.id as number;
+      const story = (await api('POST', `/projects/${project}/stories`, { body: { name: 'with a picture' } })).json.id as number;
+      // noise: its renditions are tens and hundreds of KB, which a full disk cannot take
+      const side = 600;
+      const image = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+      const boundary = 'disk-full-boundary';
+      const upload = await api('POST', `/projects/${project}/uploads`, {
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        rawBody: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="noise.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+          image,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+      expect(upload.status, upload.text).to.equal(200);
+      const comment = await api('POST', `/projects/${project}/stories/${story}/comments`, { body: { text: 'look', file_attachments: [upload.json] } });
+      expect(comment.status, comment.text).to.equal(200);
+      const fileAsShown = async () =>
+        (await api('GET', `/projects/${project}/stories/${story}/comments?fields=file_attachments`)).json[0].file_attachments[0] as Record<string, unknown>;
+
+      const filler = fillVolume(volume.path);
+      again.reactions.start();
+      const thumbnails = () => again.reactions.status().find((reaction) => reaction.name === 'thumbnails')!;
+      for (let polls = 0; polls < 500 && (thumbnails().failing?.attempts ?? 0) < 2; polls++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(thumbnails().failing, 'the thumbnails reaction fails to store the renditions, and retries').to.deep.include({ step: 'handle' });
+      const health = (await served.request('GET', '/health')).json;
+      expect(health.status).to.equal('degraded');
+      const shown = health.reactions.find((reaction: { name: string }) => reaction.name === 'thumbnails');
+      expect(shown.behind).to.be.above(0);
+      expect(shown.failing).to.include({ step: 'handle' });
+      expect(shown.failing.error).to.match(/ENOSPC|no space left/);
+      expect(await fileAsShown()).to.include({ thumbnailable: false });
+
+      rmSync(filler);
+      const head = await again.eventStore.headPosition();
+      await again.reactions.waitFor(head);
+      const recovered = (await served.request('GET', '/health')).json;
+      expect(recovered.status, JSON.stringify(recovered)).to.equal('ok');
+      const file = await fileAsShown();
+      expect(file).to.include({ thumbnailable: true, width: side, height: side });
+      const rendition = await served.request('GET', `/file_attachments/${upload.json.id}/big`, { headers: { 'X-TrackerToken': owner.api_token } });
+      expect(rendition.status).to.equal(200);
+      expect(rendition.headers['content-type']).to.equal('image/jpeg');
+      expect(lines.filter((line) => line['message'] === 'reaction worker ended')).to.deep.equal([]);
+    } finally {
+      await served.close();
+      await again.close();
+    }
   });
 });

@@ -13,6 +13,7 @@
 // not a whole number of 0 or more is 400 naming it; HEAD answers the headers only.
 import { invalidField } from '../../domain/errors.js';
 import type { LiveActivity } from '../live-activity.js';
+import { EVENT_STREAM } from '../route-answer.js';
 import { countParam } from '../page-params.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { Queries, ResourceModule } from './resource-module.js';
@@ -34,6 +35,8 @@ export function activityStreamResources(deps: { queries: Pick<Queries, 'activity
       path: '/projects/:project_id/activity/stream',
       access: 'project:read',
       timeTravel: false,
+      answers: { raw: EVENT_STREAM },
+      summary: "The project's activity as it happens (Server-Sent Events), resumable with Last-Event-ID or since_version",
       async handle(req) {
         const projectId = req.project!.id;
         const after = await startingAfter(req);
@@ -49,7 +52,7 @@ export function activityStreamResources(deps: { queries: Pick<Queries, 'activity
       },
     },
   ];
-  return { routes, types: [] };
+  return { routes, types: [], reference: { tag: 'Activity stream', description: "A project's activity as Server-Sent Events, one event per project version." } };
 }
 
 /** `Last-Event-ID`: a version (a whole number of 0 or more), null when absent or empty. */

@@ -24,7 +24,7 @@ const COMMIT_ID_MAX_LENGTH = 255;
 
 const checkEnvelope = requestSchema<{ source_commit: Record<string, unknown> }>({
   type: 'object',
-  properties: { source_commit: { type: 'object' } },
+  properties: { source_commit: { type: 'object', description: 'commit_id and message (required), url, author, commit_type' } },
   required: ['source_commit'],
   additionalProperties: false,
 });
@@ -51,8 +51,12 @@ export function sourceCommitResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/source_commits',
       access: 'person',
+      input: { body: checkEnvelope },
+      answers: { type: 'comment', list: true },
+      summary: 'Record a commit from a Git host: a comment on each story its message names, finishing or delivering it when asked',
       async handle(req) {
-        const commit = checkCommit(checkEnvelope(req.body).source_commit);
+        // The commit's own keys are checked here, so that a refusal names the key (`commit_id`), not its envelope.
+        const commit = checkCommit(checkEnvelope.read(req).source_commit);
         const stories = commitStoryReferences(commit.message);
         const mentioned = await mentionedPeople(people, [commit.message]);
         const mayWrite = (projectId: number) => req.accessTo(projectId, 'project:write').then(() => true, () => false);
@@ -61,5 +65,5 @@ export function sourceCommitResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [] };
+  return { routes, types: [], reference: { tag: 'Source commits', description: 'Commits pushed to a Git host, recorded as comments on the stories their messages name.' } };
 }

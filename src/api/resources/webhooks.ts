@@ -110,8 +110,11 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
   const webhookType: ResourceType = {
     name: 'webhook',
     kind: 'webhook',
-    attributes: ['id', 'project_id', 'webhook_url', 'webhook_version', 'created_at', 'updated_at'],
-    datetimes: ['created_at', 'updated_at', 'last_delivery_at', 'failing_since'],
+    attributes: {
+      id: 'integer', project_id: 'integer', webhook_url: 'string', webhook_version: 'string', created_at: 'datetime', updated_at: 'datetime',
+      last_delivered_version: 'integer', last_delivery_at: 'datetime', last_delivery_status: 'integer', last_delivery_error: 'string',
+      failing_since: 'datetime', failing: 'boolean',
+    },
     defaults: [
       'kind', 'id', 'project_id', 'webhook_url', 'webhook_version', 'created_at', 'updated_at',
       'last_delivered_version', 'last_delivery_at', 'last_delivery_status', 'last_delivery_error', 'failing_since', 'failing',
@@ -131,6 +134,8 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/webhooks',
       access: 'project:owner',
+      answers: { type: 'webhook', list: true },
+      summary: "A project's activity webhooks (owners)",
       async handle(req) {
         const value = await webhooks.find({ project_id: req.project!.id }, { sort: { id: 1 } });
         return { kind: 'resource', type: 'webhook', value };
@@ -140,8 +145,11 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'POST',
       path: '/projects/:project_id/webhooks',
       access: 'project:owner',
+      input: { body: checkCreate },
+      answers: { type: 'webhook', created: true },
+      summary: 'Create a webhook: every activity of the project is posted to its URL',
       async handle(req) {
-        const body = checkCreate(req.body);
+        const body = checkCreate.read(req);
         const command = {
           webhook_url: await checkedUrl(body.webhook_url),
           ...(body.webhook_version !== undefined ? { webhook_version: body.webhook_version } : {}),
@@ -156,15 +164,20 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
+      answers: { type: 'webhook' },
+      summary: 'A webhook, with how its deliveries go',
       handle: async (req) => ({ kind: 'resource', type: 'webhook', value: await pathWebhook(req) }),
     },
     {
       method: 'PUT',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
+      input: { body: checkUpdate },
+      answers: { type: 'webhook' },
+      summary: "Change a webhook's URL, version or secret (resumes a failing webhook)",
       async handle(req) {
         const current = await pathWebhook(req);
-        const body = checkUpdate(req.body);
+        const body = checkUpdate.read(req);
         const command: UpdateWebhookInput = {
           webhook_id: current.id,
           ...(body.webhook_url !== undefined ? { webhook_url: await checkedUrl(body.webhook_url) } : {}),
@@ -183,6 +196,8 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
+      answers: 'empty',
+      summary: 'Delete a webhook',
       async handle(req) {
         const current = await pathWebhook(req);
         const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteWebhook, { webhook_id: current.id }, commandMeta(req));
@@ -191,5 +206,5 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       },
     },
   ];
-  return { routes, types: [webhookType] };
+  return { routes, types: [webhookType], reference: { tag: 'Webhooks', description: "A project's activity posted to receivers' URLs as it happens, signed with the webhook's secret." } };
 }

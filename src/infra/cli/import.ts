@@ -1,6 +1,8 @@
 // `storyline import FILE`: an export file into an EMPTY data directory (or a missing one). A non-empty
 // directory is refused before anything is opened; a file whose hash chain does not verify is refused
-// naming the line, and what the import had written is removed again. While it fills the directory, a
+// naming the line, one without the export's trailer or that does not match it naming what differs, and
+// what the import had written is removed again. It prints what it imported as verify sums it up (count,
+// heads, sequence hash), to be compared with a summary kept elsewhere (`verify --expect`). While it fills the directory, a
 // mark in it (import-unfinished) makes every command refuse it: a crash mid-import leaves a directory
 // nothing serves until it is emptied and imported again.
 import { statSync } from 'node:fs';
@@ -14,7 +16,7 @@ export const importCommand: CliCommand = {
   words: ['import'],
   createsData: true,
   usage: 'import FILE',
-  summary: 'recreate a log from an export file into an empty data directory; people then need `person reset-token`',
+  summary: 'recreate a log from an export file into an empty data directory, printing its heads as verify does; people then need `person reset-token`',
   async run(args, { config, out, err }) {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new CliUsageError('import needs exactly one FILE');

@@ -1,6 +1,7 @@
 // `storyline serve`: the HTTP server on the configured stores, until SIGTERM / SIGINT. Start-up order:
 // the data-directory lock (one server per directory), the stores, the port, and only then the demo
-// seed, so a start that cannot listen leaves the data directory as it found it.
+// seed, so a start that cannot listen leaves the data directory as it found it. Once it listens, the
+// reactions, the state-snapshot build and the log's integrity check start in the background.
 import { accessSync, constants } from 'node:fs';
 import { OperatorError } from '../operator-error.js';
 import type { CliCommand } from './command.js';
@@ -64,6 +65,7 @@ export const serveCommand: CliCommand = {
       await seedDemoIfEmpty(storyline, config, out);
       storyline.reactions.start();
       void storyline.buildStateSnapshots();
+      void storyline.checkLogIntegrity();
       log.info('listening', { port: running.port, data: config.dataDir, pid: process.pid });
       const signal = await stopSignal;
       log.info('shutting down', { signal });

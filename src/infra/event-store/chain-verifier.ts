@@ -1,31 +1,21 @@
 // Checks events, in global order, against their streams' hash chains (the codec's chainHash): each
 // event must be its stream's next version and carry the hash of its own content over its predecessor's
-// stored hash. One instance per walk; it keeps one entry per stream (never one per event). Used by
+// stored hash. One instance per walk; it keeps one entry per stream (never one per event) and sums up
+// the events it passed (log-summary.ts). Used by
 // `storyline verify` (the whole log) and `storyline import` (every line of the file before it is written).
 import type { ChainedEvent, EventStore } from '../../ports/event-store.js';
 import { GENESIS_HASH, chainHashAfter, chainRest } from '../event-codec.js';
+import { LogSummaryBuilder, type LogSummary } from './log-summary.js';
 import type { ChainRestRow } from './sqlite-hash-chain.js';
 
 /** What the chain covers of an event (its global position is not part of it). */
 export type ChainLink = Omit<ChainedEvent, 'position'>;
 
-export interface StreamHead {
-  stream: string;
-  version: number;
-  head_hash: string;
-}
-
-export interface ChainSummary {
-  events: number;
-  streams: StreamHead[];
-}
-
 /** What ChainVerifier.check says of an event whose hash does not match its content and predecessor. */
 export const ALTERED = 'its hash does not match its content and its predecessor: the event was altered';
 
 export class ChainVerifier {
-  private readonly heads = new Map<string, { version: number; hash: string }>();
-  private checked = 0;
+  private readonly log = new LogSummaryBuilder();
 
   /** Checks the next event; returns what is wrong with it, or null when it continues its chain. */
   check(event: ChainLink): string | null {
@@ -34,29 +24,23 @@ export class ChainVerifier {
 
   /** The same check of an event given as the codec's chainRest of it (the SQLite reader's: one string per event). */
   checkRest(stream: string, version: number, hash: string, rest: string): string | null {
-    let head = this.heads.get(stream);
-    const previous = head ?? { version: 0, hash: GENESIS_HASH };
+    const previous = this.log.head(stream) ?? { version: 0, hash: GENESIS_HASH };
     if (version !== previous.version + 1) {
       return `expected version ${previous.version + 1} of ${stream} next, found version ${version}`;
     }
     if (chainHashAfter(previous.hash, rest) !== hash) return ALTERED;
-    if (!head) this.heads.set(stream, (head = { version: 0, hash: GENESIS_HASH }));
-    head.version = version;
-    head.hash = hash;
-    this.checked++;
+    this.log.add(stream, version, hash);
     return null;
   }
 
-  /** Events checked so far and each stream's version and head hash, streams by name. */
-  summary(): ChainSummary {
-    const streams = [...this.heads].map(([stream, head]) => ({ stream, version: head.version, head_hash: head.hash }));
-    streams.sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
-    return { events: this.checked, streams };
+  /** The events checked so far: their count, each stream's version and head hash, the sequence hash. */
+  summary(): LogSummary {
+    return this.log.summary();
   }
 }
 
 export type LogVerification =
-  | { ok: true; summary: ChainSummary }
+  | { ok: true; summary: LogSummary }
   | { ok: false; stream: string; version: number; position: number; problem: string; checked: number };
 
 /**

@@ -1,6 +1,7 @@
 // The reader of `storyline import` in its own thread (see log-import.ts): posts the export file's checked
 // events in batches, at most `ahead` batches before the writer has taken them (bounds the memory), then
-// the count of events and streams; a file the import refuses is answered with the reason instead.
+// the summary of what it read (as the file's trailer says it too); a file the import refuses is answered
+// with the reason instead.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChainVerifier } from '../event-store/chain-verifier.js';
 import { checkedEventBatches } from './import-reader.js';
@@ -27,8 +28,7 @@ try {
     posted++;
     while (posted - taken >= ahead) await new Promise<void>((resolve) => (wake = resolve));
   }
-  const summary = verifier.summary();
-  post({ done: { events: summary.events, streams: summary.streams.length } });
+  post({ done: verifier.summary() });
 } catch (error) {
   if (!(error instanceof ImportRefused)) throw error;
   post({ refused: error.message });

@@ -2,12 +2,15 @@
 // export file streamed line by line, each line parsed (ndjson-log.ts) and checked against its stream's
 // hash chain (ChainVerifier: the codec's chainHash, computed once per event), each event given back the
 // id its original append gave it, in batches ready for the bulk load. The first line that is malformed
-// or breaks its chain stops the reading, naming the line (ImportRefused).
+// or breaks its chain stops the reading, naming the line (ImportRefused). The file must end with the
+// export's trailer (ndjson-log.ts), and what was read must match it: event count, every stream's head
+// and the sequence hash (the order across streams); otherwise the reading stops naming what differs.
 import { createReadStream } from 'node:fs';
 import { eventId } from '../../ports/event-store.js';
 import { ALTERED, type ChainVerifier } from '../event-store/chain-verifier.js';
 import { ImportRefused } from './log-import.js';
-import { ExportLineError, dataProblem, parseExportLine, type ExportedEvent } from './ndjson-log.js';
+import { describeDifferences, summaryDifferences, type LogSummary } from '../event-store/log-summary.js';
+import { ExportLineError, ExportTrailer, dataProblem, parseExportLine, type ExportedEvent } from './ndjson-log.js';
 import type { ReadEvent } from './packed-event-batch.js';
 
 /** The longest line an import reads (far above any event the input limits allow): bounds its memory. */
@@ -16,16 +19,25 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 /**
  * The file's events in batches of `size` (the last may be shorter), each line checked by `verifier`,
  * except that an event's data text is left for the writer to check (ndjson-log.ts dataProblem: the
- * writing thread would otherwise wait on this one).
+ * writing thread would otherwise wait on this one). The last batch is given only once the trailer is
+ * found to match: `verifier.summary()` is then what the file holds.
  */
 export async function* checkedEventBatches(file: string, verifier: ChainVerifier, size: number): AsyncGenerator<ReadEvent[]> {
   let batch: ReadEvent[] = [];
   // An event's id is derived from its command id and its index within its original append, which
   // wrote consecutive events of one stream with one command id.
   let previous: { stream: string; commandId: string; index: number } | null = null;
+  let trailer: { summary: LogSummary; lineNumber: number } | null = null;
+  let lastLine = 0;
   for await (const { line, lineNumber } of fileLines(file)) {
     if (line.trim() === '') continue;
+    lastLine = lineNumber;
+    if (trailer) throw new ImportRefused(`line ${lineNumber} follows the trailer (line ${trailer.lineNumber}), which must be the file's last line`);
     const link = checkedLine(line, lineNumber, verifier);
+    if (link instanceof ExportTrailer) {
+      trailer = { summary: link.summary, lineNumber };
+      continue;
+    }
     const index: number = previous && previous.stream === link.stream && previous.commandId === link.commandId ? previous.index + 1 : 0;
     previous = { stream: link.stream, commandId: link.commandId, index };
     batch.push({ id: eventId(link.commandId, index), stream: link.stream, version: link.version, type: link.type, data: link.data, meta: link.meta, hash: link.hash, line: lineNumber });
@@ -34,6 +46,13 @@ export async function* checkedEventBatches(file: string, verifier: ChainVerifier
       batch = [];
     }
   }
+  if (!trailer) {
+    throw new ImportRefused(
+      lastLine === 0 ? 'the file is empty' : `the file ends at line ${lastLine} without the export's trailer line: it was cut short, or it is not a whole export`,
+    );
+  }
+  const differences = summaryDifferences(trailer.summary, verifier.summary(), { expected: 'the trailer', actual: 'the file' });
+  if (differences.length > 0) throw new ImportRefused(`the file does not match its trailer (line ${trailer.lineNumber}): ${describeDifferences(differences)}`);
   if (batch.length > 0) yield batch;
 }
 
@@ -55,15 +74,17 @@ async function* fileLines(file: string): AsyncGenerator<{ line: string; lineNumb
   if (rest !== '') yield numbered(rest);
 }
 
-/** The line's event once it continues its stream's chain (with the text that carries its hash). */
-function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier): ExportedEvent {
-  let link: ExportedEvent;
+/** The line's event once it continues its stream's chain (with the text that carries its hash), or the trailer. */
+function checkedLine(line: string, lineNumber: number, verifier: ChainVerifier): ExportedEvent | ExportTrailer {
+  let parsed: ExportedEvent | ExportTrailer;
   try {
-    link = parseExportLine(line, { dataCheckedLater: true });
+    parsed = parseExportLine(line, { dataCheckedLater: true });
   } catch (error) {
     if (error instanceof ExportLineError) throw new ImportRefused(`line ${lineNumber}: ${error.message}`);
     throw error;
   }
+  if (parsed instanceof ExportTrailer) return parsed;
+  let link = parsed;
   let problem = verifier.check(link);
   if (problem === ALTERED) {
     // A tool that re-serialised the file may have changed how data or meta are written, not what they say.

@@ -4,7 +4,8 @@
 // Two threads share the work: a worker reads the file, parses each line and checks it against its
 // stream's hash chain (import-reader.ts); this thread writes the batches it posts and, once the file is
 // read, has the bulk load build its indexes. The first line that is malformed or breaks its chain stops
-// the import, naming the line; two events given the same id (a file written by hand: the same command_id
+// the import, naming the line, and so does a file without the export's trailer or that does not match
+// it, naming what differs; two events given the same id (a file written by hand: the same command_id
 // in two places) are refused when the id index is built. Data and meta are stored as the line's own text
 // when that text carries the hash (every export's lines: no re-encoding), else as JSON.stringify writes
 // them (a file another tool re-serialised). Memory holds a few batches, one line and one entry per stream.
@@ -13,6 +14,7 @@ import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync, writeFil
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
+import type { LogSummary } from '../event-store/log-summary.js';
 import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
 import { dataProblem } from './ndjson-log.js';
 import { unpackEventBatch, type PackedEventBatch, type ReadEvent } from './packed-event-batch.js';
@@ -26,9 +28,8 @@ const IMPORT_BATCH = 10_000;
 /** Batches the reader may post before the writer has taken them: bounds memory when the writer is the slower. */
 const BATCHES_AHEAD = 4;
 
-export interface ImportReport {
-  events: number;
-  streams: number;
+/** What was imported (its count, each stream's head, the sequence hash: verify's summary) and how long it took. */
+export interface ImportReport extends LogSummary {
   ms: number;
 }
 
@@ -42,7 +43,7 @@ export interface ImportTarget {
 /** What the reader worker (import-reader-worker.ts) posts: a batch, the end of the file, or why the file is refused. */
 export type ReaderMessage =
   | { batch: PackedEventBatch }
-  | { done: { events: number; streams: number } }
+  | { done: LogSummary }
   | { refused: string };
 
 export async function importLog(target: ImportTarget, file: string): Promise<ImportReport> {

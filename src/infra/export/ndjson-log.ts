@@ -1,6 +1,10 @@
 // The export file format: NDJSON, one event per line in global order,
 //   {"stream":"project-1","version":1,"type":"project_create","data":{...},"meta":{...},"hash":"<hex>"}
-// with data and meta written exactly as the log stores them, so every line's hash verifies as it is.
+// with data and meta written exactly as the log stores them, so every line's hash verifies as it is,
+// and one last line, the trailer: the summary of the lines before it (log-summary.ts),
+//   {"trailer":true,"events":1057,"sequence_hash":"<hex>","streams":[{"stream":"account-1","version":3,"head_hash":"<hex>"},...]}
+// which the import compares with what it read: a file cut short, or whose lines were dropped or moved,
+// does not match it (the chains alone miss a stream's dropped last events and lines moved across streams).
 //
 // Reading a line back: a line in exactly the layout exportLine writes (every export) is cut at its known
 // keys, and data and meta are kept as the line's own text: each is parsed once (it must be one JSON
@@ -8,14 +12,27 @@
 // parsed whole and data and meta are written back with JSON.stringify, as the log wrote them.
 import type { ChainedEvent } from '../../ports/event-store.js';
 import type { ChainLink } from '../event-store/chain-verifier.js';
+import { readLogSummary, type LogSummary } from '../event-store/log-summary.js';
 
 /** One export line (without its newline), built from the stored text without re-encoding it. */
 export function exportLine(event: ChainedEvent): string {
   return `{"stream":${JSON.stringify(event.stream)},"version":${event.version},"type":${JSON.stringify(event.type)},"data":${event.data},"meta":${event.meta},"hash":${JSON.stringify(event.hash)}}`;
 }
 
-/** A line that is not an exported event. */
+/** An export's last line: the summary of its events. */
+export function trailerLine(summary: LogSummary): string {
+  return JSON.stringify({ trailer: true, events: summary.events, sequence_hash: summary.sequence_hash, streams: summary.streams });
+}
+
+/** A line that is not an exported event (nor a trailer). */
 export class ExportLineError extends Error {}
+
+/** The trailer line read back. */
+export class ExportTrailer {
+  constructor(readonly summary: LogSummary) {}
+}
+
+const TRAILER_KEYS = ['trailer', 'events', 'sequence_hash', 'streams'];
 
 /** An event read from an export line: what its chain covers, data and meta as the line holds them. */
 export interface ExportedEvent extends ChainLink {
@@ -37,13 +54,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Reads one export line; throws ExportLineError saying what is wrong with it. With `dataCheckedLater`,
+ * Reads one export line, an event or the trailer; throws ExportLineError saying what is wrong with it. With `dataCheckedLater`,
  * the data text of a line in exportLine's layout is not parsed here: the caller must refuse the line
  * when dataProblem(data) names a problem (the import checks it on its writing thread, which waits on
  * this reading otherwise). Such a line whose data is no JSON object is then refused for its data,
  * where parsing it here would have judged the whole line.
  */
-export function parseExportLine(line: string, options: { dataCheckedLater?: boolean } = {}): ExportedEvent {
+export function parseExportLine(line: string, options: { dataCheckedLater?: boolean } = {}): ExportedEvent | ExportTrailer {
   return exportLayoutEvent(line, options.dataCheckedLater === true) ?? parsedLineEvent(line);
 }
 
@@ -89,8 +106,8 @@ function exportLayoutEvent(line: string, dataCheckedLater: boolean): ExportedEve
   return checkedEvent({ stream, version: Number(head[2]), type, data, meta, hash }, dataText, metaText);
 }
 
-/** Any other layout: the whole line parsed, data and meta written back as the log wrote them. */
-function parsedLineEvent(line: string): ExportedEvent {
+/** Any other layout: the whole line parsed, data and meta written back as the log wrote them; or the trailer. */
+function parsedLineEvent(line: string): ExportedEvent | ExportTrailer {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -98,9 +115,22 @@ function parsedLineEvent(line: string): ExportedEvent {
     throw new ExportLineError('not JSON');
   }
   if (!isObject(value)) throw new ExportLineError('not a JSON object');
+  if ('trailer' in value) return checkedTrailer(value);
   const unknownKey = Object.keys(value).find((key) => !KEYS.includes(key));
   if (unknownKey !== undefined) throw new ExportLineError(`unknown key "${unknownKey}"`);
   return checkedEvent(value, null, null);
+}
+
+function checkedTrailer(value: Record<string, unknown>): ExportTrailer {
+  const unknownKey = Object.keys(value).find((key) => !TRAILER_KEYS.includes(key));
+  if (unknownKey !== undefined) throw new ExportLineError(`unknown key "${unknownKey}" in the trailer`);
+  const summary = readLogSummary(value);
+  if (typeof summary === 'string') throw new ExportLineError(`the trailer: ${summary}`);
+  const { events, sequence_hash: sequenceHash, streams } = summary;
+  if (value['trailer'] !== true || events === undefined || sequenceHash === undefined) {
+    throw new ExportLineError('the trailer must be {"trailer":true,"events":N,"sequence_hash":H,"streams":[...]}');
+  }
+  return new ExportTrailer({ events, sequence_hash: sequenceHash, streams });
 }
 
 function checkedEvent(value: Record<string, unknown>, dataText: string | null, metaText: string | null): ExportedEvent {

@@ -1,10 +1,16 @@
 // Runs the reactions (src/reactions/) behind the global log. Each reaction has a worker of its own:
 //
 //   load its checkpoint -> read the log after it in batches -> hand the batch's events of the reaction's
-//   types to the reaction at once (retrying a failure with bounded exponential back-off) -> save the
-//   batch's last position as the new checkpoint -> pause `gatherMs` after a batch that did not fill, so
-//   the next gathers the writes of that window -> when caught up, sleep until the event store says new
-//   events are visible (appended$)
+//   types to the reaction at once -> save the batch's last position as the new checkpoint -> pause
+//   `gatherMs` after a batch that did not fill, so the next gathers the writes of that window -> when
+//   caught up, sleep until the event store says new events are visible (appended$)
+//
+// Every step that can fail (loading the checkpoint, reading the log, the reaction's handle, saving the
+// checkpoint: a full disk, a busy or damaged file, a reaction's own failure) is retried by itself with
+// bounded exponential back-off, and the worker goes on from there once it succeeds: nothing but stop()
+// ends a worker. A failed checkpoint save is retried alone (the batch is not handed again). While a step
+// fails, status() says which, since when and with what error; this is the one place every reaction,
+// present and future, gets that from.
 //
 // A reaction that runs work of its own beside the log (the webhook deliveries' workers) is started with
 // the runner and stopped after its workers (`Reaction.start` / `stop`).
@@ -46,6 +52,8 @@ export interface ReactionRunnerOptions {
   backOff?: BackOff;
   /** How long stop() waits for a delivery in hand; past it the batch is redelivered at the next start. */
   stopGraceMs?: number;
+  /** The time a failure is recorded at (tests); Date.now by default. */
+  clock?: () => number;
   /**
    * After a batch smaller than `batchSize`, the pause before reading the next (default 20 ms): under a
    * stream of writes a reaction then handles the events of that window in one batch (one transaction)
@@ -58,9 +66,25 @@ export interface ReactionStatus {
   name: string;
   /** The position the reaction has handled the log up to. */
   position: number;
-  /** Failed attempts on the event in hand (0 when it is not failing). */
-  failures: number;
+  /** Set while a step fails (it is being retried), null otherwise. */
+  failing: ReactionFailure | null;
 }
+
+export interface ReactionFailure {
+  /** What fails: 'resume' (loading the checkpoint), 'read' (the log), 'handle' (the reaction), 'checkpoint' (saving it). */
+  step: ReactionStep;
+  /** The last attempt's error. */
+  error: string;
+  /** When the first of the failed attempts in a row failed (ms since the epoch). */
+  since: number;
+  /** Failed attempts in a row. */
+  attempts: number;
+}
+
+export type ReactionStep = 'resume' | 'read' | 'handle' | 'checkpoint';
+
+/** What a step answers when the worker was stopped before it succeeded. */
+const STOPPED = Symbol('stopped');
 
 const DEFAULT_BACK_OFF: BackOff = { initialMs: 100, maxMs: 30_000 };
 
@@ -121,7 +145,7 @@ export class ReactionRunnerStopped extends Error {
 
 class ReactionWorker {
   private position = 0;
-  private failures = 0;
+  private failing: ReactionFailure | null = null;
   private stopped = false;
   /** Set when stop() gave up waiting: nothing is recorded any more (the stores may be closing). */
   private abandoned = false;
@@ -150,6 +174,7 @@ class ReactionWorker {
   }
 
   start(): void {
+    // run() retries every failure itself; only a bug in the runner could reject it.
     this.running ??= this.run().catch((error: unknown) => {
       this.log.error('reaction worker ended', { reaction: this.reaction.name, error: String(error) });
     });
@@ -162,7 +187,7 @@ class ReactionWorker {
   }
 
   status(): ReactionStatus {
-    return { name: this.reaction.name, position: this.position, failures: this.failures };
+    return { name: this.reaction.name, position: this.position, failing: this.failing && { ...this.failing } };
   }
 
   reached(position: number): Promise<void> {
@@ -183,20 +208,23 @@ class ReactionWorker {
   }
 
   private async run(): Promise<void> {
-    const checkpoint = await this.options.checkpoints.position(this.reaction.name);
-    this.advance(this.reaction.resumeAfter ? Math.min(checkpoint, await this.reaction.resumeAfter(checkpoint)) : checkpoint);
+    const resumed = await this.attempt('resume', () => this.resumePosition());
+    if (resumed === STOPPED) return;
+    this.advance(resumed);
     while (!this.stopped) {
-      const events = await this.nextBatch();
-      if (events === null) continue;
+      this.woken = false;
+      const after = this.position;
+      const events = await this.attempt('read', () => this.options.eventStore.readAll({ after, limit: this.batchSize }));
+      if (events === STOPPED) return;
       if (events.length === 0) {
         await this.sleep(null);
         continue;
       }
       const wanted = events.filter((event) => this.wants(event));
-      if (wanted.length > 0 && !(await this.deliver(wanted))) return;
+      if (wanted.length > 0 && (await this.attempt('handle', () => this.reaction.handle(wanted), wanted)) === STOPPED) return;
       if (this.abandoned) return;
       const handled = events.at(-1)!.position;
-      await this.options.checkpoints.save(this.reaction.name, handled);
+      if ((await this.attempt('checkpoint', () => this.options.checkpoints.save(this.reaction.name, handled))) === STOPPED) return;
       this.advance(handled);
       // A batch that did not fill the limit: let the next one gather what arrives meanwhile. A full one:
       // let requests in before the next, or a catch-up over a long log holds the event loop for seconds
@@ -206,49 +234,49 @@ class ReactionWorker {
     }
   }
 
-  /** The events after the checkpoint; null after a read failure (backed off, to be read again). */
-  private async nextBatch(): Promise<RecordedEvent[] | null> {
-    this.woken = false;
-    try {
-      const events = await this.options.eventStore.readAll({ after: this.position, limit: this.batchSize });
-      this.failures = 0;
-      return events;
-    } catch (error) {
-      this.failures++;
-      this.log.warn('reaction could not read the log; retrying', { reaction: this.reaction.name, error: String(error) });
-      await this.sleep(this.delay());
-      return null;
-    }
+  /** The position to go on after: the stored checkpoint, or lower when the reaction says so. */
+  private async resumePosition(): Promise<number> {
+    const checkpoint = await this.options.checkpoints.position(this.reaction.name);
+    return this.reaction.resumeAfter ? Math.min(checkpoint, await this.reaction.resumeAfter(checkpoint)) : checkpoint;
   }
 
   private wants(event: RecordedEvent): boolean {
     return this.reaction.types === undefined || this.reaction.types.includes(event.type);
   }
 
-  /** Hands the batch to the reaction until it succeeds; false when stopped meanwhile. */
-  private async deliver(events: readonly RecordedEvent[]): Promise<boolean> {
+  /**
+   * Runs `step` until it succeeds, backing off after each failure (recorded in `failing` and logged);
+   * STOPPED when the worker is stopped first. `events`: the batch a failing handle was given (logged).
+   */
+  private async attempt<T>(step: ReactionStep, run: () => Promise<T>, events?: readonly RecordedEvent[]): Promise<T | typeof STOPPED> {
     while (!this.stopped) {
       try {
-        await this.reaction.handle(events);
-        this.failures = 0;
-        return true;
+        const value = await run();
+        if (this.failing) {
+          this.log.info('reaction resumed', { reaction: this.reaction.name, step: this.failing.step, failedAttempts: this.failing.attempts });
+          this.failing = null;
+        }
+        return value;
       } catch (error) {
-        this.failures++;
+        const message = error instanceof Error ? error.message : String(error);
+        const since = this.failing?.step === step ? this.failing.since : (this.options.clock ?? Date.now)();
+        this.failing = { step, error: message, since, attempts: this.failing?.step === step ? this.failing.attempts + 1 : 1 };
         this.log.warn('reaction failed; retrying with back-off', {
           reaction: this.reaction.name,
-          positions: `${events[0]!.position}-${events.at(-1)!.position}`,
-          attempt: this.failures,
-          error: error instanceof Error ? error.message : String(error),
+          step,
+          ...(events ? { positions: `${events[0]!.position}-${events.at(-1)!.position}` } : {}),
+          attempt: this.failing.attempts,
+          error: message,
         });
         await this.sleep(this.delay());
       }
     }
-    return false;
+    return STOPPED;
   }
 
   /** The back-off before the next attempt: doubling from initialMs, never above maxMs. */
   private delay(): number {
-    const exponent = Math.min(this.failures - 1, 30);
+    const exponent = Math.min((this.failing?.attempts ?? 1) - 1, 30);
     return Math.min(this.backOff.maxMs, this.backOff.initialMs * 2 ** exponent);
   }
 

@@ -1,7 +1,8 @@
 // The export line format: written from the stored text without re-encoding, read back to the same text
-// (so its hash verifies), and every malformed line refused with what is wrong.
+// (so its hash verifies), and every malformed line refused with what is wrong; the trailer line written
+// from a summary and read back as one.
 import { expect } from 'chai';
-import { ExportLineError, exportLine, parseExportLine } from '../../../src/infra/export/ndjson-log.js';
+import { ExportLineError, ExportTrailer, exportLine, parseExportLine, trailerLine, type ExportedEvent } from '../../../src/infra/export/ndjson-log.js';
 
 const stored = {
   position: 7,
@@ -13,12 +14,19 @@ const stored = {
   hash: 'ab'.repeat(32),
 };
 
+/** The event a line holds (the test fails on a trailer). */
+function eventOf(line: string): ExportedEvent {
+  const parsed = parseExportLine(line);
+  if (parsed instanceof ExportTrailer) throw new Error(`a trailer: ${line}`);
+  return parsed;
+}
+
 describe('export lines (NDJSON)', () => {
   it('writes stream, version, type, data, meta and hash, and reads back the stored text', () => {
     const line = exportLine(stored);
     expect(line).to.not.contain('\n');
     expect(Object.keys(JSON.parse(line))).to.deep.equal(['stream', 'version', 'type', 'data', 'meta', 'hash']);
-    const { commandId, canonical, ...link } = parseExportLine(line);
+    const { commandId, canonical, ...link } = eventOf(line);
     const { position: _position, ...expected } = stored;
     expect(link).to.deep.equal(expected);
     expect(commandId).to.equal('c-1');
@@ -27,7 +35,7 @@ describe('export lines (NDJSON)', () => {
 
   it('keeps the text of data and meta of an export line as it is, and reads any other layout of the same object', () => {
     const respaced = exportLine({ ...stored, data: '{"changes": [ ], "note":"1e2"}' });
-    const kept = parseExportLine(respaced);
+    const kept = eventOf(respaced);
     expect(kept.data).to.equal('{"changes": [ ], "note":"1e2"}');
     expect(kept.canonical().data).to.equal('{"changes":[],"note":"1e2"}');
     const reordered = JSON.stringify({ hash: stored.hash, meta: JSON.parse(stored.meta), data: { b: 1, a: [2] }, type: stored.type, version: 2, stream: 'project-3' });
@@ -56,5 +64,23 @@ describe('export lines (NDJSON)', () => {
       [exportLine({ ...stored, version: 0 }), /"version"/],
     ];
     for (const [line, message] of cases) expect(() => parseExportLine(line), line).to.throw(ExportLineError, message);
+  });
+
+  it('writes the trailer from a summary and reads it back, in any layout; a malformed one is refused', () => {
+    const summary = { events: 3, sequence_hash: 'cd'.repeat(32), streams: [{ stream: 'project-3', version: 3, head_hash: stored.hash }] };
+    const line = trailerLine(summary);
+    expect(JSON.parse(line)).to.deep.equal({ trailer: true, ...summary });
+    expect(parseExportLine(line)).to.deep.equal(new ExportTrailer(summary));
+    const reordered = JSON.stringify({ streams: summary.streams, events: 3, trailer: true, sequence_hash: summary.sequence_hash }, null, 1).replaceAll('\n', ' ');
+    expect(parseExportLine(reordered)).to.deep.equal(new ExportTrailer(summary));
+    const cases: [unknown, RegExp][] = [
+      [{ trailer: true, events: 3, streams: summary.streams }, /"sequence_hash"/],
+      [{ trailer: false, ...summary }, /the trailer must be/],
+      [{ trailer: true, ...summary, extra: 1 }, /unknown key "extra" in the trailer/],
+      [{ trailer: true, ...summary, events: -1 }, /"events"/],
+      [{ trailer: true, ...summary, streams: [{ stream: 'project-3', version: 0, head_hash: 'x' }] }, /"streams"\[0\]/],
+      [{ trailer: true, ...summary, streams: [...summary.streams, ...summary.streams] }, /names project-3 twice/],
+    ];
+    for (const [value, message] of cases) expect(() => parseExportLine(JSON.stringify(value)), JSON.stringify(value)).to.throw(ExportLineError, message);
   });
 });

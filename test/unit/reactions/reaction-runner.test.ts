@@ -1,6 +1,8 @@
 // The reaction runner over the embedded event store: every event handed once and in order, a restart
 // resuming from the stored checkpoint, a failing reaction retried with back-off without holding up the
-// others or the writes, a type filter, and a clean stop while a reaction backs off.
+// others or the writes, a checkpoint store that fails (a full disk) retried until it works again with
+// nothing handed twice and the failure shown in status(), a type filter, and a clean stop while a
+// reaction backs off.
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/domain/events.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
@@ -163,6 +165,69 @@ describe('reaction runner', () => {
     await inHand;
     await runner.stop();
     expect(await checkpoints.position('hung')).to.equal(0);
+  });
+
+  /** `checkpoints` whose loads and saves throw (as SQLite does on a full disk) while `state.now` is set. */
+  function failingCheckpoints(inner: ReactionCheckpoints) {
+    const state = { now: true, loads: 0 };
+    const full = () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const store: ReactionCheckpoints = {
+      async position(reaction) {
+        state.loads++;
+        if (state.now) throw full();
+        return inner.position(reaction);
+      },
+      async save(reaction, position) {
+        if (state.now) throw full();
+        return inner.save(reaction, position);
+      },
+      close: () => inner.close(),
+    };
+    return { store, state };
+  }
+
+  /** Resolves once `check` holds, polling the runner's own state (bounded: fails after 2 s). */
+  async function until(check: () => boolean): Promise<void> {
+    for (let turn = 0; turn < 2000 && !check(); turn++) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(check(), 'condition never held').to.equal(true);
+  }
+
+  it('retries a checkpoint that cannot be saved, shows the failure in status(), and resumes by itself without handing a batch twice', async () => {
+    const { reaction, handled } = recording('notify');
+    const { store: flaky, state } = failingCheckpoints(checkpoints);
+    state.now = false;
+    const runner = new ReactionRunner({ eventStore: store, checkpoints: flaky, reactions: [reaction], backOff: quickBackOff, clock: () => 1_000 });
+    runner.start();
+    await runner.waitFor(await append(2));
+    state.now = true;
+    const head = await append(3);
+    await until(() => (runner.status()[0]!.failing?.attempts ?? 0) >= 3);
+    const { failing, ...rest } = runner.status()[0]!;
+    expect(rest).to.deep.equal({ name: 'notify', position: 2 });
+    expect(failing).to.deep.include({ step: 'checkpoint', error: 'database or disk is full', since: 1_000 });
+    state.now = false;
+    await runner.waitFor(head);
+    expect(runner.status()).to.deep.equal([{ name: 'notify', position: head, failing: null }]);
+    const later = await append(2);
+    await runner.waitFor(later);
+    await runner.stop();
+    expect(handled).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    expect(await checkpoints.position('notify')).to.equal(later);
+  });
+
+  it('retries loading its checkpoint at start until it can, then goes on from it', async () => {
+    await checkpoints.save('notify', 2);
+    const { reaction, handled } = recording('notify');
+    const { store: flaky, state } = failingCheckpoints(checkpoints);
+    const head = await append(4);
+    const runner = new ReactionRunner({ eventStore: store, checkpoints: flaky, reactions: [reaction], backOff: quickBackOff });
+    runner.start();
+    await until(() => state.loads >= 3);
+    expect(runner.status()[0]).to.deep.include({ position: 0 }).and.nested.include({ 'failing.step': 'resume' });
+    state.now = false;
+    await runner.waitFor(head);
+    await runner.stop();
+    expect(handled).to.deep.equal([3, 4]);
   });
 
   it('refuses two reactions with one name (they would share a checkpoint)', () => {
