@@ -148,6 +148,8 @@ function pageOneRequest(route: RouteDefinition, project: { id: number; name: str
     project: { id: project.id, project, role: 'owner', public: false },
     accessTo: () => Promise.reject(new Error('not used by the project feed')),
     confirmPassword: () => Promise.reject(new Error('not used by the project feed')),
+    clientAddress: '127.0.0.1',
+    credentialsStillValid: async () => true,
     commandId: 'bench',
     now,
   };

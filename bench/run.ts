@@ -12,6 +12,8 @@ import { run as verifyBench } from './verify-bench.js';
 import { run as diskBench } from './disk-bench.js';
 import { run as timeTravelBench } from './time-travel-bench.js';
 import { run as timeTravelLoadBench } from './time-travel-load-bench.js';
+import { run as streamBench } from './stream-bench.js';
+import { run as webhookBench } from './webhook-bench.js';
 import { run as boardBench } from './board-bench.js';
 
 const benches: Record<string, () => Promise<void>> = {
@@ -27,6 +29,8 @@ const benches: Record<string, () => Promise<void>> = {
   disk: diskBench,
   'time-travel': timeTravelBench,
   'time-travel-load': timeTravelLoadBench,
+  streams: streamBench,
+  webhooks: webhookBench,
   board: boardBench,
 };
 

@@ -41,6 +41,7 @@ import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle.js';
 import { asOfRequest, checkedAsOfVersion, versionFoundAt, type AsOfRequest } from './as-of-parameters.js';
 import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
+import { EVENT_STREAM_HEADERS, responseSink } from './event-stream.js';
 import { discardUnreadBody, parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
 import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
@@ -172,6 +173,12 @@ class RequestPipeline {
 
     const routeRequest: RouteRequest = {
       method, params, query, body, rawBody, header, actor, route, versionPrefix: prefix,
+      clientAddress: address,
+      credentialsStillValid: async () => {
+        if (!actor) return true;
+        const again = await authenticate({ header, query, basicAllowed: false, address }, this.deps.auth, this.signIns).catch(() => null);
+        return again?.id === actor.id;
+      },
       commandId: randomUUID(),
       now: this.clock(),
       accessTo: (projectId, level) => authorizeProject(this.deps.projects, { projectId, actor, level, method, xhr }),
@@ -199,7 +206,17 @@ class RequestPipeline {
       this.write(res, state, cached, ifNoneMatch);
       return this.noteView(context, cached.status);
     }
-    const rendered = await this.render(await route.handle(request), context, context.asOfVersion);
+    const result = await route.handle(request);
+    if (result.kind === 'stream') {
+      try {
+        assertAnswersAsDeclared(route, result);
+      } catch (error) {
+        result.cancel(); // the slot the route took is given back
+        throw error;
+      }
+      return this.startStream(res, context, result);
+    }
+    const rendered = await this.render(result, context, context.asOfVersion);
     if (rendered.status === 200 && rendered.body && request.method === 'GET') rendered.headers.ETag ??= entityTag(rendered.body);
     this.write(res, state, this.wire(rendered), ifNoneMatch);
     this.noteView(context, rendered.status);
@@ -208,6 +225,34 @@ class RequestPipeline {
   /** Whether the answer names values that move with the clock (never byte-cached: resource-type.ts). */
   private movesWithClock(selection: FieldSelection): boolean {
     return namesAnyOf(selection, this.deps.resources.namesMovingWithClock);
+  }
+
+  /**
+   * An event stream: 200 with the stream headers sent at once (no Content-Length, no cache, no ETag), then
+   * the route's stream writes to the response; a HEAD request gets the headers only.
+   */
+  private async startStream(res: ServerResponse, context: RenderContext, result: Extract<ApiResult, { kind: 'stream' }>): Promise<void> {
+    const headers: HeaderBag = { ...this.common, ...EVENT_STREAM_HEADERS };
+    const projectId = result.projectId ?? context.request.project?.id;
+    const version = await Promise.resolve(result.projectVersion ?? (projectId === undefined ? null : this.deps.projectVersion(projectId))).catch((error: unknown) => {
+      result.cancel(); // the slot the route took is given back
+      throw error;
+    });
+    if (version !== null) setServiceHeader(headers, 'Project-Version', version);
+    context.state.projectVersion = headers['X-Tracker-Project-Version'] ?? null;
+    if (res.destroyed) return result.cancel();
+    // No chunked framing: the body ends when the connection does (an event stream is never reused for
+    // another request), so each write of the stream is one write to the socket.
+    res.removeHeader('Transfer-Encoding');
+    res.writeHead(200, headers);
+    if (context.state.method === 'HEAD') {
+      result.cancel();
+      res.end();
+      return;
+    }
+    res.flushHeaders();
+    if (!res.socket) return result.cancel();
+    result.open(responseSink(res));
   }
 
   /** A route that `countsAsView`, answered to a person with a role in the project: they viewed it. */
@@ -303,6 +348,8 @@ class RequestPipeline {
     const enveloped = state.envelope || route.alwaysEnvelope === true;
 
     switch (result.kind) {
+      case 'stream':
+        throw new Error(`route ${route.method} ${route.path}: a stream is started by answer(), never rendered`);
       case 'raw': {
         if (result.filename === undefined) headers['Content-Type'] = result.contentType;
         else Object.assign(headers, downloadHeaders({ contentType: result.contentType, filename: result.filename, inlineAsked: result.inline === true }));

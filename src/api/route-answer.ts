@@ -4,6 +4,9 @@
 import { mediaTypeOf } from './request-body.js';
 import type { ApiResult, RouteAnswer, RouteDefinition } from './route-table.js';
 
+/** What a route answering a stream (`kind: 'stream'`) declares. */
+export const EVENT_STREAM = 'text/event-stream';
+
 /** Any media type: a download answers the stored file's own. */
 export const ANY_MEDIA_TYPE = '*/*';
 
@@ -17,6 +20,7 @@ export function assertAnswersAsDeclared(route: RouteDefinition, result: ApiResul
 export function answerMismatch(answer: RouteAnswer, result: ApiResult): string | null {
   if (answer === 'empty') return result.kind === 'empty' ? null : `a ${result.kind} result`;
   if ('raw' in answer) {
+    if (result.kind === 'stream') return answer.raw === EVENT_STREAM ? null : 'an event stream';
     if (result.kind !== 'raw') return `a ${result.kind} result`;
     const types = typeof answer.raw === 'string' ? [answer.raw] : answer.raw;
     const given = mediaTypeOf(result.contentType);

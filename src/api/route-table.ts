@@ -23,6 +23,7 @@
 
 import type { SchemaObject } from 'ajv';
 import type { Actor } from '../ports/authenticator.js';
+import type { EventStreamSink } from './event-stream.js';
 import type { Doc } from '../ports/read-store.js';
 import type { Pagination } from '../queries/page.js';
 import type { Checker } from './request-schema.js';
@@ -97,6 +98,13 @@ export interface ApiRequest {
    * Throws `invalid_authentication` for a wrong password, `too_many_requests` while throttled.
    */
   confirmPassword(password: string): Promise<void>;
+  /** The client's address (the socket's): what limits count for anonymous callers. */
+  clientAddress: string;
+  /**
+   * Whether the credentials the request came with still authenticate the same person now (a token
+   * reset revokes them): for answers that outlive the request, the live activity stream.
+   */
+  credentialsStillValid(): Promise<boolean>;
   /** Fresh UUID per request (idempotency of the command this request issues). */
   commandId: string;
   /** Request time, ms since the epoch. */
@@ -144,6 +152,16 @@ export type ApiResult =
        */
       filename?: string;
       inline?: boolean;
+    })
+  /**
+   * A Server-Sent Events stream (api/event-stream.ts): answered 200 `text/event-stream` at once, then
+   * `open` writes to the response for as long as the stream lasts; `cancel` when it never starts (HEAD).
+   * Never cached or enveloped.
+   */
+  | (ResultCommon & {
+      kind: 'stream';
+      open(sink: EventStreamSink): void;
+      cancel(): void;
     });
 
 /**

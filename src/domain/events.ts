@@ -28,6 +28,7 @@ export type ResourceKind =
   | 'review_type'
   | 'review'
   | 'workspace'
+  | 'webhook'
   | 'notification'
   | 'id_block';
 
@@ -122,6 +123,9 @@ export const EVENT_TYPES = [
   'review_update',
   'review_delete',
   'iteration_update',
+  'webhook_create',
+  'webhook_update',
+  'webhook_delete',
   'person_create',
   'person_update',
   'notification_update',

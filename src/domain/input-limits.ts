@@ -36,6 +36,10 @@ export const TEXT_LIMITS = {
   username: 40,
   /** `alternate_link` of an ext attachment. */
   attachment_link: 2048,
+  /** A webhook's `webhook_url`. */
+  webhook_url: 2048,
+  /** A webhook's signing `secret`. */
+  webhook_secret: 255,
   /** Short enumerations and identifiers sent as text (state, type, color, time zone, role ...). */
   short_text: 100,
 } as const;

@@ -126,7 +126,16 @@ export function applyChange(doc: ResourceDoc | undefined, change: ResourceChange
  * store has acknowledged, so a rejected decision never touches the state.
  */
 export function evolve(state: StreamState, event: RecordedEvent): StreamState {
-  for (const change of event.data.changes) {
+  foldChanges(state, event.data.changes);
+  state.version = event.version;
+  state.updatedAt = event.meta.occurred_at;
+  state.lastEventId = event.id;
+  return state;
+}
+
+/** Applies changes to the state's documents and maintained indexes, in place (evolve() and working copies). */
+function foldChanges(state: StreamState, changes: readonly ResourceChange[]): void {
+  for (const change of changes) {
     const docs = docsOf(state, change.kind);
     const before = docs.get(change.id);
     const next = applyChange(before, change);
@@ -134,8 +143,25 @@ export function evolve(state: StreamState, event: RecordedEvent): StreamState {
     else docs.delete(change.id);
     for (const index of state.indexes.values()) if (index.kind === change.kind) index.replace(before, next);
   }
-  state.version = event.version;
-  state.updatedAt = event.meta.occurred_at;
-  state.lastEventId = event.id;
-  return state;
+}
+
+/**
+ * A working copy of a state for a decision made of several steps, each deciding on what the steps
+ * before it changed (a source commit touching several stories): the document maps are copied (the
+ * documents themselves are never changed in place, only replaced), derived values and indexes start
+ * empty. The state itself is left as it is.
+ */
+export function workingCopy(state: StreamState): StreamState {
+  const copy = emptyState(state.stream);
+  copy.version = state.version;
+  copy.updatedAt = state.updatedAt;
+  copy.lastEventId = state.lastEventId;
+  for (const [kind, docs] of state.docs) copy.docs.set(kind, new Map(docs));
+  return copy;
+}
+
+/** Folds a step's changes into a working copy; its version moves so values derived before are computed again. */
+export function foldIntoCopy(copy: StreamState, changes: readonly ResourceChange[]): void {
+  foldChanges(copy, changes);
+  copy.version++;
 }

@@ -16,6 +16,10 @@ import type { RouteDefinition } from '../api/route-table.js';
 import { resourceModules } from '../api/resources/index.js';
 import { epicUrl, invitationUrl, storyUrl } from '../api/resources/web-addresses.js';
 import { activityFeeds } from '../queries/activity-feeds.js';
+import { ActivityItems } from '../api/activity-items.js';
+import { LiveActivity } from '../api/live-activity.js';
+import { activityType } from '../api/resources/activity.js';
+import { Serializer } from '../api/serializer.js';
 import { peopleAsSeen } from '../queries/email-visibility.js';
 import { projectAccessResolver, projectVersionReader } from '../api/resources/project-access.js';
 import type { ResourceDeps, ResourceModuleFactory } from '../api/resources/resource-module.js';
@@ -40,6 +44,10 @@ import { ReactionRunner } from './reaction/reaction-runner.js';
 import { startIntegrityCheck, type RunningIntegrityCheck } from './event-store/integrity-check.js';
 import { StorageHealth, guardedStore } from './storage-health.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
+import { openSqliteWebhookDeliveries } from './reaction/sqlite-webhook-deliveries.js';
+import { webhooksReaction, type WebhookReaction } from '../reactions/webhooks.js';
+import { HttpWebhookSender } from './webhooks/http-webhook-sender.js';
+import { WebhookAddresses } from './webhooks/webhook-addresses.js';
 import type { StorylineConfig } from './config.js';
 import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory, type FoldUsage } from './time-travel/project-history.js';
@@ -90,6 +98,8 @@ export interface Storyline {
    * them (`serve`); one-shot CLI commands opening the same data directory do not run them.
    */
   reactions: ReactionRunner;
+  /** The webhook deliveries (one of the reactions): each webhook's delivery state (tests, benchmarks). */
+  webhooks: WebhookReaction;
   /** Where the project-snapshots reaction's snapshots are taken (tests: off the serving thread for a log in a file). */
   snapshots: PlacedProjectSnapshots;
   /** What the folds of projects' past (`as_of_version`) hold now, in the fold worker for a log in a file (tests, benchmarks). */
@@ -102,6 +112,8 @@ export interface Storyline {
    * Not started here: the server starts it (`serve`), as the reactions.
    */
   buildStateSnapshots(): Promise<number>;
+  /** Ends every live activity stream cleanly and refuses new ones (the first step of a shutdown). */
+  endStreams(): void;
   /**
    * Starts the embedded log's integrity check (SQLite quick_check, off the serving thread); resolves
    * once it has ended, its result logged and in /health. Nothing for KurrentDB or a log in memory. Not
@@ -230,6 +242,41 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       log,
       ...folds,
     });
+  const activity = activityFeeds({
+    read,
+    readModelChanges: runner,
+    eventStore,
+    settings: config,
+    storyUrl: (id) => storyUrl(config.siteUrl, id),
+    epicUrl: (id) => epicUrl(config.siteUrl, id),
+  });
+  // The activity items the live streams (and webhooks) send: rendered by the activity type alone.
+  const activityItems = new ActivityItems({
+    feeds: activity,
+    projects: runner.collection('projects'),
+    serializer: new Serializer(resourceTypeRegistry([activityType])),
+    readModelChanges: runner,
+    waitForPosition: (position) => runner.waitFor(position),
+    clock,
+  });
+  const liveActivity = new LiveActivity({ applied: runner, items: activityItems, log }, config.streams);
+  // Webhook deliveries: a reaction behind the log, one worker per webhook with its checkpoint beside the
+  // reactions' (reactions.sqlite), sending through the address policy at every delivery.
+  const webhookAddresses = new WebhookAddresses(config.webhooks.allowPrivate);
+  const webhookDeliveries = openSqliteWebhookDeliveries(dataFile('reactions.sqlite'));
+  const webhooks = webhooksReaction({
+    items: activityItems,
+    eventStore,
+    webhooks: runner.collection('webhooks'),
+    waitForPosition: (position) => runner.waitFor(position),
+    store: webhookDeliveries,
+    sender: new HttpWebhookSender(webhookAddresses, config.webhooks.timeoutMs, config.webhooks.hostConcurrency),
+    secrets: { secret: (ref) => credentials.webhookSecret(ref) },
+    settings: config.webhooks,
+    userAgent: `Storyline/${packageVersion()} (activity webhook)`,
+    log,
+    clock,
+  });
   const writer = new ResourceWriter({ commands, read });
   /** Moves when the thumbnails reaction made renditions: cached answers showing files change without a version. */
   let thumbnailsMade = 0;
@@ -278,17 +325,20 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       notifications: new NotificationQueries(readStore.collection(NOTIFICATIONS)),
       fileThumbnails: readStore.collection(FILE_THUMBNAILS),
       people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
-      activity: activityFeeds({
-        read,
-        readModelChanges: runner,
-        eventStore,
-        settings: config,
-        storyUrl: (id) => storyUrl(config.siteUrl, id),
-        epicUrl: (id) => epicUrl(config.siteUrl, id),
-      }),
+      activity,
     },
     uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
     projectViews,
+    liveActivity,
+    webhooks: {
+      async addressProblem(url) {
+        const checked = await webhookAddresses.resolve(new URL(url).hostname);
+        return checked.ok ? null : checked.problem;
+      },
+      putSecret: (ref, secret) => credentials.putWebhookSecret(ref, secret),
+      deleteSecret: (ref) => credentials.deleteWebhookSecret(ref),
+      deliveryState: (webhookId) => webhooks.deliveryState(webhookId),
+    },
     settings: {
       siteUrl: config.siteUrl,
       activityWindowMonths: config.activityWindowMonths,
@@ -313,6 +363,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         maxSourceBytes: config.maxUploadBytes,
         changed: () => void thumbnailsMade++,
       }),
+      webhooks,
       ...(options.reactions ?? []),
     ],
     log,
@@ -377,6 +428,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ids,
     deps,
     reactions,
+    webhooks,
     snapshots,
     startup,
     storageHealth,
@@ -399,12 +451,16 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     async pastFolds() {
       return history.usage();
     },
+    endStreams() {
+      liveActivity.close();
+    },
     async addPerson(input) {
       const { person, apiToken } = await people.addPerson(input, { commandId: crypto.randomUUID(), actorId: null, now: clock() });
       return { id: person.id, api_token: apiToken };
     },
     close() {
       closing ??= (async () => {
+        liveActivity.close();
         integrityCheck?.stop();
         await commands.settled();
         await reactions.stop();
@@ -412,6 +468,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await history.close();
         await snapshots.close();
         await checkpoints.close();
+        await webhookDeliveries.close();
         await snapshotBuilder?.close();
         await streamSnapshots?.close();
         await eventStore.close();

@@ -68,6 +68,33 @@ export interface StorylineConfig {
   timeTravelSnapshotEvery: number;
   /** Most work one search may do in the read store (ReadBudget units) before it is refused as too costly. */
   searchWork: number;
+  /** Live activity streams (GET .../activity/stream). */
+  streams: {
+    /** Open in all (beyond: 429). */
+    maxStreams: number;
+    /** Open per person, or per address for anonymous readers of public projects. */
+    maxStreamsPerCaller: number;
+    /** Between two keep-alive comments (and access checks) on each stream. */
+    heartbeatMs: number;
+    /** Unsent bytes a stream may hold before it is dropped as too slow (its client resumes with Last-Event-ID). */
+    maxBufferedBytes: number;
+    /** At most one fan-out to the streams per this period (new versions wait at most this long). */
+    flushMs: number;
+  };
+  /** Activity webhook deliveries. */
+  webhooks: {
+    /** Receivers on loopback, private, link-local and unique-local addresses are allowed (same host, LAN). */
+    allowPrivate: boolean;
+    /** A delivery not answered within this fails. */
+    timeoutMs: number;
+    /** First retry after a failure; doubling per failure up to `retryMaxMs`. */
+    retryMs: number;
+    retryMaxMs: number;
+    /** Failing this long pauses a webhook until it is updated. */
+    giveUpMs: number;
+    /** Deliveries in flight at once per receiving host. */
+    hostConcurrency: number;
+  };
 }
 
 /** Folds kept for time travel when not configured (one per project, projection and version). */
@@ -123,6 +150,21 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     timeTravelFoldQueue: integer(env, 'STORYLINE_TIME_TRAVEL_FOLD_QUEUE', DEFAULT_TIME_TRAVEL_FOLD_QUEUE, 0, 10_000),
     timeTravelSnapshotEvery: integer(env, 'STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY', DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY, 1, 1_000_000),
     searchWork: integer(env, 'STORYLINE_SEARCH_WORK', MAX_SEARCH_WORK, 1, Number.MAX_SAFE_INTEGER),
+    streams: {
+      maxStreams: integer(env, 'STORYLINE_STREAMS_MAX', 2000, 0, 1_000_000),
+      maxStreamsPerCaller: integer(env, 'STORYLINE_STREAMS_PER_PERSON', 10, 0, 1_000_000),
+      heartbeatMs: integer(env, 'STORYLINE_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+      maxBufferedBytes: integer(env, 'STORYLINE_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+      flushMs: integer(env, 'STORYLINE_STREAM_FLUSH_MS', 100, 0, 10_000),
+    },
+    webhooks: {
+      allowPrivate: flag(env, 'STORYLINE_WEBHOOK_ALLOW_PRIVATE'),
+      timeoutMs: integer(env, 'STORYLINE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      retryMs: integer(env, 'STORYLINE_WEBHOOK_RETRY_MS', 1000, 1, 3_600_000),
+      retryMaxMs: integer(env, 'STORYLINE_WEBHOOK_RETRY_MAX_MS', 600_000, 1, 86_400_000),
+      giveUpMs: integer(env, 'STORYLINE_WEBHOOK_GIVE_UP_MS', 86_400_000, 1, 30 * 86_400_000),
+      hostConcurrency: integer(env, 'STORYLINE_WEBHOOK_HOST_CONCURRENCY', 64, 1, 1000),
+    },
   };
 }
 
@@ -187,6 +229,14 @@ function proxyList(raw: string | undefined): string[] {
   const bad = entries.find((entry) => proxyRule(entry) === null);
   if (bad !== undefined) throw new ConfigError(`STORYLINE_TRUSTED_PROXIES must list IP addresses or subnets (10.0.0.0/8), got "${bad}"`);
   return entries;
+}
+
+/** `1` or `true` turns a switch on; unset, empty, `0` or `false` leaves it off; anything else is refused. */
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 /** A history window in months; `0` or `unlimited` means no limit. */

@@ -25,6 +25,8 @@ export async function listen(
     /** Time allowed to send the request headers (node's headersTimeout). */
     headersTimeoutMs?: number;
     log: Log;
+    /** Called as the shutdown begins, before in-flight requests are waited for (ends the long-lived event streams). */
+    onStopping?: () => void;
     onClosed: () => Promise<void>;
     /** Called once with the server before it listens (e.g. to answer malformed requests). */
     configure?: (server: Server) => void;
@@ -78,6 +80,7 @@ export async function listen(
     closing ??= (async () => {
       stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      options.onStopping?.();
       for (const [socket, inFlight] of busy) if (inFlight === 0) socket.end();
       const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), options.graceMs).unref());
       if ((await Promise.race([closed, timer])) === 'timeout') {

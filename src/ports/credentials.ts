@@ -48,6 +48,13 @@ export interface CredentialStore {
   revision(): Promise<number>;
   /** The server secret tokens are derived from; created on first use. */
   serverSecret(): Promise<Buffer>;
+  /**
+   * A webhook's signing secret, kept under the random key its webhook names (`secret_ref`, the only
+   * trace of it in the log); null when none is kept there (never set, removed, or an imported log).
+   */
+  webhookSecret(ref: string): Promise<string | null>;
+  putWebhookSecret(ref: string, secret: string): Promise<void>;
+  deleteWebhookSecret(ref: string): Promise<void>;
   close(): Promise<void>;
 }
 

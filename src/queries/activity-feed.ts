@@ -60,6 +60,11 @@ export async function projectFeedPage(
   return { events, total };
 }
 
+/** The events of a project's stream after `afterVersion`, oldest first, at most `limit` (the live stream and webhooks). */
+export function projectEventsAfter(store: EventStore, projectId: number, afterVersion: number, limit: number): Promise<RecordedEvent[]> {
+  return store.readStream(streams.project(projectId), { from: afterVersion + 1, limit });
+}
+
 /** When the event at a version of the project's stream occurred (+Infinity past the head). */
 function occurredAtOf(store: EventStore, projectId: number): (version: number) => Promise<number> {
   const stream = streams.project(projectId);

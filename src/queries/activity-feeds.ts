@@ -13,7 +13,16 @@ import type { ReadModelChanges } from '../ports/read-model-changes.js';
 import type { Doc, Filter, ReadOnlyCollection } from '../ports/read-store.js';
 import { ACTIVITY_BY_PERFORMER } from '../projections/activity/performer-activity-projection.js';
 import { ACTIVITY_BY_RESOURCE } from '../projections/activity/subject-activity-projection.js';
-import { indexFilter, indexedFeedPage, projectFeedPage, windowFirstVersion, type FeedFilter, type FeedPage, type WindowFirstVersion } from './activity-feed.js';
+import {
+  indexFilter,
+  indexedFeedPage,
+  projectEventsAfter,
+  projectFeedPage,
+  windowFirstVersion,
+  type FeedFilter,
+  type FeedPage,
+  type WindowFirstVersion,
+} from './activity-feed.js';
 import { paginationOf, type Page, type Paged } from './page.js';
 import { ReadModelMemo } from './read-model-memo.js';
 
@@ -26,6 +35,14 @@ export interface ActivityFeedDeps {
   /** Web addresses of stories and epics, for the activities' resources. */
   storyUrl(id: number): string;
   epicUrl(id: number): string;
+}
+
+/** One version of a project's stream with its activity (null: an event no feed shows, a private one). */
+export interface VersionedActivity {
+  version: number;
+  /** The event's global position (what the read models must have applied before it is rendered). */
+  position: number;
+  activity: ActivityDoc | null;
 }
 
 /** The filters a client sets: `since_version`, `occurred_after`, `occurred_before` (ms, strict). */
@@ -44,6 +61,15 @@ export interface ActivityFeeds {
    * pages: it moves only when the window's start passes an event, or the account's plan changes it.
    */
   windowVariant(project: Doc, now: number): Promise<string>;
+  /** The first version of the project's stream inside the history window at `now` (1 without a window). */
+  firstVersionInWindow(project: Doc, now: number): Promise<number>;
+  /**
+   * The project's versions after `afterVersion`, oldest first, at most `limit`, each rendered as the
+   * project feed renders it: what the live stream and webhook deliveries send, version by version.
+   */
+  activitiesAfter(project: Doc, afterVersion: number, limit: number): Promise<VersionedActivity[]>;
+  /** Events of the project already in hand (a batch the read models just applied), rendered the same way. */
+  activitiesOf(project: Doc, events: readonly RecordedEvent[]): Promise<VersionedActivity[]>;
 }
 
 export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
@@ -93,18 +119,26 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
     return { ...bounds, windowStart: windows.get(project.id) ?? null };
   }
 
-  async function render(feed: FeedPage, projectNames: ReadonlyMap<number, string>, page: Page): Promise<Paged<ActivityDoc>> {
-    const performerIds = [...new Set(feed.events.map((event) => event.meta.performed_by).filter(isInteger))];
+  /** Each event's activity (null for events no feed shows), the performers read in one query. */
+  async function renderEach(events: readonly RecordedEvent[], projectNames: ReadonlyMap<number, string>): Promise<Array<ActivityDoc | null>> {
+    const performerIds = [...new Set(events.map((event) => event.meta.performed_by).filter(isInteger))];
     const performerDocs = performerIds.length ? await people.find({ id: { $in: performerIds } }) : [];
     const performers = new Map(performerDocs.map((person) => [person.id, performerInfo(person)]));
-    const activities: ActivityDoc[] = [];
-    for (const event of feed.events) {
+    return events.map((event) => {
       const projectId = projectIdOfStream(event.stream);
-      if (projectId === null) continue;
-      const activity = renderActivity(event, renderContext(event, projectId, projectNames, performers));
-      if (activity) activities.push(activity);
-    }
+      return projectId === null ? null : renderActivity(event, renderContext(event, projectId, projectNames, performers));
+    });
+  }
+
+  async function render(feed: FeedPage, projectNames: ReadonlyMap<number, string>, page: Page): Promise<Paged<ActivityDoc>> {
+    const activities = (await renderEach(feed.events, projectNames)).filter((activity): activity is ActivityDoc => activity !== null);
     return { value: activities, pagination: paginationOf(feed.total, page, activities.length) };
+  }
+
+  async function versioned(project: Doc, events: readonly RecordedEvent[]): Promise<VersionedActivity[]> {
+    const ofProject = events.filter((event) => projectIdOfStream(event.stream) === project.id);
+    const activities = await renderEach(ofProject, projectNameMap(project));
+    return ofProject.map((event, index) => ({ version: event.version, position: event.position, activity: activities[index]! }));
   }
 
   function renderContext(
@@ -162,6 +196,17 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
       const start = (await windowStarts([project], now)).get(project.id) ?? null;
       return start === null ? 'unbounded' : String(await firstInWindow(project, start));
     },
+
+    async firstVersionInWindow(project, now) {
+      const start = (await windowStarts([project], now)).get(project.id) ?? null;
+      return start === null ? 1 : firstInWindow(project, start);
+    },
+
+    async activitiesAfter(project, afterVersion, limit) {
+      return versioned(project, await projectEventsAfter(deps.eventStore, project.id, afterVersion, limit));
+    },
+
+    activitiesOf: versioned,
   };
 }
 

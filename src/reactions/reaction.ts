@@ -28,6 +28,12 @@ export interface Reaction {
    * absent the checkpoint is used as it is.
    */
   resumeAfter?(checkpoint: number): Promise<number>;
+  /**
+   * Work a reaction runs beside the log (webhook deliveries, one worker per webhook): started and stopped
+   * with the runner. stop() ends it before the stores close.
+   */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
 }
 
 /** What reactions may read when they are built (read models, by collection name). */

@@ -52,7 +52,7 @@ describe('API: operations', () => {
     const names = res.json.projections.map((p: { name: string }) => p.name);
     expect(names).to.include('resources');
     for (const projection of res.json.projections) expect(projection).to.include({ position: head, behind: 0 });
-    expect(res.json.reactions.map((r: { name: string }) => r.name)).to.deep.equal(['flaky', 'notifications', 'project-snapshots', 'thumbnails']);
+    expect(res.json.reactions.map((r: { name: string }) => r.name)).to.deep.equal(['flaky', 'notifications', 'project-snapshots', 'thumbnails', 'webhooks']);
     for (const reaction of res.json.reactions) expect(reaction).to.include({ failing: null });
   });
 

@@ -43,6 +43,16 @@ describe('operator configuration', () => {
     expect(() => configFromEnv({ STORYLINE_TIME_TRAVEL_CACHE_BYTES: '0' })).to.throw(ConfigError, /STORYLINE_TIME_TRAVEL_CACHE_BYTES/);
   });
 
+  it('sets webhook deliveries and live streams as documented, private receivers off unless switched on with 1', () => {
+    expect(configFromEnv({}).webhooks).to.deep.equal({ allowPrivate: false, timeoutMs: 10_000, retryMs: 1000, retryMaxMs: 600_000, giveUpMs: 86_400_000, hostConcurrency: 64 });
+    expect(configFromEnv({}).streams).to.deep.equal({ maxStreams: 2000, maxStreamsPerCaller: 10, heartbeatMs: 15_000, maxBufferedBytes: 1024 * 1024, flushMs: 100 });
+    expect(configFromEnv({ STORYLINE_WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks.allowPrivate).to.equal(true);
+    expect(configFromEnv({ STORYLINE_WEBHOOK_ALLOW_PRIVATE: '0' }).webhooks.allowPrivate).to.equal(false);
+    expect(() => configFromEnv({ STORYLINE_WEBHOOK_ALLOW_PRIVATE: 'yes' })).to.throw(ConfigError, /STORYLINE_WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => configFromEnv({ STORYLINE_WEBHOOK_HOST_CONCURRENCY: '0' })).to.throw(ConfigError, /STORYLINE_WEBHOOK_HOST_CONCURRENCY/);
+    expect(configFromEnv({ STORYLINE_STREAMS_PER_PERSON: '3' }).streams.maxStreamsPerCaller).to.equal(3);
+  });
+
   it('snapshots a project for time travel every 5,000 versions unless told otherwise', () => {
     expect(configFromEnv({}).timeTravelSnapshotEvery).to.equal(5000);
     expect(configFromEnv({ STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY: '3' }).timeTravelSnapshotEvery).to.equal(3);

@@ -2,6 +2,7 @@
 // all with the same dependencies.
 import { accountResources } from './accounts.js';
 import { activityResources } from './activity.js';
+import { activityStreamResources } from './activity-stream.js';
 import { blockerResources } from './blockers.js';
 import { commentResources } from './comments.js';
 import { epicResources } from './epics.js';
@@ -16,10 +17,12 @@ import { invitationResources } from './invitations.js';
 import { releaseResources } from './releases.js';
 import { reviewResources } from './reviews.js';
 import { searchResources } from './search.js';
+import { sourceCommitResources } from './source-commits.js';
 import { storyResources } from './stories.js';
 import { taskResources } from './tasks.js';
 import { uploadResources } from './uploads.js';
 import { workspaceResources } from './workspaces.js';
+import { webhookResources } from './webhooks.js';
 import type { ResourceModuleFactory } from './resource-module.js';
 
 export const resourceModules: readonly ResourceModuleFactory[] = [
@@ -30,6 +33,7 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   membershipResources,
   invitationResources,
   activityResources,
+  activityStreamResources,
   storyResources,
   labelResources,
   taskResources,
@@ -43,4 +47,6 @@ export const resourceModules: readonly ResourceModuleFactory[] = [
   reviewResources,
   uploadResources,
   workspaceResources,
+  sourceCommitResources,
+  webhookResources,
 ];

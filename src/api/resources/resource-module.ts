@@ -22,6 +22,8 @@ import type { ActivityFeeds } from '../../queries/activity-feeds.js';
 import type { NotificationQueries } from '../../queries/notifications.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import type { LiveActivity } from '../live-activity.js';
+import type { WebhookServices } from './webhooks.js';
 import type { ResourceType } from '../resource-type.js';
 import type { RouteDefinition } from '../route-table.js';
 
@@ -63,6 +65,10 @@ export interface ResourceDeps {
   uploads: FileUploads;
   /** When people last viewed projects (membership `last_viewed_at`; kept outside the log). */
   projectViews: ProjectViewReads;
+  /** The open live activity streams (GET .../activity/stream). */
+  liveActivity: LiveActivity;
+  /** Webhooks' address check, signing secrets and delivery progress. */
+  webhooks: WebhookServices;
 }
 
 export interface Queries {

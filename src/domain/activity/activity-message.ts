@@ -71,6 +71,9 @@ const PHRASES: Readonly<Record<EventType, PhraseRule>> = {
   project_membership_update: membershipUpdatePhrase,
   project_membership_delete: (data) => ({ highlight: 'removed', tail: `${memberName(data)} from this project` }),
   iteration_update: iterationUpdatePhrase,
+  webhook_create: (data) => webhookPhrase(data, 'added'),
+  webhook_update: (data) => webhookPhrase(data, 'edited'),
+  webhook_delete: (data) => webhookPhrase(data, 'removed'),
   // Person, account and id streams have no activity feed; rendered generically should one ever be asked.
   person_create: genericPhrase,
   person_update: genericPhrase,
@@ -300,6 +303,14 @@ function weeks(length: unknown): string {
 
 function strength(value: unknown): string {
   return typeof value === 'number' ? `${Math.round(value * 100)}%` : '100%';
+}
+
+// ---- webhooks ----
+
+/** "added a webhook to https://hooks.example.com": the origin only (the change's name), never the path. */
+function webhookPhrase(data: EventData, highlight: string): Phrase {
+  const origin = changeOf(data, 'webhook')?.name;
+  return { highlight, tail: origin ? `a webhook to ${origin}` : 'a webhook' };
 }
 
 // ---- anything else ----

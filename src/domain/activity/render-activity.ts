@@ -4,6 +4,7 @@
 import { projectIdOfStream, type RecordedEvent, type ResourceChange, type ResourceRef, type Values } from '../events.js';
 import type { ActivityChange, ActivityDoc, ActivityPerformer, ActivityResource, RenderContext } from './activity-doc.js';
 import { describeActivity } from './activity-message.js';
+import { webhookName } from '../webhook/webhook-decisions.js';
 
 /** Shown as the performer of events written without an acting person (operator and system commands). */
 const SYSTEM_PERFORMER = { name: 'Storyline', initials: 'SL' } as const;
@@ -57,9 +58,20 @@ function renderChange(change: ResourceChange): ActivityChange {
   if (change.name !== undefined) rendered.name = change.name;
   if (change.story_type !== undefined) rendered.story_type = change.story_type;
   if (change.story_priority !== undefined) rendered.story_priority = change.story_priority;
-  if (change.original_values !== undefined) rendered.original_values = copyValues(change.original_values);
-  if (change.new_values !== undefined) rendered.new_values = copyValues(change.new_values);
+  if (change.original_values !== undefined) rendered.original_values = shownValues(change.kind, copyValues(change.original_values));
+  if (change.new_values !== undefined) rendered.new_values = shownValues(change.kind, copyValues(change.new_values));
   return rendered;
+}
+
+/**
+ * What every reader of the project may see of a change's values: a webhook's address by its origin only
+ * (the path is often the receiver's credential) and never the key of its secret.
+ */
+function shownValues(kind: string, values: Values): Values {
+  if (kind !== 'webhook') return values;
+  const { secret_ref: _secretRef, ...shown } = values;
+  if (typeof shown['webhook_url'] === 'string') shown['webhook_url'] = webhookName(shown['webhook_url']);
+  return shown;
 }
 
 function renderResource(ref: ResourceRef, context: RenderContext): ActivityResource {

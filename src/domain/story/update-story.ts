@@ -48,6 +48,11 @@ export interface UpdateStoryInput extends StoryAttributes {
   group?: StoryGroup;
   /** Only together with current_state rejected. */
   comment?: RejectionComment;
+  /**
+   * A comment the acting person writes with the update, whatever it changes (not a request key: a
+   * source commit's comment, source-commit/record-commit.ts). Its writer starts following the story.
+   */
+  note?: NewComment;
 }
 
 export function decideUpdateStory(input: UpdateStoryInput, state: StreamState, context: DecisionContext): Decision {
@@ -60,7 +65,8 @@ export function decideUpdateStory(input: UpdateStoryInput, state: StreamState, c
   const commentProblems = rejectionCommentProblems(input.comment, currentState, context.actorId);
   problems.push(...commentProblems);
   const rejection = commentProblems.length === 0 ? rejectionComment(input.comment) : null;
-  const comment = rejection ? writeComments(state, { kind: 'story', id: before.id }, [rejection], 'comment', context) : null;
+  const written = [rejection, input.note ?? null].filter((one): one is NewComment => one !== null);
+  const comment = written.length > 0 ? writeComments(state, { kind: 'story', id: before.id }, written, 'comment', context) : null;
   const storyType = input.story_type ?? before.story_type;
   const estimateTouched = 'estimate' in input || 'story_type' in input;
   const estimate =

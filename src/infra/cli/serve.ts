@@ -55,6 +55,7 @@ export const serveCommand: CliCommand = {
         requestTimeoutMs: config.requestTimeoutMs,
         headersTimeoutMs: config.headersTimeoutMs,
         log,
+        onStopping: () => storyline.endStreams(),
         onClosed: () => storyline.close(),
         configure: answerClientErrorsWithJson,
       }).catch(async (error: unknown) => {

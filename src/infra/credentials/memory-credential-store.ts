@@ -46,5 +46,19 @@ export class MemoryCredentialStore implements CredentialStore {
     return Buffer.from(this.secret);
   }
 
+  private readonly webhookSecrets = new Map<string, string>();
+
+  async webhookSecret(ref: string): Promise<string | null> {
+    return this.webhookSecrets.get(ref) ?? null;
+  }
+
+  async putWebhookSecret(ref: string, secret: string): Promise<void> {
+    this.webhookSecrets.set(ref, secret);
+  }
+
+  async deleteWebhookSecret(ref: string): Promise<void> {
+    this.webhookSecrets.delete(ref);
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,7 +1,8 @@
 // The embedded credential store: tables in a better-sqlite3 database file (its own file, or the event
-// store's, given by path). Rows hold only a password hash, a token generation and the token's SHA-256
-// digest, and each person's pending invitation by its secret's SHA-256 digest; the server secret is
-// created on first use.
+// store's, given by path). Person rows hold only a password hash, a token generation and the token's
+// SHA-256 digest, and each person's pending invitation by its secret's SHA-256 digest; the server secret
+// is created on first use; webhook signing secrets are kept as they were set (a signature needs the
+// secret itself), under the ref their webhook names.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { CredentialStore, PersonCredentials, StoredInvitation } from '../../ports/credentials.js';
@@ -25,6 +26,10 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS server_secret (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     secret BLOB NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS webhook_secrets (
+    ref    TEXT PRIMARY KEY,
+    secret TEXT NOT NULL
   );
 `;
 
@@ -147,6 +152,27 @@ export class SqliteCredentialStore implements CredentialStore {
     this.db.prepare('INSERT OR IGNORE INTO server_secret (id, secret) VALUES (1, ?)').run(randomBytes(32));
     const row = this.db.prepare('SELECT secret FROM server_secret WHERE id = 1').get() as { secret: Buffer };
     return Buffer.from(row.secret);
+  }
+
+  async webhookSecret(ref: string): Promise<string | null> {
+    const row = this.db.prepare<[string], { secret: string }>('SELECT secret FROM webhook_secrets WHERE ref = ?').get(ref);
+    return row?.secret ?? null;
+  }
+
+  async putWebhookSecret(ref: string, secret: string): Promise<void> {
+    try {
+      this.db.prepare('INSERT INTO webhook_secrets (ref, secret) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET secret = excluded.secret').run(ref, secret);
+    } catch (error) {
+      throw asStorageFailure(error);
+    }
+  }
+
+  async deleteWebhookSecret(ref: string): Promise<void> {
+    try {
+      this.db.prepare('DELETE FROM webhook_secrets WHERE ref = ?').run(ref);
+    } catch (error) {
+      throw asStorageFailure(error);
+    }
   }
 
   async close(): Promise<void> {

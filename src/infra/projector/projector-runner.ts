@@ -15,9 +15,13 @@
 // - Following: after catching up, every `appended$` notification drains the log in batches (one read of
 //   `batchSize` events, one write per collection). `waitFor(position)` resolves once every projection has
 //   applied that position (read-your-writes for the command handler).
+// - Announcing: every live batch, once applied and visible, is emitted on `applied$` (AppliedEvents):
+//   the one place where the server learns of new events, wherever they were appended, with the read
+//   models already showing them (the live activity stream fans out from here).
+import type { AppliedEvents } from '../../ports/applied-events.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Subscription } from 'rxjs';
+import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
 import type { EventStore } from '../../ports/event-store.js';
@@ -139,7 +143,7 @@ function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
 }
 
-export class ProjectorRunner implements ReadModelChanges {
+export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
   private readonly eventStore: EventStore;
   private readonly readStore: ReadStore;
   private readonly projections: readonly Projection[];
@@ -169,6 +173,9 @@ export class ProjectorRunner implements ReadModelChanges {
   /** Serialises the live pump's batches with a rebuild's switch-over. */
   private lock: Promise<unknown> = Promise.resolve();
   private eventsRead = 0;
+  private readonly appliedBatches = new Subject<readonly RecordedEvent[]>();
+  /** AppliedEvents: each live batch once the read models show it, in log order. */
+  readonly applied$: Observable<readonly RecordedEvent[]> = this.appliedBatches.asObservable();
   /** Set while start() catches up: logs progress on a long catch-up. */
   private catchUpProgress: ((progress: RebuildProgress) => void) | null = null;
 
@@ -329,6 +336,7 @@ export class ProjectorRunner implements ReadModelChanges {
     this.subscription?.unsubscribe();
     this.subscription = null;
     this.rejectWaiters(new ProjectorStopped());
+    this.appliedBatches.complete();
     await this.draining?.catch(() => undefined);
     await Promise.allSettled([...this.rebuilds.values()]);
   }
@@ -605,6 +613,17 @@ export class ProjectorRunner implements ReadModelChanges {
     for (const target of advanced) target.position = last;
     // A rebuild's batches go to generations not yet live: they change nothing readers see.
     this.changed(saveCheckpoints ? written : []);
+    if (saveCheckpoints) this.announce(events);
+  }
+
+  /** Emits a live batch; a subscriber that throws is logged and never stops the projector. */
+  private announce(events: readonly RecordedEvent[]): void {
+    if (!this.appliedBatches.observed) return;
+    try {
+      this.appliedBatches.next(events);
+    } catch (error) {
+      this.log.error('a reader of applied events failed', { error: String(error) });
+    }
   }
 
   private settleWaiters(): void {

@@ -12,6 +12,9 @@
 // fails, status() says which, since when and with what error; this is the one place every reaction,
 // present and future, gets that from.
 //
+// A reaction that runs work of its own beside the log (the webhook deliveries' workers) is started with
+// the runner and stopped after its workers (`Reaction.start` / `stop`).
+//
 // Nothing waits for a worker: writes return once their projections are applied, projections run in
 // their own runner, and a reaction stuck on a failing event delays only itself. The checkpoint is saved
 // once per batch, so after a crash at most the batch in hand is delivered again: at least once, and the
@@ -29,6 +32,7 @@ import type { RecordedEvent } from '../../domain/events.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { ReactionCheckpoints } from '../../ports/reaction-checkpoints.js';
 import type { Reaction } from '../../reactions/reaction.js';
+import { SleepTimer } from '../../reactions/sleep-timer.js';
 import { silentLog, type Log } from '../log.js';
 
 export interface BackOff {
@@ -104,6 +108,11 @@ export class ReactionRunner {
       for (const worker of this.workers) worker.wake();
     });
     for (const worker of this.workers) worker.start();
+    for (const reaction of this.options.reactions) {
+      reaction.start?.().catch((error: unknown) => {
+        this.options.log?.error('a reaction could not start its own work', { reaction: reaction.name, error: String(error) });
+      });
+    }
   }
 
   /** Resolves once every reaction (or the one named) has handled the log up to `position` (tests, operators). */
@@ -118,9 +127,11 @@ export class ReactionRunner {
 
   /** Stops every worker after its current delivery (at once while sleeping or backing off). */
   async stop(): Promise<void> {
+    const wasStarted = this.subscription !== null;
     this.subscription?.unsubscribe();
     this.subscription = null;
     await Promise.all(this.workers.map((worker) => worker.stop()));
+    if (wasStarted) await Promise.all(this.options.reactions.map((reaction) => reaction.stop?.()));
   }
 }
 
@@ -141,7 +152,7 @@ class ReactionWorker {
   private running: Promise<void> | null = null;
   /** Set by a wake-up that came while the worker was busy, so the next sleep returns at once. */
   private woken = false;
-  private sleeper: { resolve(): void; timer: NodeJS.Timeout | null; idle: boolean } | null = null;
+  private readonly sleeper = new SleepTimer();
   private waiters: Array<{ position: number; resolve(): void; reject(error: Error): void }> = [];
   private readonly log: Log;
   private readonly batchSize: number;
@@ -172,7 +183,7 @@ class ReactionWorker {
   /** New events are visible: an idle worker reads them now (a worker backing off keeps its delay). */
   wake(): void {
     this.woken = true;
-    if (this.sleeper?.idle) this.sleeper.resolve();
+    this.sleeper.wakeIdle();
   }
 
   status(): ReactionStatus {
@@ -187,7 +198,7 @@ class ReactionWorker {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.sleeper?.resolve();
+    this.sleeper.interrupt();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.stopGraceMs ?? 5_000)));
     await Promise.race([this.running, grace]);
@@ -272,18 +283,7 @@ class ReactionWorker {
   /** Sleeps `ms` (null: until woken by new events); returns early when woken or stopped. */
   private sleep(ms: number | null): Promise<void> {
     if (this.stopped || (ms === null && this.woken)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const sleeper = {
-        idle: ms === null,
-        timer: ms === null ? null : setTimeout(() => sleeper.resolve(), ms),
-        resolve: () => {
-          if (sleeper.timer) clearTimeout(sleeper.timer);
-          if (this.sleeper === sleeper) this.sleeper = null;
-          resolve();
-        },
-      };
-      this.sleeper = sleeper;
-    });
+    return this.sleeper.sleep(ms);
   }
 
   private advance(position: number): void {

@@ -38,6 +38,7 @@ export const resourceCollections: Readonly<Record<ProjectedKind, string>> = {
   review_type: 'review_types',
   review: 'reviews',
   workspace: 'workspaces',
+  webhook: 'webhooks',
 };
 
 /** Kinds that live inside one project and carry its `project_id`. */
@@ -54,6 +55,7 @@ const PROJECT_SCOPED: ReadonlySet<ResourceKind> = new Set<ResourceKind>([
   'saved_search',
   'review_type',
   'review',
+  'webhook',
 ]);
 
 const byProject: IndexSpec = { field: 'project_id' };
@@ -80,6 +82,7 @@ const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   review_type: [byProject], // /projects/{id}/review_types
   review: [byProject, { field: 'story_id' }], // /stories/{id}/reviews; search's review terms read a project's reviews
   workspace: [{ field: 'person_id' }], // /my/workspaces: a person's own
+  webhook: [byProject], // /projects/{id}/webhooks
 };
 
 /** What one event does to one document, after merging every change of it in that event. */

@@ -66,6 +66,12 @@ function send(port: number, method: string, path: string, options: RequestOption
   return new Promise((resolve, reject) => {
     const from = options.localAddress ? { localAddress: options.localAddress } : {};
     const req = httpRequest({ host: '127.0.0.1', port, method, path: fullPath, headers, agent: false, ...from }, (res) => {
+      // An event stream never ends by itself: its headers are the answer (read its events with event-stream-client.ts).
+      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: undefined });
+        req.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

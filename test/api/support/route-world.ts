@@ -2,7 +2,8 @@
 // every route (the fuzz suite, the `fields` prototype-name suite): an owner, a member, a viewer and an
 // outsider, a project with stories, labels, tasks, a release, an epic, comments with an uploaded file and
 // an ext attachment, a blocker, a review and its type, a saved search, the owner's workspace, an
-// invitation of a member without a password, and the real ids by path parameter (its secret as `secret`).
+// invitation of a member without a password, a webhook, and the real ids by path parameter (the
+// invitation's secret as `secret`).
 //
 //   const world = await routeWorld();
 //   for (const route of servedRoutes(world, 'GET')) await world.app.api('GET', fillPath(route.path, world.ids), { as: world.people[0] });
@@ -18,7 +19,8 @@ export interface RouteWorld {
 }
 
 export async function routeWorld(): Promise<RouteWorld> {
-  const app = await storylineApp();
+  // Webhooks on loopback (a closed port: deliveries fail at once and are retried behind the requests).
+  const app = await storylineApp({ env: { STORYLINE_WEBHOOK_ALLOW_PRIVATE: '1' } });
   const [owner, member, viewer, outsider] = await Promise.all(['Owner', 'Member', 'Viewer', 'Outsider'].map((name) => app.person(name)));
   const project = (await app.api('POST', '/projects', { as: owner!, body: { name: 'Fuzzed', new_account_name: 'Fuzz Inc' } })).json;
   const ids: Record<string, string[]> = {
@@ -42,6 +44,7 @@ export async function routeWorld(): Promise<RouteWorld> {
     review_id: [],
     workspace_id: [],
     secret: [],
+    webhook_id: [],
   };
   for (const [person, role] of [[member!, 'member'], [viewer!, 'viewer']] as const) {
     const membership = (await app.api('POST', `/projects/${project.id}/memberships`, { as: owner!, body: { person_id: person.id, role } })).json;
@@ -95,6 +98,8 @@ export async function routeWorld(): Promise<RouteWorld> {
   ids['membership_id']!.push(String(invited.id));
   const invitation = (await app.api('POST', `/projects/${project.id}/memberships/${invited.id}/invitation`, { as: owner! })).json;
   ids['secret']!.push(String(invitation.url).split('/').pop()!);
+  const webhook = (await app.api('POST', `/projects/${project.id}/webhooks`, { as: owner!, body: { webhook_url: 'http://127.0.0.1:9/hook', secret: 's' } })).json;
+  ids['webhook_id']!.push(String(webhook.id));
   return { app, people: [owner!, member!, viewer!, outsider!], ids };
 }
 
