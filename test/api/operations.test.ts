@@ -112,7 +112,9 @@ describe('API: operations', () => {
   });
 });
 
-describe('CLI: --help and --version', () => {
+describe('CLI: --help and --version', function () {
+  // One node start per command (~1 s each on a busy machine): past mocha's default timeout with ~20 commands.
+  this.timeout(120_000);
   it('prints the usage of every command, and of one command after its name', async () => {
     const all = await run(process.execPath, [bin, '--help']);
     for (const command of cliCommands) expect(all.stdout).to.contain(`storyline ${command.usage}`);
