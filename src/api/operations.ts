@@ -75,24 +75,79 @@ const DOCS = {
   decisions: 'docs/decisions.md: every choice made where the API reference is silent',
 };
 
-/** What GET /health answers (health() builds it). */
+/** What GET /health answers (health() builds it), healthy or not. */
+const BEHIND = { type: ['integer', 'null'], description: 'Events of the log not handled yet; null while the log head cannot be read' };
+const TIME = { type: 'string', format: 'date-time' };
 const HEALTH_SCHEMA: SchemaObject = {
   type: 'object',
   properties: {
-    status: { enum: ['ok', 'catching_up'] },
+    status: { enum: ['ok', 'catching_up', 'degraded'], description: 'degraded: a data file is damaged or a reaction fails (reasons); catching_up: a projection is behind the log' },
+    reasons: { type: 'array', items: { type: 'string' }, description: 'Why the status is degraded, one sentence each (only then)' },
     version: { type: 'string' },
-    log: { type: 'object', properties: { head_position: { type: 'integer' } }, required: ['head_position'] },
+    log: {
+      type: 'object',
+      properties: {
+        head_position: { type: ['integer', 'null'] },
+        integrity_check: {
+          type: 'object',
+          properties: {
+            state: { enum: ['not_run', 'running', 'ok', 'damaged', 'failed'] },
+            started: TIME,
+            ms: { type: 'integer' },
+            problem: { type: 'string' },
+          },
+          required: ['state'],
+          additionalProperties: false,
+        },
+      },
+      required: ['head_position', 'integrity_check'],
+      additionalProperties: false,
+    },
     projections: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { name: { type: 'string' }, version: { type: 'integer' }, position: { type: 'integer' }, behind: { type: 'integer' } },
+        properties: { name: { type: 'string' }, version: { type: 'integer' }, position: { type: 'integer' }, behind: BEHIND },
         required: ['name', 'version', 'position', 'behind'],
         additionalProperties: false,
       },
     },
+    reactions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          position: { type: 'integer' },
+          behind: BEHIND,
+          failing: {
+            oneOf: [
+              { type: 'null' },
+              {
+                type: 'object',
+                properties: { step: { enum: ['resume', 'read', 'handle', 'checkpoint'] }, error: { type: 'string' }, since: TIME, attempts: { type: 'integer', minimum: 1 } },
+                required: ['step', 'error', 'since', 'attempts'],
+                additionalProperties: false,
+              },
+            ],
+          },
+        },
+        required: ['name', 'position', 'behind', 'failing'],
+        additionalProperties: false,
+      },
+    },
+    storage_faults: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { file: { type: ['string', 'null'] }, code: { type: 'string' }, problem: { type: 'string' }, since: TIME },
+        required: ['file', 'code', 'problem', 'since'],
+        additionalProperties: false,
+      },
+    },
   },
-  required: ['status', 'version', 'log', 'projections'],
+  required: ['status', 'version', 'log', 'projections', 'reactions', 'storage_faults'],
+  additionalProperties: false,
 };
 
 /** What GET / answers a JSON client. */
@@ -119,7 +174,7 @@ export function operationsRoutes(deps: OperationsDependencies): RouteDefinition[
       mount: 'root',
       access: 'public',
       answers: { raw: JSON_CONTENT_TYPE, schema: HEALTH_SCHEMA },
-      summary: "The server's state: the log head and how far behind each read model is (no credentials needed)",
+      summary: "The server's state: the log head and its integrity check, how far behind each read model and reaction is, the damaged files met (no credentials needed)",
       async handle() {
         return json(await health(deps));
       },

@@ -1,11 +1,13 @@
 // Operations over HTTP on the real composition: /health without credentials (a failing reaction turns it
-// `degraded` with the reason, and `ok` again once the reaction recovers by itself), the JSON index for a
-// program, one JSON access-log line per request without the token; and the command
-// line's --help (overall and per command) and --version as child processes.
+// `degraded` with the reason, as the API reference states it, and `ok` again once the reaction recovers
+// by itself), the JSON index for a program, one JSON access-log line per request without the token; and
+// the command line's --help (overall and per command) and --version as child processes.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { expect } from 'chai';
 import { createLog } from '../../src/infra/log.js';
 import { cliCommands } from '../../src/infra/cli/commands.js';
@@ -15,6 +17,8 @@ import { storylineApp, type PersonHandle, type StorylineApp } from './support/st
 const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
 const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 const run = promisify(execFile);
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
 
 describe('API: operations', () => {
   let app: StorylineApp;
@@ -72,6 +76,12 @@ describe('API: operations', () => {
     expect(reaction.failing).to.include({ step: 'handle', error: 'database or disk is full' });
     expect(Date.parse(reaction.failing.since)).to.be.a('number').and.not.NaN;
     expect(health.reasons).to.deep.equal([`reaction flaky fails to handle since ${reaction.failing.since} (${reaction.failing.attempts} attempts): database or disk is full`]);
+    // The API reference states this answer too, not only a healthy one.
+    const reference = (await app.api('GET', '/openapi.json')).json;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const stated = ajv.compile(reference.paths['/health'].get.responses['200'].content['application/json'].schema);
+    expect(stated(health), ajv.errorsText(stated.errors)).to.equal(true);
 
     flaky.failing = false;
     await app.storyline.reactions.waitFor(head, 'flaky');
