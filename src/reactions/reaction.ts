@@ -34,7 +34,23 @@ export interface Reaction {
    */
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** A step of that work failing now (it retries it), shown as the reaction's failure in /health; null otherwise. */
+  ownFailure?(): ReactionFailure | null;
 }
+
+/** A step failing, retried with back-off (ReactionRunner.status(), shown by /health). */
+export interface ReactionFailure {
+  /** What fails: 'resume' (loading the checkpoint), 'read' (the log), 'handle' (the reaction), 'checkpoint' (saving it). */
+  step: ReactionStep;
+  /** The last attempt's error. */
+  error: string;
+  /** When the first of the failed attempts in a row failed (ms since the epoch). */
+  since: number;
+  /** Failed attempts in a row. */
+  attempts: number;
+}
+
+export type ReactionStep = 'resume' | 'read' | 'handle' | 'checkpoint';
 
 /** What reactions may read when they are built (read models, by collection name). */
 export interface ReactionDeps {

@@ -24,7 +24,7 @@ import type { Doc, ReadOnlyCollection } from '../ports/read-store.js';
 import type { WebhookAnswer, WebhookDeliveryState, WebhookDeliveryStore, WebhookSecrets, WebhookSender } from '../ports/webhook-deliveries.js';
 import { HostSlots } from './host-slots.js';
 import { SleepTimer } from './sleep-timer.js';
-import type { Reaction } from './reaction.js';
+import type { Reaction, ReactionFailure, ReactionStep } from './reaction.js';
 
 /** The activity items of a project's versions (api/activity-items.ts). */
 export interface WebhookActivityItems {
@@ -94,10 +94,12 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
    */
   let adoptUntil: number | null = null;
 
+  const failures = new StepFailures(clock);
   const shared: WorkerContext = {
     deps,
     clock,
     slots,
+    failures,
     changed(worker) {
       dirty.add(worker);
       flushTimer ??= setTimeout(() => void flush(), FLUSH_MS);
@@ -106,9 +108,10 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
       dirty.delete(worker);
       try {
         await deps.store.save([worker.state]);
+        failures.succeeded('checkpoint');
       } catch (error) {
         // Written with the next flush instead, which retries until the store takes it.
-        deps.log.warn('a webhook checkpoint could not be written; trying again', { webhook_id: worker.state.webhookId, error: String(error) });
+        if (failures.failed('checkpoint', error)) deps.log.warn('webhook checkpoints cannot be written; trying again', { error: String(error) });
         shared.changed(worker);
       }
     },
@@ -126,8 +129,9 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
     if (states.length === 0) return;
     try {
       await deps.store.save(states);
+      failures.succeeded('checkpoint');
     } catch (error) {
-      deps.log.warn('webhook checkpoints could not be written; trying again', { error: String(error) });
+      if (failures.failed('checkpoint', error)) deps.log.warn('webhook checkpoints cannot be written; trying again', { error: String(error) });
       for (const worker of workers.values()) if (states.includes(worker.state)) shared.changed(worker);
     }
   }
@@ -210,6 +214,7 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
       }
       for (const worker of workers.values()) if (woken.has(worker.state.projectId)) worker.wake();
     },
+    ownFailure: () => failures.current(),
     deliveryState(webhookId) {
       const state = workers.get(webhookId)?.state;
       return state ? { ...state } : null;
@@ -241,6 +246,8 @@ interface WorkerContext {
   deps: WebhookDeps;
   clock: () => number;
   slots: HostSlots;
+  /** The workers' own storage failures, shown as the reaction's (/health). */
+  failures: StepFailures;
   /** The state moved on: written with the next flush. */
   changed(worker: WebhookWorker): void;
   /** Writes the state now (failures, pauses, register changes); a failed write is retried by the flushes. */
@@ -346,10 +353,13 @@ class WebhookWorker {
 
   /** The next items after the checkpoint; null after a failure to read them (retried after a pause). */
   private async readNext(): Promise<Array<{ version: number; json: string | null }> | null> {
+    const { deps, failures } = this.context;
     try {
-      return await this.context.deps.items.after(this.state.projectId, this.state.deliveredVersion, READ_AHEAD, { millis: false });
+      const items = await deps.items.after(this.state.projectId, this.state.deliveredVersion, READ_AHEAD, { millis: false });
+      failures.succeeded('read');
+      return items;
     } catch (error) {
-      this.context.deps.log.warn('a webhook could not read its project activity; trying again', { webhook_id: this.state.webhookId, error: String(error) });
+      if (failures.failed('read', error)) deps.log.warn('webhooks cannot read their projects\' activity; trying again', { webhook_id: this.state.webhookId, error: String(error) });
       await this.sleep(this.context.deps.settings.retryMs);
       return null;
     }
@@ -361,10 +371,13 @@ class WebhookWorker {
    * against the webhook, and nothing is held meanwhile.
    */
   private async attempt(version: number, body: string): Promise<WebhookAnswer | null> {
+    const { deps, failures } = this.context;
     try {
-      return await this.deliver(version, body);
+      const answer = await this.deliver(version, body);
+      failures.succeeded('handle');
+      return answer;
     } catch (error) {
-      this.context.deps.log.warn('a webhook could not read its document or secret; trying again', { webhook_id: this.state.webhookId, error: String(error) });
+      if (failures.failed('handle', error)) deps.log.warn('webhooks cannot read their document or secret; trying again', { webhook_id: this.state.webhookId, error: String(error) });
       this.ahead = [];
       await this.sleep(this.context.deps.settings.retryMs);
       return null;
@@ -457,5 +470,33 @@ function hostOf(url: string): string {
     return new URL(url).host;
   } catch {
     return url;
+  }
+}
+
+/**
+ * The delivery workers' own storage failures (reading the activity of the log, the webhook's document or
+ * secret, writing checkpoints), by step: each is retried; a step fails from its first failure until one
+ * of its attempts succeeds. The earliest failing step is the reaction's failure in the runner's status.
+ */
+class StepFailures {
+  private readonly failing = new Map<ReactionStep, ReactionFailure>();
+
+  constructor(private readonly clock: () => number) {}
+
+  /** Records a failed attempt; true when it is the first of a run (worth logging once). */
+  failed(step: ReactionStep, error: unknown): boolean {
+    const known = this.failing.get(step);
+    this.failing.set(step, { step, error: String(error), since: known?.since ?? this.clock(), attempts: (known?.attempts ?? 0) + 1 });
+    return known === undefined;
+  }
+
+  succeeded(step: ReactionStep): void {
+    this.failing.delete(step);
+  }
+
+  current(): ReactionFailure | null {
+    let first: ReactionFailure | null = null;
+    for (const failure of this.failing.values()) if (!first || failure.since < first.since) first = failure;
+    return first && { ...first };
   }
 }

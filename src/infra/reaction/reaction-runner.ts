@@ -31,7 +31,7 @@ import type { Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../domain/events.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { ReactionCheckpoints } from '../../ports/reaction-checkpoints.js';
-import type { Reaction } from '../../reactions/reaction.js';
+import type { Reaction, ReactionFailure, ReactionStep } from '../../reactions/reaction.js';
 import { SleepTimer } from '../../reactions/sleep-timer.js';
 import { silentLog, type Log } from '../log.js';
 
@@ -70,18 +70,7 @@ export interface ReactionStatus {
   failing: ReactionFailure | null;
 }
 
-export interface ReactionFailure {
-  /** What fails: 'resume' (loading the checkpoint), 'read' (the log), 'handle' (the reaction), 'checkpoint' (saving it). */
-  step: ReactionStep;
-  /** The last attempt's error. */
-  error: string;
-  /** When the first of the failed attempts in a row failed (ms since the epoch). */
-  since: number;
-  /** Failed attempts in a row. */
-  attempts: number;
-}
-
-export type ReactionStep = 'resume' | 'read' | 'handle' | 'checkpoint';
+export type { ReactionFailure, ReactionStep };
 
 /** What a step answers when the worker was stopped before it succeeded. */
 const STOPPED = Symbol('stopped');
@@ -187,7 +176,9 @@ class ReactionWorker {
   }
 
   status(): ReactionStatus {
-    return { name: this.reaction.name, position: this.position, failing: this.failing && { ...this.failing } };
+    // The runner's own steps first; while they succeed, a failure of the reaction's own work (its retries).
+    const failing = this.failing ? { ...this.failing } : (this.reaction.ownFailure?.() ?? null);
+    return { name: this.reaction.name, position: this.position, failing };
   }
 
   reached(position: number): Promise<void> {

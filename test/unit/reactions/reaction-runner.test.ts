@@ -230,6 +230,18 @@ describe('reaction runner', () => {
     expect(handled).to.deep.equal([3, 4]);
   });
 
+  it('shows a failure of the work a reaction runs beside the log as its status while its own steps succeed', async () => {
+    const { reaction } = recording('deliveries');
+    let own: ReturnType<NonNullable<Reaction['ownFailure']>> = { step: 'handle', error: 'SQLITE_BUSY', since: 500, attempts: 2 };
+    const runner = new ReactionRunner({ eventStore: store, checkpoints, reactions: [{ ...reaction, ownFailure: () => own }], backOff: quickBackOff });
+    runner.start();
+    await runner.waitFor(await append(1));
+    expect(runner.status()[0]!.failing).to.deep.equal({ step: 'handle', error: 'SQLITE_BUSY', since: 500, attempts: 2 });
+    own = null;
+    expect(runner.status()[0]!.failing).to.equal(null);
+    await runner.stop();
+  });
+
   it('refuses two reactions with one name (they would share a checkpoint)', () => {
     const reactions = [recording('same').reaction, recording('same').reaction];
     expect(() => new ReactionRunner({ eventStore: store, checkpoints, reactions })).to.throw(/same/);

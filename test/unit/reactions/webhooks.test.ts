@@ -136,21 +136,27 @@ describe('webhook deliveries', () => {
     await reaction.stop!();
   });
 
-  it('goes on through storage failures of its own: a document read or a checkpoint write that fails is tried again, never counted against the receiver', async () => {
-    const faults = { documentReads: 2, checkpointWrites: 0 };
+  it('goes on through storage failures of its own: a document read or a checkpoint write that fails is tried again, shown as the reaction\'s failure, never counted against the receiver', async () => {
+    const faults = { documentReads: Number.MAX_SAFE_INTEGER, checkpointWrites: 0 };
     const { log, rows, sent, reaction, warnings } = world(() => ({ status: 204, error: null }), faults);
     await reaction.start!();
     await reaction.handle([created]);
     log.head = 3;
-    faults.checkpointWrites = 3; // the flushes after the delivery fail, then the store takes the state
     await reaction.handle([event(3, 'story_create')]);
+    while ((reaction.ownFailure!()?.attempts ?? 0) < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(reaction.ownFailure!()).to.include({ step: 'handle', since: 1000 });
+    expect(reaction.ownFailure!()?.error).to.contain('SQLITE_BUSY');
+    expect(sent).to.have.length(0);
+    expect(warnings.filter((warning) => warning.includes('document or secret')), 'logged once per run of failures').to.have.length(1);
+    faults.documentReads = 0;
+    faults.checkpointWrites = 3; // the flushes after the delivery fail, then the store takes the state
     await reaction.delivered(WEBHOOK, 3);
     expect(sent.map((request) => request.headers['X-Storyline-Delivery'])).to.deep.equal([`${WEBHOOK}-3`]);
     expect(reaction.deliveryState(WEBHOOK)).to.include({ failures: 0, failingSince: null, paused: false });
     for (let i = 0; i < 100 && rows.get(WEBHOOK)?.deliveredVersion !== 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(rows.get(WEBHOOK)).to.include({ deliveredVersion: 3 });
-    expect(warnings.some((warning) => warning.includes('document or secret'))).to.equal(true);
     expect(warnings.some((warning) => warning.includes('checkpoint'))).to.equal(true);
+    expect(reaction.ownFailure!(), 'nothing fails once the stores take it').to.equal(null);
     await reaction.stop!();
   });
 });
