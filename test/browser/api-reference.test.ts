@@ -38,6 +38,9 @@ describe('browser: the API reference (/docs)', function () {
   it('renders every tag of the document, with no error under its security policy', async () => {
     const { page, errors } = await openReference();
     const document = (await app.api('GET', '/openapi.json')).json;
+    // Swagger UI renders the tags over several frames: wait (bounded) for as many as the document has.
+    for (let polls = 0; polls < 600 && (await page.locator('.opblock-tag').count()) < document.tags.length; polls++) await page.waitForTimeout(250);
+    expect(errors).to.deep.equal([]);
     const shown = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
     expect(shown).to.deep.equal(document.tags.map((tag: { name: string }) => tag.name));
     expect(await page.locator('.opblock').count()).to.be.greaterThan(90);

@@ -134,6 +134,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/webhooks',
       access: 'project:owner',
+      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook', list: true },
       summary: "A project's activity webhooks (owners)",
       async handle(req) {
@@ -146,6 +147,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/webhooks',
       access: 'project:owner',
       input: { body: checkCreate },
+      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook', created: true },
       summary: 'Create a webhook: every activity of the project is posted to its URL',
       async handle(req) {
@@ -164,6 +166,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
+      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook' },
       summary: 'A webhook, with how its deliveries go',
       handle: async (req) => ({ kind: 'resource', type: 'webhook', value: await pathWebhook(req) }),
@@ -173,6 +176,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
       input: { body: checkUpdate },
+      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook' },
       summary: "Change a webhook's URL, version or secret (resumes a failing webhook)",
       async handle(req) {
@@ -196,6 +200,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
+      unlisted: true, // as above
       answers: 'empty',
       summary: 'Delete a webhook',
       async handle(req) {
