@@ -11,7 +11,7 @@
 // for a year. An asset is sent gzipped to a client that accepts it.
 import { ANY_MEDIA_TYPE } from './route-answer.js';
 import { apiError } from './error-catalogue.js';
-import type { HeaderBag } from './response-headers.js';
+import { acceptsGzip, type HeaderBag } from './response-headers.js';
 import type { ApiRequest, ApiResult, RouteDefinition } from './route-table.js';
 
 export interface BoardAsset {
@@ -97,13 +97,3 @@ function assetResult(assets: BoardAssets, req: ApiRequest): ApiResult {
   return { kind: 'raw', contentType: asset.contentType, body: asset.body, headers };
 }
 
-/** `gzip` listed in Accept-Encoding without `q=0`. */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  if (!acceptEncoding) return false;
-  return acceptEncoding.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== 'x-gzip') return false;
-    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}

@@ -53,3 +53,14 @@ export function commonEnvelopeMembers(config: ApiConfig): Readonly<Record<string
   if (config.downtime) members.downtime = { start: config.downtime.start, finish: config.downtime.finish };
   return Object.freeze(members);
 }
+
+/** `gzip` listed in Accept-Encoding without `q=0`. */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip') return false;
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}

@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { apiError } from '../error-catalogue.js';
 import { entityTag } from '../response-cache.js';
 import type { ApiResult } from '../route-table.js';
+import { acceptsGzip } from '../response-headers.js';
 
 export const DOCS_PATH = '/docs';
 export const DOCS_ASSET_PATH = '/docs/assets';
@@ -137,13 +138,3 @@ export function docsAsset(assets: DocsAssets, name: string, acceptEncoding: stri
   return { kind: 'raw', contentType: file.contentType, body: file.body, headers: { ...headers, ETag: `"${file.hash}"` } };
 }
 
-/** `gzip` listed in Accept-Encoding without `q=0`. */
-function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  if (!acceptEncoding) return false;
-  return acceptEncoding.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== 'x-gzip') return false;
-    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
