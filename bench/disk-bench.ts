@@ -15,12 +15,21 @@
 //   (g) the first writes to 8 projects at once after a start, with their state snapshots deleted (each
 //       folds its project's whole history) and again after a restart (from the snapshots), /me polled.
 // DISK_BENCH_SKIP_REBUILD=1 leaves (a) out; DISK_BENCH_REBUILD_ONLY=1 runs (a) alone.
+//
+// DISK_BENCH_COLD=1: a server whose files are not in the OS page cache (a machine with less memory or
+// other services, a start after a reboot). Before each of (b)-(g) the OS caches are dropped (`sync`, then
+// 3 into /proc/sys/vm/drop_caches: root only; otherwise the bench says so and runs warm), and during the
+// mixed load (d) again every DISK_BENCH_COLD_DROP_SECONDS (default 5), as a kernel that reclaims the page
+// cache proactively does: a machine with memory to spare would otherwise cache the files again within
+// seconds. (a) stays warm: it compares a rebuild with a raw read of the same cached log.
+// Every part prints the load average beside its figures, and the run starts with the CPU model: the
+// machine may be shared, so compare figures of one run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type Histogram } from 'autocannon';
 import Database from 'better-sqlite3';
 import { streams } from '../src/domain/events.js';
 import { openSqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
@@ -32,11 +41,16 @@ import { median, percentile } from './stats.js';
 
 const EVENTS = Number(process.env['DISK_BENCH_EVENTS'] ?? 1_000_000);
 const MIXED_LOAD_S = Number(process.env['DISK_BENCH_LOAD_SECONDS'] ?? 90);
+const COLD = process.env['DISK_BENCH_COLD'] === '1';
+/** How often the caches are dropped during the mixed load (d) of a cold run. */
+const COLD_DROP_EVERY_S = Number(process.env['DISK_BENCH_COLD_DROP_SECONDS'] ?? 5);
 const PREFIX = '/services/v5';
 const cli = fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 export async function run(): Promise<void> {
+  say(`disk bench on ${cpus()[0]?.model ?? 'an unknown CPU'} (${availableParallelism()} cores), load average ${load()}`);
+  const cold = COLD ? coldCaches() : null;
   const log = await realisticLog(EVENTS, say);
   say(`disk bench: ${log.events.toLocaleString('en')} events, ${(log.logBytes / 1024 ** 3).toFixed(2)} GiB log, ${log.projectIds.length} projects`);
   const env = { STORYLINE_DATA: log.dir, STORYLINE_LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
@@ -54,23 +68,31 @@ export async function run(): Promise<void> {
   if (process.env['DISK_BENCH_REBUILD_ONLY'] === '1') return;
 
   // (b)
+  await cold?.drop();
   const clean = await startServer(env, log.token);
-  say(`  (b) start-up to /me after a clean stop: ${(clean.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(clean.child)} MB (target <= 400)`);
+  say(`  (b) start-up to /me after a clean stop: ${(clean.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(clean.child)} MB (target <= 400); load average ${load()}`);
 
   // (c)
+  await cold?.drop();
   const page = await uncachedPages(clean.port, log, 300);
-  say(`  (c) uncached stories page of 100: p50 ${page.p50.toFixed(1)} ms, p90 ${page.p90.toFixed(1)} ms over ${page.count} distinct pages (target p50 <= 50 ms)`);
+  say(`  (c) uncached stories page of 100: p50 ${page.p50.toFixed(1)} ms, p90 ${page.p90.toFixed(1)} ms over ${page.count} distinct pages (target p50 <= 50 ms); load average ${load()}`);
 
   // (d)
-  const load = mixedLoad(clean.port, log, MIXED_LOAD_S);
+  await cold?.drop();
+  const dropping = cold?.dropEvery(COLD_DROP_EVERY_S);
+  const mixed = mixedLoad(clean.port, log, MIXED_LOAD_S);
   const sampled: number[] = [];
   const sampler = setInterval(() => sampled.push(rssMb(clean.child)), 1000);
-  const result = await load.done;
+  const result = await mixed.done;
   clearInterval(sampler);
+  await dropping?.stop();
   const afterLoad = rssMb(clean.child);
   say(
-    `  (d) ${MIXED_LOAD_S} s mixed load: ${fmt(result.reads / MIXED_LOAD_S)} reads/s, ${fmt(result.writes / MIXED_LOAD_S)} writes/s, ${result.failed} failed${result.failed > 0 ? ` (${result.failures})` : ''}; ` +
-      `RSS after ${afterLoad} MB, peak ${Math.max(...sampled, afterLoad)} MB (target <= 400)`,
+    `  (d) ${MIXED_LOAD_S} s mixed load${dropping ? ` (OS caches dropped every ${COLD_DROP_EVERY_S} s: ${dropping.count()} times)` : ''}: ` +
+      `${fmt(result.reads / MIXED_LOAD_S)} reads/s (p50 ${result.readLatency.p50} ms, p99 ${result.readLatency.p99} ms), ` +
+      `${fmt(result.writes / MIXED_LOAD_S)} writes/s (p50 ${result.writeLatency.p50} ms, p99 ${result.writeLatency.p99} ms, max ${result.writeLatency.max} ms; target p99 < 2,000), ` +
+      `${result.failed} failed${result.failed > 0 ? ` (${result.failures})` : ''} (target 0); ` +
+      `RSS after ${afterLoad} MB, peak ${Math.max(...sampled, afterLoad)} MB (target <= 400); load average ${load()}`,
   );
 
   // (e) SIGKILL under write load, then restart
@@ -80,39 +102,91 @@ export async function run(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1500));
   await stopServer(clean.child, 'SIGKILL');
   await killLoad;
+  await cold?.drop();
   const killed = await startServer(env, log.token);
-  say(`  (e) start-up to /me after SIGKILL under load: ${(killed.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(killed.child)} MB`);
+  say(`  (e) start-up to /me after SIGKILL under load: ${(killed.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(killed.child)} MB; load average ${load()}`);
 
   // (f)
   try {
-    await measureActivityPages(killed.port, killed.child, log);
+    await measureActivityPages(killed.port, killed.child, log, cold);
   } finally {
     await stopServer(killed.child, 'SIGTERM');
   }
 
   // (g)
-  await measureFirstWrites(log, env);
+  await measureFirstWrites(log, env, cold);
+}
+
+/** The load average over 1, 5 and 15 minutes. */
+function load(): string {
+  return loadavg().map((value) => value.toFixed(2)).join(' ');
+}
+
+interface ColdCaches {
+  /** Writes what is dirty, then drops the OS page cache, dentries and inodes. */
+  drop(): Promise<void>;
+  /** Drops them every `seconds` until stopped (a drop is not started while one runs). */
+  dropEvery(seconds: number): { stop(): Promise<void>; count(): number };
+}
+
+/** Dropping the OS caches (DISK_BENCH_COLD=1), or null, said aloud, where this process may not (not root). */
+function coldCaches(): ColdCaches | null {
+  if (process.getuid?.() !== 0) {
+    say('  DISK_BENCH_COLD=1, but not running as root: the OS caches cannot be dropped, so this run is NOT cold');
+    return null;
+  }
+  say(`  DISK_BENCH_COLD=1: the OS caches are dropped before each of (b)-(g) and every ${COLD_DROP_EVERY_S} s during (d) (DISK_BENCH_COLD_DROP_SECONDS)`);
+  const drop = () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches'], { stdio: 'inherit' });
+      child.once('error', reject);
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`dropping the OS caches failed (exit ${code})`))));
+    });
+  return {
+    drop,
+    dropEvery(seconds) {
+      let count = 0;
+      let running: Promise<void> = Promise.resolve();
+      let busy = false;
+      const timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        running = drop().then(() => void count++).finally(() => (busy = false));
+      }, seconds * 1000);
+      return {
+        async stop() {
+          clearInterval(timer);
+          await running;
+        },
+        count: () => count,
+      };
+    },
+  };
 }
 
 /** Projects whose first writes after a start (g) times: none of them written by (d). */
 const FIRST_WRITE_PROJECTS = 8;
 
 /**
- * (g): the first write to each of 8 projects at once after a start, /me polled meanwhile: once with
- * their snapshots deleted from states.sqlite (each project's whole history folded), once more after a
- * restart (from the snapshots the first round stored). The other projects' snapshots stay: (d) of the
- * next run starts from them, as a server does.
+ * (g): the first write to each of 8 projects at once after a start, while a project written just
+ * before (its state loaded) is written one request after another and /me is polled: once with their
+ * snapshots deleted from states.sqlite (each project's whole history folded), once more after a restart
+ * (from the snapshots the first round stored). The other projects' snapshots stay: (d) of the next run
+ * starts from them, as a server does. A cold run drops the OS caches after the start, before the writes.
  */
-async function measureFirstWrites(log: RealisticLog, env: Record<string, string>): Promise<void> {
+async function measureFirstWrites(log: RealisticLog, env: Record<string, string>, cold: ColdCaches | null): Promise<void> {
   const projects = log.projectIds.slice(-FIRST_WRITE_PROJECTS);
+  const warmProject = log.projectIds[0]!;
   forgetStateSnapshots(join(log.dir, 'states.sqlite'), projects);
   for (const from of ['the whole history (their snapshots deleted)', 'their snapshots, after a restart']) {
     const server = await startServer(env, log.token);
     try {
-      const { writesMs, allMs, slowestMeMs, meAnswers } = await firstWrites(server.port, log.token, projects);
+      const measured = await firstWrites(server.port, log.token, projects, warmProject, cold);
+      const sorted = [...measured.writesMs].sort((a, b) => a - b);
       say(
-        `  (g) first writes to ${projects.length} projects at once after a start, from ${from}: ${writesMs.map((ms) => ms.toFixed(0)).join(' ')} ms ` +
-          `(all in ${allMs.toFixed(0)} ms); /me polled meanwhile ${meAnswers} times, slowest ${slowestMeMs.toFixed(0)} ms`,
+        `  (g) first writes to ${projects.length} projects at once after a start, from ${from}${cold ? ', OS caches dropped' : ''}: ${measured.writesMs.map((ms) => ms.toFixed(0)).join(' ')} ms ` +
+          `(p95 ${percentile(sorted, 95).toFixed(0)} ms, target <= 1,000 from the snapshots; all in ${measured.allMs.toFixed(0)} ms); meanwhile ${measured.warmWrites} writes to a loaded project, slowest ${measured.slowestWarmWriteMs.toFixed(0)} ms, ` +
+          `and /me ${measured.meAnswers} times, slowest ${measured.slowestMeMs.toFixed(0)} ms; load average ${load()}`,
       );
     } finally {
       await stopServer(server.child, 'SIGTERM');
@@ -134,44 +208,59 @@ function forgetStateSnapshots(path: string, projects: readonly number[]): void {
   }
 }
 
-async function firstWrites(port: number, token: string, projects: readonly number[]): Promise<{ writesMs: number[]; allMs: number; slowestMeMs: number; meAnswers: number }> {
+async function firstWrites(
+  port: number,
+  token: string,
+  projects: readonly number[],
+  warmProject: number,
+  cold: ColdCaches | null,
+): Promise<{ writesMs: number[]; allMs: number; slowestMeMs: number; meAnswers: number; slowestWarmWriteMs: number; warmWrites: number }> {
   const base = `http://127.0.0.1:${port}${PREFIX}`;
   const headers = { 'X-TrackerToken': token };
-  const storyIds: number[] = [];
-  for (const project of projects) {
+  const firstStory = async (project: number) => {
     const res = await fetch(`${base}/projects/${project}/stories?limit=1&fields=id`, { headers });
-    storyIds.push(((await res.json()) as Array<{ id: number }>)[0]!.id);
-  }
+    return ((await res.json()) as Array<{ id: number }>)[0]!.id;
+  };
+  const rename = async (project: number, story: number, name: string) => {
+    const res = await fetch(`${base}/projects/${project}/stories/${story}`, {
+      method: 'PUT',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`write to project ${project}: ${res.status}`);
+  };
+  const storyIds = await Promise.all(projects.map(firstStory));
+  const warmStory = await firstStory(warmProject);
+  await rename(warmProject, warmStory, `Loaded before the first writes ${Date.now()}`);
+  await cold?.drop();
   let writing = true;
-  let slowestMeMs = 0;
-  let meAnswers = 0;
-  const polling = (async () => {
+  const polled = async (work: () => Promise<void>) => {
+    let slowest = 0;
+    let count = 0;
     while (writing) {
       const started = performance.now();
-      await (await fetch(`${base}/me`, { headers })).arrayBuffer();
-      slowestMeMs = Math.max(slowestMeMs, performance.now() - started);
-      meAnswers++;
+      await work();
+      slowest = Math.max(slowest, performance.now() - started);
+      count++;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-  })();
+    return { slowest, count };
+  };
+  const polling = polled(async () => void (await (await fetch(`${base}/me`, { headers })).arrayBuffer()));
+  const warmWriting = polled(() => rename(warmProject, warmStory, `Written beside the first writes ${Date.now()}`));
   const started = performance.now();
   const writesMs = await Promise.all(
     projects.map(async (project, index) => {
       const begun = performance.now();
-      const res = await fetch(`${base}/projects/${project}/stories/${storyIds[index]}`, {
-        method: 'PUT',
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: `First write after a start ${Date.now()}` }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`first write to project ${project}: ${res.status}`);
+      await rename(project, storyIds[index]!, `First write after a start ${Date.now()}`);
       return performance.now() - begun;
     }),
   );
   const allMs = performance.now() - started;
   writing = false;
-  await polling;
-  return { writesMs, allMs, slowestMeMs, meAnswers };
+  const [me, warm] = await Promise.all([polling, warmWriting]);
+  return { writesMs, allMs, slowestMeMs: me.slowest, meAnswers: me.count, slowestWarmWriteMs: warm.slowest, warmWrites: warm.count };
 }
 
 /**
@@ -322,7 +411,10 @@ export function rssMb(child: ChildProcess): number {
 async function startServer(env: Record<string, string>, token: string): Promise<{ child: ChildProcess; port: number; readyMs: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // DISK_BENCH_CPU_PROFILE=DIR: a V8 CPU profile of each server stopped with SIGTERM (a SIGKILLed one writes none).
+  const profileDir = process.env['DISK_BENCH_CPU_PROFILE'];
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...flags, cli, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[serve] ${chunk}`));
   const deadline = Date.now() + 30 * 60_000;
   for (;;) {
@@ -370,8 +462,9 @@ function rebuildAll(env: Record<string, string>): { eventsRead: number; ms: numb
  * (f): the first request of 100 projects' activity pages one at a time (nothing cached them), then one
  * project's page hot, beside a bare express app answering its captured bytes.
  */
-async function measureActivityPages(port: number, child: ChildProcess, log: RealisticLog): Promise<void> {
+async function measureActivityPages(port: number, child: ChildProcess, log: RealisticLog, cold: ColdCaches | null): Promise<void> {
   const headers = { 'X-TrackerToken': log.token };
+  await cold?.drop();
   const pathOf = (project: number) => `${PREFIX}/projects/${project}/activity?limit=100`;
   const times: number[] = [];
   for (const project of log.projectIds.slice(0, 100)) {
@@ -390,6 +483,7 @@ async function measureActivityPages(port: number, child: ChildProcess, log: Real
   const express = startChild(fileURLToPath(new URL('./http-bench-baseline.js', import.meta.url)), ['express', capturedFile], { PORT: String(expressPort) });
   try {
     await waitUntilServing(expressPort, path, {});
+    await cold?.drop();
     const sorted = [...times].sort((a, b) => a - b);
     say(`  (f) activity page of 100 (${Math.round(Buffer.from(captured.bodyBase64, 'base64').length / 1024)} KiB): uncached p50 ${percentile(sorted, 50).toFixed(1)} ms, p90 ${percentile(sorted, 90).toFixed(1)} ms over ${times.length} projects; hot, 10 connections:`);
     const targets = [
@@ -399,7 +493,7 @@ async function measureActivityPages(port: number, child: ChildProcess, log: Real
     const rounds = await measureReadRounds(targets, path, { connections: 10, rounds: 3, headers });
     const ratio = medianRatio(rounds, 'storyline', 'express');
     const p50 = median(rounds.map((round) => round.get('storyline')!.result.latency.p50));
-    say(`      ours / bare express = ${ratio.toFixed(2)} (median of 3 rounds; target >= 0.7: ${ratio >= 0.7 ? 'met' : 'NOT met'}), our p50 ${p50} ms`);
+    say(`      ours / bare express = ${ratio.toFixed(2)} (median of 3 rounds; target >= 0.7: ${ratio >= 0.7 ? 'met' : 'NOT met'}), our p50 ${p50} ms; load average ${load()}`);
   } finally {
     await stopChild(express);
     rmSync(dir, { recursive: true, force: true });
@@ -423,7 +517,11 @@ async function uncachedPages(port: number, log: RealisticLog, count: number): Pr
 }
 
 /** Reads (pages of any project and offset, single stories) on 8 connections and PUT story writes on 16 connections over 16 projects. */
-function mixedLoad(port: number, log: RealisticLog, seconds: number): { done: Promise<{ reads: number; writes: number; failed: number; failures: string }> } {
+function mixedLoad(
+  port: number,
+  log: RealisticLog,
+  seconds: number,
+): { done: Promise<{ reads: number; writes: number; readLatency: Histogram; writeLatency: Histogram; failed: number; failures: string }> } {
   // Each request gets headers of its own: autocannon adds Content-Length to a PUT's headers object, and
   // a shared one made every later GET announce a body it never sent, so reads hung until their timeout
   // (the "reads starve under writes" of earlier runs).
@@ -474,6 +572,8 @@ function mixedLoad(port: number, log: RealisticLog, seconds: number): { done: Pr
     done: Promise.all([reads, writes]).then(([r, w]) => ({
       reads: r['2xx'],
       writes: w['2xx'],
+      readLatency: r.latency,
+      writeLatency: w.latency,
       failed: r.errors + r.timeouts + r.non2xx + w.errors + w.timeouts + w.non2xx,
       failures: `reads ${r.errors} errors / ${r.timeouts} timeouts / ${r.non2xx} non-2xx, writes ${w.errors} / ${w.timeouts} / ${w.non2xx}`,
     })),
