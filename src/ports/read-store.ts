@@ -62,6 +62,13 @@ export interface IndexSpec {
   /** A field whose equality (or `$in`) in a filter narrows the candidates without a scan. */
   field: string;
   unique?: boolean;
+  /**
+   * Makes this an index of `field`'s order within each value of `within` (a number field; not unique):
+   * a page of the documents equal to a number at `within`, sorted ascending by `field`, is read in that
+   * order without reading every one of them (a project's stories page by rank). It narrows nothing by
+   * `field` itself. A store that sorts in memory anyway may pass it over.
+   */
+  within?: string;
 }
 
 export interface ReadCollection {

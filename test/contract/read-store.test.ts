@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { onThrowawayMongoDatabase } from './throwaway-mongo-database.js';
-import type { Doc, Filter, FindOptions, ReadCollection, ReadStore } from '../../src/ports/read-store.js';
+import type { Doc, Filter, FindOptions, IndexSpec, ReadCollection, ReadStore, WriteOp } from '../../src/ports/read-store.js';
 import { createMemoryReadStore } from '../../src/infra/read-store/memory-read-store.js';
 import { openMongoReadStore } from '../../src/infra/read-store/mongo-read-store.js';
 import { openSqliteReadStore } from '../../src/infra/read-store/sqlite-read-store.js';
@@ -471,6 +471,8 @@ describe('SQLite read store: a page sorted by an indexed field', () => {
         return text();
       case 'text and numbers, null and missing':
         return [text(), Math.floor(random() * 10), null, undefined, 2.5][i % 5];
+      case 'numbers of both signs':
+        return [Math.round((random() - 0.5) * 2000) / 8, -0, 0, -1e300, 1e-300][i % 5];
       case 'text with characters SQLite orders differently':
         return [text(), `x\u{1F600}${i % 3}`, `x\uFF10${i % 3}`, 'xé'][i % 4];
       case 'booleans':
@@ -482,7 +484,7 @@ describe('SQLite read store: a page sorted by an indexed field', () => {
     }
   }
 
-  async function seeded(kind: string, seed: number) {
+  async function seeded(kind: string, seed: number, indexes: IndexSpec[]) {
     const random = seededRandom(seed);
     const walking = openSqliteReadStore({ path: ':memory:', sortWalkMinCandidates: 0 });
     const memory = createMemoryReadStore();
@@ -495,10 +497,10 @@ describe('SQLite read store: a page sorted by an indexed field', () => {
     }
     for (const store of [walking, memory]) {
       const stories = store.collection('stories');
-      await stories.ensureIndexes([{ field: 'project_id' }, { field: 'rank' }]);
+      await stories.ensureIndexes(indexes);
       await stories.write(docs.map((doc) => ({ op: 'insert' as const, doc: structuredClone(doc) })));
     }
-    return { walking, memory, dispose: async () => Promise.all([walking.close(), memory.close()]) };
+    return { walking, memory, docs, dispose: async () => Promise.all([walking.close(), memory.close()]) };
   }
 
   const queries: Array<{ filter: Record<string, unknown>; options: FindOptions }> = [
@@ -510,29 +512,83 @@ describe('SQLite read store: a page sorted by an indexed field', () => {
     { filter: { project_id: 6 }, options: { sort: { rank: -1 }, limit: 10 } },
   ];
 
-  for (const [kind, walks] of [
-    ['text', true],
-    ['text and numbers, null and missing', true],
-    ['text with characters SQLite orders differently', false],
-    ['booleans', false],
-    ['arrays and objects', false],
+  // Walks expected per seed: the rank index walks every ascending query (5) when its keys allow; the
+  // index of rank within project_id walks the queries on one project (3) whose stories it can order
+  // (with arrays and objects, only project 4's ranks are all text).
+  for (const [kind, walks, scopedWalks] of [
+    ['text', 5, 3],
+    ['text and numbers, null and missing', 5, 3],
+    ['numbers of both signs', 5, 3],
+    ['text with characters SQLite orders differently', 0, 0],
+    ['booleans', 0, 0],
+    ['arrays and objects', 0, 1],
   ] as const) {
-    it(`answers as the memory store does for ${kind}, ${walks ? 'walking the index' : 'without walking the index'}`, async () => {
-      for (const seed of [1, 2, 3]) {
-        const { walking, memory, dispose } = await seeded(kind, seed);
-        try {
-          for (const { filter, options } of queries) {
-            const expected = await memory.collection('stories').find(filter, options);
-            expect(await walking.collection('stories').find(filter, options), JSON.stringify({ seed, filter, options })).to.deep.equal(expected);
+    for (const [indexed, indexes, expectedWalks] of [
+      ['the rank index', [{ field: 'project_id' }, { field: 'rank' }], walks],
+      ['the index of rank within project_id', [{ field: 'project_id' }, { field: 'rank', within: 'project_id' }], scopedWalks],
+    ] as const) {
+      it(`answers as the memory store does for ${kind}, walking ${indexed} ${expectedWalks} times of 6`, async () => {
+        for (const seed of [1, 2, 3]) {
+          const { walking, memory, dispose } = await seeded(kind, seed, [...indexes]);
+          try {
+            for (const { filter, options } of queries) {
+              const expected = await memory.collection('stories').find(filter, options);
+              expect(await walking.collection('stories').find(filter, options), JSON.stringify({ seed, filter, options })).to.deep.equal(expected);
+            }
+            expect(walking.sortIndexWalks()).to.equal(expectedWalks);
+          } finally {
+            await dispose();
           }
-          // Every ascending query walked the index when the keys allow it, none otherwise.
-          expect(walking.sortIndexWalks()).to.equal(walks ? 5 : 0);
-        } finally {
-          await dispose();
+        }
+      });
+    }
+  }
+
+  it('walks rank within project_id as the writes leave it: ranks changed, stories moved between projects or deleted', async () => {
+    const scoped: IndexSpec[] = [{ field: 'project_id' }, { field: 'rank', within: 'project_id' }];
+    const { walking, memory, docs, dispose } = await seeded('text', 4, scoped);
+    try {
+      const random = seededRandom(5);
+      for (let round = 0; round < 5; round++) {
+        const ops: WriteOp[] = docs.slice(round * 40, round * 40 + 40).map((doc, i): WriteOp => {
+          switch (i % 4) {
+            case 0:
+              return { op: 'update', filter: { id: doc.id }, update: { $set: { rank: `q${Math.floor(random() * 50)}` } } };
+            case 1:
+              return { op: 'update', filter: { id: doc.id }, update: { $set: { project_id: 1 + (i % projects), rank: `m${i}` } } };
+            case 2:
+              return { op: 'update', filter: { id: doc.id }, update: { $unset: { rank: '' } } };
+            default:
+              return { op: 'delete', filter: { id: doc.id } };
+          }
+        });
+        for (const store of [walking, memory]) await store.collection('stories').write(structuredClone(ops));
+        for (const project of [1, 2, 3, 4, 5, 6]) {
+          for (const options of [{ sort: { rank: 1 }, limit: 7 }, { sort: { rank: 1 }, skip: 20, limit: 30 }] satisfies FindOptions[]) {
+            const expected = await memory.collection('stories').find({ project_id: project }, options);
+            expect(await walking.collection('stories').find({ project_id: project }, options), JSON.stringify({ round, project, options })).to.deep.equal(expected);
+          }
         }
       }
-    });
-  }
+      expect(walking.sortIndexWalks()).to.equal(5 * 6 * 2);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('reads only the documents of the page when it walks rank within project_id', async () => {
+    const { walking, dispose } = await seeded('text', 6, [{ field: 'project_id' }, { field: 'rank', within: 'project_id' }]);
+    try {
+      walking.cache.clear();
+      const page = await walking.collection('stories').find({ project_id: 3 }, { sort: { rank: 1 }, skip: 10, limit: 5 });
+      expect(page).to.have.length(5);
+      expect(await walking.collection('stories').count({ project_id: 3 })).to.be.greaterThan(40);
+      // A page of more than 16 documents keeps them only on a second miss (DocumentCache): these 5 are kept.
+      expect(walking.cache.size).to.equal(5);
+    } finally {
+      await dispose();
+    }
+  });
 
   it('leaves a walk that meets too many entries of other documents for the plan that reads every candidate', async () => {
     const store = openSqliteReadStore({ path: ':memory:', sortWalkMinCandidates: 0 });

@@ -228,8 +228,9 @@ class MemoryCollection implements ReadCollection {
 
   async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
     const data = this.resolve(true)!;
-    for (const { field, unique = false } of indexes) {
-      if (field === 'id' || data.indexes.has(field)) continue;
+    for (const { field, unique = false, within } of indexes) {
+      // An order within a scope: this store sorts its matches in memory whatever their number.
+      if (within !== undefined || field === 'id' || data.indexes.has(field)) continue;
       data.addIndex(new HashIndex(data.name, field, unique));
     }
   }

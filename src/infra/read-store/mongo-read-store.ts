@@ -92,7 +92,9 @@ class MongoReadCollection implements ReadCollection {
     await this.ensureIdIndex();
     const specs = indexes
       .filter(({ field }) => field !== 'id')
-      .map(({ field, unique = false }) => ({ key: { [field]: 1 }, name: `${field}_1`, unique }));
+      .map(({ field, unique = false, within }) =>
+        within === undefined ? { key: { [field]: 1 }, name: `${field}_1`, unique } : { key: { [within]: 1, [field]: 1 }, name: `${within}_1_${field}_1`, unique: false },
+      );
     if (specs.length > 0) await this.collection.createIndexes(specs);
   }
 

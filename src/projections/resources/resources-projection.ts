@@ -65,8 +65,9 @@ const indexes: Readonly<Record<ProjectedKind, IndexSpec[]>> = {
   project: [{ field: 'account_id' }], // GET /projects?account_ids=
   project_membership: [byProject, { field: 'person_id' }], // a person's projects (/me, auth)
   // search and filter= by label / epic, owner / mywork, state (and the done stories a search leaves out);
-  // rank: a page of a large project walks the priority order instead of reading every story's rank
-  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }, { field: 'current_state' }, { field: 'rank' }],
+  // rank: a range of the priority order (after_story_id); rank within project_id: a page of a project
+  // walks its priority order and reads only its own stories, not every story's rank (a cold disk)
+  story: [byProject, { field: 'label_ids' }, { field: 'owner_ids' }, { field: 'current_state' }, { field: 'rank' }, { field: 'rank', within: 'project_id' }],
   label: [byProject],
   task: [byProject, { field: 'story_id' }], // /stories/{id}/tasks
   comment: [byProject, { field: 'story_id' }, { field: 'epic_id' }], // story and epic comments
