@@ -387,6 +387,33 @@ describe('SQLite read store on disk', () => {
       }
     });
 
+    it('tells true from 1 in a file opened again, where the booleans are looked for among the documents keyed 0 or 1', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'storyline-readstore-booleans-'));
+      const path = join(dir, 'readmodels.sqlite');
+      try {
+        const first = openSqliteReadStore({ path, bootId: null });
+        await first.collection('stories').ensureIndexes([{ field: 'project_id' }]);
+        await first.collection('stories').write([
+          ...Array.from({ length: 30 }, (_, i) => ({ op: 'insert' as const, doc: { id: i + 1, project_id: 1 + (i % 3), rank: `r${String(i).padStart(2, '0')}` } })),
+          { op: 'insert', doc: { id: 31, project_id: true, rank: 'a' } },
+          { op: 'insert', doc: { id: 32, project_id: [false, 7], rank: 'b' } },
+        ]);
+        await first.close();
+        const again = openSqliteReadStore({ path, bootId: null });
+        try {
+          const stories = again.collection('stories');
+          expect(await stories.count({ project_id: 1 })).to.equal(10);
+          expect(await stories.count({ project_id: 0 })).to.equal(0);
+          expect((await stories.find({ project_id: 1 }, { sort: { rank: 1 }, limit: 2 })).map((doc) => doc.id)).to.deep.equal([1, 4]);
+          expect((await stories.find({ project_id: true })).map((doc) => doc.id)).to.deep.equal([31]);
+        } finally {
+          await again.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('reads only the first documents of a range of an indexed field sorted by it and limited', async () => {
       const { memory, sqlite } = await bothStores([]);
       try {
