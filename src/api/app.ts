@@ -5,7 +5,8 @@
 //   no route serves)
 //   -> authenticate (403 before anything else looks at ids) -> parse `fields` and check integer query
 //   parameters (400 before any work)
-//   -> read and parse the body -> access check declared by the route -> [byte cache] -> handler
+//   -> read and parse the body -> access check declared by the route -> [byte cache]
+//   -> [a GET computed: its turn, one a turn of the event loop (read-turns.ts)] -> handler
 //   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send
 //   -> [a view of the project, for routes that count as one: membership `last_viewed_at`].
 //
@@ -47,6 +48,7 @@ import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResp
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import { readsRawBody, type ApiRequest, type ApiResult, type HttpMethod, type ProjectAccess, type ProjectAccessLevel, type RouteDefinition, type RouteRequest } from './route-table.js';
 import { assertAnswersAsDeclared } from './route-answer.js';
+import { ReadTurns } from './read-turns.js';
 import { RenderScope } from './render-scope.js';
 import { RouteMatcher } from './route-matcher.js';
 import { pathWithoutSecrets } from './secret-paths.js';
@@ -105,6 +107,8 @@ class RequestPipeline {
   private readonly matcher: RouteMatcher;
   private readonly serializer: Serializer;
   private readonly cache: ResponseCache;
+  /** GETs that compute their answer go one a turn of the event loop (read-turns.ts). */
+  private readonly readTurns = new ReadTurns();
   private readonly common: Readonly<HeaderBag>;
   private readonly envelopeMembers: Readonly<Record<string, unknown>>;
   private readonly clock: () => number;
@@ -206,6 +210,7 @@ class RequestPipeline {
       this.write(res, state, cached, ifNoneMatch);
       return this.noteView(context, cached.status);
     }
+    if (request.method === 'GET') await this.readTurns.take();
     const result = await route.handle(request);
     if (result.kind === 'stream') {
       try {
@@ -316,6 +321,7 @@ class RequestPipeline {
     });
     const cached = this.cache.get(key);
     if (cached) return cached;
+    await this.readTurns.take();
     const rendered = await this.render(await route.handle(request), context, version);
     if (rendered.status !== 200 || !rendered.body) return this.wire(rendered);
     rendered.headers.ETag = entityTag(key);
