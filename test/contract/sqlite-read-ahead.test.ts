@@ -72,25 +72,26 @@ describe('SQLite event store: batched reads of the global log (read-ahead)', fun
         await appendMany(store, 'project-2', 100, `b${round}`);
       }
       const direct: RecordedEvent[] = [];
-      for (let from = 1; ; from += 100) {
-        const page = await store.readStream('project-1', { from, limit: 100 });
+      for (let from = 1; ; from += 50) {
+        const page = await store.readStream('project-1', { from, limit: 50 });
         direct.push(...page);
-        if (page.length < 100) break;
+        if (page.length < 50) break;
       }
-      expect(workerReads, 'pages of 100 are read directly').to.deep.equal([]);
+      expect(workerReads, 'pages of 50 are read directly').to.deep.equal([]);
       expect(direct.map((event) => event.version)).to.deep.equal(Array.from({ length: 1_350 }, (_, i) => i + 1));
       expect(await store.readStream('project-1')).to.deep.equal(direct);
       expect(await store.readStream('project-1', { from: 1_001, limit: 1_000 })).to.deep.equal(direct.slice(1_000));
       expect(workerReads).to.deep.equal([1, 1_001]);
-      expect(await store.readStream('project-1', { from: 1_201, limit: 1_000 }), 'fewer than 256 left: read directly').to.deep.equal(direct.slice(1_200));
+      expect(await store.readStream('project-1', { from: 1_301, limit: 1_000 }), 'fewer than 64 left: read directly').to.deep.equal(direct.slice(1_300));
+      expect(await store.readStream('project-1', { from: 1_201, limit: 100 }), '100 events: read in the worker').to.deep.equal(direct.slice(1_200, 1_300));
       await appendMany(store, 'project-1', 300, 'late');
       const late = await store.readStream('project-1', { from: 1_351, limit: 1_000 });
       expect(late.map((event) => event.version)).to.deep.equal(Array.from({ length: 300 }, (_, i) => 1_351 + i));
-      expect(workerReads, 'what this process appended, read in the worker').to.deep.equal([1, 1_001, 1_351]);
+      expect(workerReads, 'what this process appended, read in the worker').to.deep.equal([1, 1_001, 1_201, 1_351]);
       expect(await store.readStream('project-1', { from: 1_651, limit: 1_000 })).to.deep.equal([]);
       expect(await store.readStream('project-9', { limit: 1_000 })).to.deep.equal([]);
       expect(await store.readStream('project-1', { limit: 0 })).to.deep.equal([]);
-      expect(workerReads).to.have.length(3);
+      expect(workerReads).to.have.length(4);
     } finally {
       SqliteReadAhead.prototype.readStream = original;
     }

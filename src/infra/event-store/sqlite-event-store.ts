@@ -75,8 +75,15 @@ export const SCHEMA = `
 
 const COLUMNS = 'position, id, stream, version, type, data, meta';
 
-/** Batches at least this large are read ahead in a worker (replay and catch-up), and stream reads of at least this many (or no limit) read there. */
+/** Batches at least this large are read ahead in a worker (replay and catch-up). */
 const READ_AHEAD_MIN_BATCH = 256;
+
+/**
+ * Reads of one stream of at least this many events (or no limit) run in that worker: a stream's rows lie
+ * scattered across the file, and from a cold disk each costs a random read (~70 us), so the events a
+ * cold stream's state folds after its snapshot (up to a thousand) held the event loop up to ~70 ms.
+ */
+const STREAM_READ_OFF_THREAD_MIN = 64;
 
 /** Events this process appended that the followers of the log take from memory (recent-events.ts). */
 const RECENT_EVENTS = 4096;
@@ -258,7 +265,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
       const available = readStreamVersion(stream) - from + 1;
       if (available <= 0 || limit === 0) return [];
       // A long read (a cold stream's history) runs in the worker: its rows lie scattered across the file.
-      const long = readAhead !== null && (limit < 0 ? available : Math.min(limit, available)) >= READ_AHEAD_MIN_BATCH;
+      const long = readAhead !== null && (limit < 0 ? available : Math.min(limit, available)) >= STREAM_READ_OFF_THREAD_MIN;
       const rows = (long ? await readAhead.readStream(stream, from, limit) : null) ?? statements.forwards.all(stream, from, limit);
       return rows.map(decodeColumns);
     },

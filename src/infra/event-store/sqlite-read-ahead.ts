@@ -2,9 +2,10 @@
 // read-only connection to the same file reads the next batch while the caller decodes and projects the
 // current one, so the SQLite stepping of replay runs on the second core.
 //
-// The same worker reads the long pages of one stream (the first write to a project since the start
-// folds its whole history): those rows lie scattered across the file, and read on the serving thread
-// from a cold disk they held every request for 0.7-1 s per project (5,000 events, 1M-event log).
+// The same worker reads the pages of one stream that are not short (the events a project's state folds
+// after its snapshot at the first write since the start, or its whole history): those rows lie scattered
+// across the file, and read on the serving thread from a cold disk they held every request (0.7-1 s for
+// 5,000 events of the 1M-event log).
 //
 // Only a FULL prefetched batch is handed out: committed rows never change, so a full batch is exactly
 // what a direct read would return; a short one may predate newer appends and is read again directly.

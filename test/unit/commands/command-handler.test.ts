@@ -88,6 +88,57 @@ describe('command handler', () => {
     expect(pagesAtFirstTurn).to.be.within(1, 2);
   });
 
+  it('writes to other streams while one stream\'s cold load waits for its reads (a cold disk)', async () => {
+    const [slow, other] = [streams.project(31), streams.project(32)];
+    await handlerOver(store).execute(slow, addLabel('written before the start'), meta());
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slowReads: EventStore = {
+      ...store,
+      readStream: async (stream, options) => {
+        if (stream === slow) await released;
+        return store.readStream(stream, options);
+      },
+    };
+    const handler = handlerOver(slowReads);
+    let slowDone = false;
+    const slowWrite = handler.execute(slow, addLabel('behind a slow read'), meta()).then((outcome) => ((slowDone = true), outcome));
+    for (let n = 1; n <= 3; n++) expect((await handler.execute(other, addLabel(`meanwhile ${n}`), meta())).version).to.equal(n);
+    expect(slowDone, 'the slow stream still waits for its read').to.equal(false);
+    release();
+    expect((await slowWrite).version).to.equal(2);
+  });
+
+  it('writes to other streams while one stream waits for the snapshot builder', async () => {
+    const [cold, other] = [streams.project(41), streams.project(42)];
+    for (let n = 0; n < 12; n++) await handlerOver(store).execute(cold, addLabel(`old ${n}`), meta());
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const asked: string[] = [];
+    const builder: StreamSnapshotBuilder = {
+      async catchUp(stream) {
+        asked.push(stream);
+        await released; // a build of a long history from a cold disk
+      },
+      close: async () => undefined,
+    };
+    const handler = new CommandHandler({
+      eventStore: store,
+      ids: new IdAllocator(store, { blockSize: 100 }),
+      projections: { waitFor: async () => undefined },
+      snapshots: memoryStreamSnapshots(),
+      snapshotBuilder: builder,
+      snapshotEvery: 10,
+    });
+    let coldDone = false;
+    const coldWrite = handler.execute(cold, addLabel('after the build'), meta()).then((outcome) => ((coldDone = true), outcome));
+    for (let n = 1; n <= 3; n++) expect((await handler.execute(other, addLabel(`meanwhile ${n}`), meta())).version).to.equal(n);
+    expect(asked).to.deep.equal([cold]);
+    expect(coldDone).to.equal(false);
+    release();
+    expect((await coldWrite).version).to.equal(13);
+  });
+
   it('keeps stream states up to a bound on their documents, letting the least recently used go first', async () => {
     const coldLoads: string[] = [];
     const counting: EventStore = {
