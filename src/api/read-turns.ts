@@ -1,10 +1,10 @@
 // Turns of the GETs that compute their answer (not served from the byte cache). Their reads of the
-// embedded stores are synchronous, and from a cold disk a page costs tens of milliseconds of the one
-// event loop: eight of them started in one turn of the loop held every write's next step (its append
-// confirmed, its projections applied) behind all eight, and under a mixed load on a cold disk writes
-// passed a client's 10 s timeout. Here each takes its turn in a turn of the event loop of its own
-// (setImmediate), one after the other: what waits on I/O meanwhile (a write's next step, a cached answer,
-// a new request) goes between two of them. Writes and cached answers take no turn.
+// embedded stores are synchronous, and from a cold disk a page holds the one event loop for a random
+// read per document it shows: several started in one turn of the loop would hold every write's next
+// step (its append confirmed, its projections applied) behind all of them, and under a mixed load writes
+// would wait for seconds. Here each takes its turn in a turn of the event loop of its own (setImmediate),
+// one after the other: what waits on I/O meanwhile (a write's next step, a cached answer, a new request)
+// goes between two of them. Writes and cached answers take no turn.
 
 export class ReadTurns {
   private readonly waiting: Array<() => void> = [];

@@ -80,8 +80,8 @@ const READ_AHEAD_MIN_BATCH = 256;
 
 /**
  * Reads of one stream of at least this many events (or no limit) run in that worker: a stream's rows lie
- * scattered across the file, and from a cold disk each costs a random read (~70 us), so the events a
- * cold stream's state folds after its snapshot (up to a thousand) held the event loop up to ~70 ms.
+ * scattered across the file, and from a cold disk each costs a random read, so the events a cold
+ * stream's state folds after its snapshot (up to a thousand) held the event loop while they were read.
  */
 const STREAM_READ_OFF_THREAD_MIN = 64;
 

@@ -4,8 +4,7 @@
 //
 // The same worker reads the pages of one stream that are not short (the events a project's state folds
 // after its snapshot at the first write since the start, or its whole history): those rows lie scattered
-// across the file, and read on the serving thread from a cold disk they held every request (0.7-1 s for
-// 5,000 events of the 1M-event log).
+// across the file, and read on the serving thread from a cold disk they held every request meanwhile.
 //
 // Only a FULL prefetched batch is handed out: committed rows never change, so a full batch is exactly
 // what a direct read would return; a short one may predate newer appends and is read again directly.

@@ -371,7 +371,7 @@ class StoredCollection {
     if (known === undefined) {
       const path = this.indexes[field]!.field;
       // Booleans are keyed as 0 and 1: only the documents keyed so can hold one (the stories of project 1,
-      // not all of them: a scan of every story held the event loop ~1 s from a cold disk at 200,000).
+      // not every story of the collection, which a cold disk reads page by page on the serving thread).
       const sql =
         `SELECT EXISTS (SELECT 1 FROM ${this.docsTable} AS d, json_each(d.doc, ?) AS e ` +
         `WHERE d.id IN (SELECT id FROM ${this.keysTable} WHERE field = ? AND key IN (0, 1)) AND e.type IN ('true', 'false'))`;
@@ -913,8 +913,8 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
    * order and keeping the filter's candidates: only the entries up to the page's end are read, and only
    * the page's documents, instead of the sort field of every candidate. The index walked is a scoped one
    * (IndexSpec `within`) when the filter holds its scope as an equality on a number: the entries of that
-   * scope alone, whatever their number (a project's stories by rank: a page from a cold disk reads ~100
-   * documents, not the ~1,000 of the project). Else the field's own index, when the candidates are many
+   * scope alone, whatever their number (a project's stories by rank: from a cold disk a page costs a
+   * random read per story it shows, not per story of the project). Else the field's own index, when the candidates are many
    * (sortWalkMinCandidates) and its key order is the sort order (keysInDocumentOrder); that walk gives up
    * when it meets more entries of other documents than SORT_WALK_ENTRIES_PER_CANDIDATE allows. Null when
    * neither applies.
