@@ -83,17 +83,24 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
 
   const rememberedPlans = new ReadModelMemo<number, string | null>(deps.readModelChanges, { dependsOn: ['accounts'] });
 
+  const planOf = (accountId: number) => rememberedPlans.get(accountId, async () => stringOrNull((await accounts.findOne({ id: accountId }))?.['plan']));
+
   /** The history window start of each project, from its account's plan. */
   async function windowStarts(projectDocs: readonly Doc[], now: number): Promise<Map<number, number | null>> {
     const accountIds = [...new Set(projectDocs.map((project) => project['account_id']).filter(isInteger))];
-    const planOf = async (id: number) => [id, await rememberedPlans.get(id, async () => stringOrNull((await accounts.findOne({ id }))?.['plan']))] as const;
-    const plans = new Map(await Promise.all(accountIds.map(planOf)));
+    const plans = new Map(await Promise.all(accountIds.map(async (id) => [id, await planOf(id)] as const)));
     return new Map(
       projectDocs.map((project) => {
         const plan = isInteger(project['account_id']) ? (plans.get(project['account_id']) ?? null) : null;
         return [project.id, activityWindowStart(now, plan, deps.settings)];
       }),
     );
+  }
+
+  /** The history window start of one project (what every hot feed request asks, as its cache key). */
+  async function windowStartOf(project: Doc, now: number): Promise<number | null> {
+    const accountId = project['account_id'];
+    return activityWindowStart(now, isInteger(accountId) ? await planOf(accountId) : null, deps.settings);
   }
 
   /** Per project, the last first-in-window version found (one entry per project). */
@@ -115,8 +122,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
   }
 
   async function projectFilter(project: Doc, bounds: FeedBounds, now: number): Promise<FeedFilter> {
-    const windows = await windowStarts([project], now);
-    return { ...bounds, windowStart: windows.get(project.id) ?? null };
+    return { ...bounds, windowStart: await windowStartOf(project, now) };
   }
 
   /** Each event's activity (null for events no feed shows), the performers read in one query. */
@@ -193,7 +199,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
     },
 
     async windowVariant(project, now) {
-      const start = (await windowStarts([project], now)).get(project.id) ?? null;
+      const start = await windowStartOf(project, now);
       return start === null ? 'unbounded' : String(await firstInWindow(project, start));
     },
 
