@@ -7,6 +7,7 @@ import { eventsPastSnapshot, foldNewEvents, stateOfLatestSnapshot } from '../../
 import { emptyState, snapshotOfState } from '../../domain/resource-state.js';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
 import { answerCalls, parentLog } from '../worker-calls.js';
+import { BuildTurns, TurnsClosed } from './build-turns.js';
 import { openSqliteStreamSnapshots } from './sqlite-stream-snapshots.js';
 import type { SnapshotBuilderCall, SnapshotBuilderData } from './worker-snapshot-builder.js';
 
@@ -15,36 +16,12 @@ const { eventsPath, statesPath, distance } = workerData as SnapshotBuilderData;
 // A log that cannot be opened fails the worker (the parent's calls reject; its next call starts a fresh one).
 const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
 const snapshots = openSqliteStreamSnapshots(statesPath, log);
-let closing = false;
-
-class Closing extends Error {}
-
-/** One build at a time: a build a command waits for goes before the sweep's next. */
-class BuildTurns {
-  private busy = false;
-  private readonly urgent: Array<() => void> = [];
-  private readonly background: Array<() => void> = [];
-
-  async take<T>(urgent: boolean, build: () => Promise<T>): Promise<T> {
-    if (this.busy) await new Promise<void>((resolve) => (urgent ? this.urgent : this.background).push(resolve));
-    else this.busy = true;
-    try {
-      return await build();
-    } finally {
-      // The turn is handed over as it is (still busy), or ends.
-      const next = this.urgent.shift() ?? this.background.shift();
-      if (next) next();
-      else this.busy = false;
-    }
-  }
-}
-
 const turns = new BuildTurns();
 
 /** Between two pages of a fold: calls get their turn, and a close stops the fold. */
 async function betweenPages(): Promise<void> {
   await nextTurn();
-  if (closing) throw new Closing('closing');
+  if (turns.closing) throw new TurnsClosed();
 }
 
 /** Whether the stream is `distance` or more events past its snapshot. */
@@ -70,17 +47,16 @@ async function sweep(): Promise<number> {
   const gaps: Array<{ stream: string; gap: number }> = [];
   for (const { stream } of await eventStore.longStreams(distance)) {
     await nextTurn(); // a command's catchUp is answered between two streams, not after the whole scan
-    if (closing) return 0;
+    if (turns.closing) return 0;
     const gap = await eventsPastSnapshot(snapshots, eventStore, stream);
     if (gap >= distance) gaps.push({ stream, gap });
   }
   let stored = 0;
   for (const { stream } of gaps.sort((a, b) => b.gap - a.gap)) {
-    if (closing) break;
     try {
       if ((await turns.take(false, () => build(stream))) > 0) stored++;
     } catch (error) {
-      if (error instanceof Closing) break;
+      if (error instanceof TurnsClosed) break;
       log.warn('a stream state snapshot could not be built', { stream, error: String(error) });
     }
   }
@@ -95,9 +71,9 @@ async function answer(call: SnapshotBuilderCall): Promise<number> {
     case 'sweep':
       return sweep();
     case 'close':
-      closing = true;
-      // After the build under way (stopped at its next page): nothing writes to the files once they close.
-      return turns.take(true, async () => {
+      // After the build under way (stopped at its next page), and no build after it: nothing reads or
+      // writes the files once they close.
+      return turns.last(async () => {
         await snapshots.close();
         await eventStore.close();
         return 0;
