@@ -1,4 +1,5 @@
-// Request checks written as JSON schemas and compiled once by ajv: query strings and bodies are coerced
+// Request checks written as JSON schemas and compiled once by ajv, at their first use (compiling every
+// route's schemas when the modules load took a large part of a start): query strings and bodies are coerced
 // where the real service accepted string-typed values (`"estimate": "2"`, `"complete": "false"`,
 // `?limit=10`) and only there (`"estimate": true` and `"name": 1234` are refused), and every failure becomes 400 `invalid_parameter` with one validation error per field,
 // worded the way the service worded type errors ("'position' must be an integer value").
@@ -12,7 +13,7 @@
 //
 // Schemas check shapes and types; rules with their own messages (story states, point scales) stay in
 // the domain. Flat bodies can be declared as a type map with src/api/resources/body-schema.ts.
-import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import { DomainError, invalidParameter, type ValidationError } from '../domain/errors.js';
 
 const ajv = new Ajv({ coerceTypes: true, allErrors: true, strict: true, allowUnionTypes: true });
@@ -39,12 +40,13 @@ export interface Checker<T> {
   read(req: { readonly route: { readonly input?: { readonly body?: unknown } }; readonly body: unknown }): T;
 }
 
-/** A checker for `schema`, compiled now. */
+/** A checker for `schema`, compiled when it first checks a value. */
 export function requestSchema<T>(schema: SchemaObject): Checker<T> {
-  const validate = ajv.compile(schema);
+  let validate: ValidateFunction | undefined;
   const check = (value: unknown): T => {
     const uncoercible = uncoercibleValues(schema, value, '');
     if (uncoercible.length > 0) throw refusal(uncoercible);
+    validate ??= ajv.compile(schema);
     if (validate(value)) return value as T;
     throw refusal(validate.errors ?? []);
   };

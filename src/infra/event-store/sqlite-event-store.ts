@@ -11,7 +11,8 @@
 // the append holds the write lock); logs written before the column existed are chained once at open
 // (sqlite-hash-chain.ts).
 import Database from 'better-sqlite3';
-import { Subject } from 'rxjs';
+// rxjs's root module loads all of rxjs (some 220 files read and compiled at each start, in every worker).
+import { Subject } from 'rxjs/internal/Subject';
 import type { NewEvent } from '../../domain/events.js';
 import { decodeStoredColumns, encodeEvent } from '../event-codec.js';
 import { assertValidAppend } from './append-validation.js';

@@ -6,8 +6,22 @@
 // $and / $or / $nor of such filters. Whatever else a direct test meets (objects, nested arrays, null
 // against an array, other operators) hands that document to mingo, so the semantics stay exactly
 // mingo's / MongoDB's.
-import { Query } from 'mingo';
+import { Context } from 'mingo/core';
+import * as queryOperators from 'mingo/operators/query';
+import { Query } from 'mingo/query';
+import type { QueryOperator } from 'mingo/types';
 import type { Doc, Filter } from '../../ports/read-store.js';
+
+/**
+ * Mingo with its query operators alone, all a filter needs ($expr aside, which no filter uses): its root
+ * module registers every operator family, some 300 files that each start (and worker) reads and compiles.
+ */
+const QUERY_OPTIONS = { context: Context.init({ query: operatorsOf(queryOperators) }) };
+
+/** The module's operators: its `$` exports (the namespace of a CommonJS module also holds `default`). */
+function operatorsOf(module: object): Record<`$${string}`, QueryOperator> {
+  return Object.fromEntries(Object.entries(module).filter(([name]) => name.startsWith('$'))) as Record<`$${string}`, QueryOperator>;
+}
 
 export type DocPredicate = (doc: Doc) => boolean;
 
@@ -223,14 +237,14 @@ export function compileFilter(filter: Filter): DocPredicate {
   let query: Query | undefined;
   return (doc) => {
     const outcome = directMatch(doc, filter);
-    return outcome === UNDECIDED ? (query ??= new Query(filter)).test(doc) : outcome;
+    return outcome === UNDECIDED ? (query ??= new Query(filter, QUERY_OPTIONS)).test(doc) : outcome;
   };
 }
 
 /** Whether one document matches (no predicate kept: for filters tested against a single document). */
 export function matchesFilter(doc: Doc, filter: Filter): boolean {
   const outcome = directMatch(doc, filter);
-  return outcome === UNDECIDED ? new Query(filter).test(doc) : outcome;
+  return outcome === UNDECIDED ? new Query(filter, QUERY_OPTIONS).test(doc) : outcome;
 }
 
 /** The fields an upsert seeds its new document with: the filter's top-level (and `$and`) equalities. */

@@ -24,7 +24,7 @@
 // The instant -> version look-up is a binary search over the stream (one one-event read per step: 17
 // reads for 100,000 events).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { NEVER } from 'rxjs';
+import { NEVER } from 'rxjs/internal/observable/never'; // not the root module: all of rxjs
 import type { RecordedEvent } from '../../domain/events.js';
 import { streams } from '../../domain/events.js';
 import { DomainError } from '../../domain/errors.js';
