@@ -21,7 +21,8 @@
 import type { AppliedEvents } from '../../ports/applied-events.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject'; // not the root module: all of rxjs
 import type { RecordedEvent } from '../../domain/events.js';
 import type { Projection } from '../../projections/projection.js';
 import type { EventStore } from '../../ports/event-store.js';
