@@ -237,6 +237,14 @@ describe('API: the OpenAPI document', function () {
     expect(res.json.validation_errors).to.deep.equal([{ field: 'name', problem: 'this endpoint requires the parameter: name' }]);
     expect((await world.app.api('GET', `/projects/${project}/labels`, { as: owner() })).json.length).to.equal(before);
   });
+
+  it('states the live activity stream as text/event-stream with its own parameters and the 429 of its limits', () => {
+    const stream = doc.paths['/projects/{project_id}/activity/stream'].get;
+    expect(Object.keys(stream.responses['200'].content)).to.deep.equal(['text/event-stream']);
+    expect(stream.parameters.filter((parameter: Json) => parameter.in === 'query').map((parameter: Json) => parameter.name)).to.include.members(['since_version', 'fields', 'date_format']);
+    expect(stream.responses).to.have.property('429');
+    expect(doc.components.schemas.webhook.properties.webhook_version).to.deep.equal({ enum: ['v5'] });
+  });
 });
 
 describe('API: a route answering other than it declares', () => {

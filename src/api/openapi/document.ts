@@ -20,6 +20,7 @@ import type { SchemaObject } from 'ajv';
 import { AS_OF_PARAMETERS, servesTimeTravel } from '../as-of-parameters.js';
 import { errorCatalogue } from '../error-catalogue.js';
 import { PAGE_PARAMETERS } from '../page-params.js';
+import { EVENT_STREAM } from '../route-answer.js';
 import type { AttributeType, ResourceType, ResourceTypeRegistry } from '../resource-type.js';
 import { JSON_CONTENT_TYPE } from '../response-headers.js';
 import type { RouteAnswer, RouteDefinition } from '../route-table.js';
@@ -240,8 +241,14 @@ function errorStatuses(route: RouteDefinition): number[] {
     statuses.add(413);
     statuses.add(415);
   }
-  if (route.basicAuth) statuses.add(429);
+  // Password sign-ins are throttled; open event streams are limited per person and in total.
+  if (route.basicAuth || answersEventStream(route)) statuses.add(429);
   return [...statuses].sort((a, b) => a - b);
+}
+
+function answersEventStream(route: RouteDefinition): boolean {
+  const answer = route.answers;
+  return typeof answer === 'object' && 'raw' in answer && answer.raw === EVENT_STREAM;
 }
 
 function components(types: ResourceTypeRegistry): Record<string, unknown> {

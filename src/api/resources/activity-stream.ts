@@ -35,6 +35,7 @@ export function activityStreamResources(deps: { queries: Pick<Queries, 'activity
       path: '/projects/:project_id/activity/stream',
       access: 'project:read',
       timeTravel: false,
+      input: { query: STREAM_PARAMETERS },
       answers: { raw: EVENT_STREAM },
       summary: "The project's activity as it happens (Server-Sent Events), resumable with Last-Event-ID or since_version",
       async handle(req) {
@@ -54,6 +55,16 @@ export function activityStreamResources(deps: { queries: Pick<Queries, 'activity
   ];
   return { routes, types: [], reference: { tag: 'Activity stream', description: "A project's activity as Server-Sent Events, one event per project version." } };
 }
+
+/** The stream's own query parameters (the `Last-Event-ID` header wins over `since_version`). */
+const STREAM_PARAMETERS = {
+  type: 'object',
+  properties: {
+    since_version: { type: 'integer', minimum: 0, description: 'Send every version after this one first, then the live ones (the Last-Event-ID header wins over it).' },
+    fields: { type: 'string', description: 'The attributes of each activity item, as for the activity feed.' },
+    date_format: { enum: ['millis'], description: 'Datetimes as integer milliseconds since the epoch rather than ISO 8601.' },
+  },
+} as const;
 
 /** `Last-Event-ID`: a version (a whole number of 0 or more), null when absent or empty. */
 function lastEventId(req: ApiRequest): number | null {

@@ -28,6 +28,7 @@ import {
   decideCreateWebhook,
   decideDeleteWebhook,
   decideUpdateWebhook,
+  WEBHOOK_VERSIONS,
   webhookUrlProblem,
   type UpdateWebhookInput,
 } from '../../domain/webhook/webhook-decisions.js';
@@ -111,7 +112,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
     name: 'webhook',
     kind: 'webhook',
     attributes: {
-      id: 'integer', project_id: 'integer', webhook_url: 'string', webhook_version: 'string', created_at: 'datetime', updated_at: 'datetime',
+      id: 'integer', project_id: 'integer', webhook_url: 'string', webhook_version: { enum: [...WEBHOOK_VERSIONS] }, created_at: 'datetime', updated_at: 'datetime',
       last_delivered_version: 'integer', last_delivery_at: 'datetime', last_delivery_status: 'integer', last_delivery_error: 'string',
       failing_since: 'datetime', failing: 'boolean',
     },
