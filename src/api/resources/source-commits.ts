@@ -53,7 +53,6 @@ export function sourceCommitResources(deps: ResourceDeps): ResourceModule {
       access: 'person',
       input: { body: checkEnvelope },
       answers: { type: 'comment', list: true },
-      unlisted: true, // left out of the reference until /docs renders it (with webhooks listed, Swagger UI stopped listing tags)
       summary: 'Record a commit from a Git host: a comment on each story its message names, finishing or delivering it when asked',
       async handle(req) {
         // The commit's own keys are checked here, so that a refusal names the key (`commit_id`), not its envelope.

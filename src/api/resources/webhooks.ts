@@ -135,7 +135,6 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/webhooks',
       access: 'project:owner',
-      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook', list: true },
       summary: "A project's activity webhooks (owners)",
       async handle(req) {
@@ -148,7 +147,6 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/webhooks',
       access: 'project:owner',
       input: { body: checkCreate },
-      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook', created: true },
       summary: 'Create a webhook: every activity of the project is posted to its URL',
       async handle(req) {
@@ -167,7 +165,6 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'GET',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
-      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook' },
       summary: 'A webhook, with how its deliveries go',
       handle: async (req) => ({ kind: 'resource', type: 'webhook', value: await pathWebhook(req) }),
@@ -177,7 +174,6 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
       input: { body: checkUpdate },
-      unlisted: true, // left out of the reference until /docs renders it: Swagger UI stops listing tags with these operations
       answers: { type: 'webhook' },
       summary: "Change a webhook's URL, version or secret (resumes a failing webhook)",
       async handle(req) {
@@ -201,7 +197,6 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       method: 'DELETE',
       path: '/projects/:project_id/webhooks/:webhook_id',
       access: 'project:owner',
-      unlisted: true, // as above
       answers: 'empty',
       summary: 'Delete a webhook',
       async handle(req) {
