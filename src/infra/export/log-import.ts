@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UNFINISHED_IMPORT, storeFiles } from '../data-directory.js';
 import type { LogSummary } from '../event-store/log-summary.js';
-import type { EncodedStreamEvent } from '../event-store/sqlite-bulk-load.js';
 import { dataProblem } from './ndjson-log.js';
 import { unpackEventBatch, type PackedEventBatch, type ReadEvent } from './packed-event-batch.js';
 
@@ -33,11 +32,11 @@ export interface ImportReport extends LogSummary {
   ms: number;
 }
 
-/** Where an import writes: a fresh embedded log (sqlite-bulk-load.ts). */
+/** Where an import writes: a fresh embedded log (sqlite-bulk-load.ts), or an event store through its port (event-store-import.ts). */
 export interface ImportTarget {
-  append(events: readonly EncodedStreamEvent[]): void;
+  append(events: readonly ReadEvent[]): void | Promise<void>;
   /** Once every event is in: what stops the import (a duplicate id), or null. */
-  finish(): string | null;
+  finish(): string | null | Promise<string | null>;
 }
 
 /** What the reader worker (import-reader-worker.ts) posts: a batch, the end of the file, or why the file is refused. */
@@ -55,12 +54,12 @@ export async function importLog(target: ImportTarget, file: string): Promise<Imp
       if ('batch' in message) {
         const events = unpackEventBatch(message.batch);
         refuseMalformedData(events);
-        target.append(events);
+        await target.append(events);
         reader.postMessage('taken');
         continue;
       }
       if ('refused' in message) throw new ImportRefused(message.refused);
-      const problem = target.finish();
+      const problem = await target.finish();
       if (problem) throw new ImportRefused(problem);
       return { ...message.done, ms: Math.round(performance.now() - started) };
     }
