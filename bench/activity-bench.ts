@@ -14,6 +14,7 @@ import type { ApiRequest, RouteDefinition } from '../src/api/route-table.js';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../src/infra/event-store/sqlite-event-store.js';
 import { createMemoryReadStore } from '../src/infra/read-store/memory-read-store.js';
+import { typedReadModels } from '../src/projections/documents.js';
 
 const PROJECT_ID = 1;
 const STORY_COUNT = 500;
@@ -90,7 +91,7 @@ async function feedOver(count: number): Promise<Feed> {
   await readStore.collection('people').write(PEOPLE.map((doc) => ({ op: 'insert' as const, doc })));
   const unchanging = { stamp: () => 0, stampOf: () => 0 };
   const activity = activityFeeds({
-    read: (name) => readStore.collection(name),
+    read: typedReadModels((name) => readStore.collection(name)),
     readModelChanges: unchanging,
     eventStore: store,
     settings: { activityWindowMonths: 6, enterpriseActivityWindowMonths: 25 },

@@ -23,6 +23,7 @@ import { storyTransitionsProjection } from '../src/projections/analytics/story-t
 import { seededRandom } from '../test/support/seeded-random.js';
 import { buildFixture, rawReadAndParse, replayProjections } from './replay-bench.js';
 import { runIterationsHttp } from './iterations-http-bench.js';
+import { typedReadModels } from '../src/projections/documents.js';
 
 const PROJECT_ID = 1;
 const WEEKS = 260;
@@ -120,12 +121,13 @@ export async function run(): Promise<void> {
   const store = createMemoryReadStore();
   const filling = performance.now();
   await fill(store);
+  const read = typedReadModels((name) => store.collection(name));
   const reads: IterationReads = {
-    projects: store.collection('projects'),
-    stories: store.collection('stories'),
-    iterationOverrides: store.collection('iteration_overrides'),
-    iterationStories: store.collection('iteration_stories'),
-    labels: store.collection('labels'),
+    projects: read('projects'),
+    stories: read('stories'),
+    iterationOverrides: read('iteration_overrides'),
+    iterationStories: read('iteration_stories'),
+    labels: read('labels'),
   };
   const current = await listIterations(reads, { projectId: PROJECT_ID, scope: 'current', offset: 0, limit: 10, now: NOW });
   const backlog = await listIterations(reads, { projectId: PROJECT_ID, scope: 'backlog', offset: 0, limit: 1, now: NOW });

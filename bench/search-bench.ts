@@ -16,6 +16,7 @@ import type { SearchReader } from '../src/queries/search/search-names.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { seedStoryWords } from '../test/support/story-words-seed.js';
 import { runOverHttp, zipfWords } from './search-http-bench.js';
+import { typedReadModels } from '../src/projections/documents.js';
 
 const PROJECT_ID = 1;
 const STORIES = 50_000;
@@ -94,7 +95,7 @@ async function seededProject(): Promise<SearchReader> {
     await store.collection('stories').write(stories.slice(start, start + 5000).map((doc) => ({ op: 'insert', doc })));
   }
   await seedStoryWords(store, stories);
-  return (name) => store.collection(name);
+  return typedReadModels((name) => store.collection(name));
 }
 
 interface Timing {

@@ -105,7 +105,7 @@ export class ActivityItems {
   }
 
   private showing(project: Doc): string {
-    return `${String(project['name'] ?? '')}\u0000${this.deps.readModelChanges.stampOf(['people'])}`;
+    return `${String(project.name ?? '')}\u0000${this.deps.readModelChanges.stampOf(['people'])}`;
   }
 
   private lookUp(projectId: number, version: number, format: ItemFormat, shows: string): Kept | null {

@@ -274,7 +274,7 @@ class RequestPipeline {
   private async answerAsOf(res: ServerResponse, context: RenderContext, asOf: NonNullable<AsOfRequest>): Promise<void> {
     const { scope, history } = this.deps.timeTravel!;
     const access = context.request.project!;
-    const current = typeof access.project['version'] === 'number' ? access.project['version'] : ((await this.deps.projectVersion(access.id)) ?? 0);
+    const current = typeof access.project.version === 'number' ? access.project.version : ((await this.deps.projectVersion(access.id)) ?? 0);
     const version = 'version' in asOf ? checkedAsOfVersion(asOf.version, current) : versionFoundAt(await history.versionAt(access.id, asOf.instant));
     const reader = await history.readerAt(access.id, version);
     try {
@@ -306,7 +306,7 @@ class RequestPipeline {
     const { route, request } = context;
     const project = request.project!;
     // The access check has just read the project document: its `version` is the current one.
-    const version = typeof project.project['version'] === 'number' ? project.project['version'] : await this.deps.projectVersion(project.id);
+    const version = typeof project.project.version === 'number' ? project.project.version : await this.deps.projectVersion(project.id);
     if (version === null) return this.wire(await this.render(await route.handle(request), context, null));
     const key = cacheKey({
       projectId: project.id,
@@ -541,7 +541,7 @@ function headerReader(headers: IncomingHttpHeaders): (name: string) => string | 
  */
 function versionKnownToCaller(request: ApiRequest, versionNow: number): number {
   if (request.method === 'GET') return versionNow;
-  const before = request.project?.project['version'];
+  const before = request.project?.project.version;
   return typeof before === 'number' ? before : versionNow;
 }
 

@@ -19,7 +19,7 @@ export const AS_OF_PARAMETERS = {
   type: 'object',
   properties: {
     [AS_OF_VERSION]: { type: 'integer', minimum: 1, description: 'Answer as the project stood at this version (1 to the current one).' },
-    [AS_OF]: { ...DATETIME_PARAMETER, description: `Answer as the project stood at this instant (its last version then): ${String(DATETIME_PARAMETER['description'])}` },
+    [AS_OF]: { ...DATETIME_PARAMETER, description: `Answer as the project stood at this instant (its last version then): ${String(DATETIME_PARAMETER.description)}` },
   },
 } as const;
 

@@ -72,15 +72,15 @@ function uncoercibleValues(schema: SchemaObject | boolean, value: unknown, path:
     const branches = (schema['anyOf'] as SchemaObject[]).map((branch) => uncoercibleValues(branch, value, path));
     return branches.some((problems) => problems.length === 0) ? [] : branches[0]!;
   }
-  const types = schema['type'] === undefined ? null : ([] as string[]).concat(schema['type'] as string | string[]);
+  const types = schema.type === undefined ? null : ([] as string[]).concat(schema.type as string | string[]);
   if (types && typeof value !== 'string' && !types.some((type) => hasJsonType(value, type))) {
     return [{ keyword: 'type', instancePath: path, schemaPath: '', params: { type: types.join(',') } }];
   }
   if (Array.isArray(value)) {
-    return schema['items'] === undefined ? [] : value.flatMap((item, index) => uncoercibleValues(schema['items'], item, `${path}/${index}`));
+    return schema.items === undefined ? [] : value.flatMap((item, index) => uncoercibleValues(schema.items, item, `${path}/${index}`));
   }
   if (value === null || typeof value !== 'object') return [];
-  const properties = (schema['properties'] ?? {}) as Record<string, SchemaObject>;
+  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
   return Object.entries(value).flatMap(([key, member]) => {
     const memberSchema = Object.hasOwn(properties, key) ? properties[key] : schema['additionalProperties'];
     return memberSchema === undefined ? [] : uncoercibleValues(memberSchema, member, `${path}/${key}`);

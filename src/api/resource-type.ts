@@ -15,11 +15,11 @@
 //                'created_at', 'updated_at', 'url'],
 //     associations: {
 //       labels: labelsAssociation(deps.labels),
-//       owned_by: personAssociation(deps, 'owned_by_id', (doc) => idList(doc['owner_ids'])[0]),
+//       owned_by: personAssociation(deps, 'owned_by_id', (doc) => idList(doc.owner_ids)[0]),
 //       tasks: { type: 'task', many: true, ids: 'task_ids', idsFromLoad: true,
 //                async load(docs) { ...one find for every story of the response... } },
 //     },
-//     computed: { owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null) },
+//     computed: { owned_by_id: async (docs) => docs.map((doc) => idList(doc.owner_ids)[0] ?? null) },
 //   };
 
 import type { SchemaObject } from 'ajv';

@@ -268,7 +268,7 @@ export function readsRawBody(route: RouteDefinition): boolean {
 export function queryParameters(...parts: readonly QueryParameters[]): QueryParameters {
   return {
     type: 'object',
-    properties: Object.assign({}, ...parts.map((part) => part['properties'] as Record<string, SchemaObject>)) as Record<string, SchemaObject>,
-    required: [...new Set(parts.flatMap((part) => (part['required'] as string[] | undefined) ?? []))],
+    properties: Object.assign({}, ...parts.map((part) => part.properties as Record<string, SchemaObject>)) as Record<string, SchemaObject>,
+    required: [...new Set(parts.flatMap((part) => (part.required as string[] | undefined) ?? []))],
   };
 }

@@ -34,6 +34,7 @@ import { PeopleCommands } from '../commands/people.js';
 import { ProjectCommands } from '../commands/projects.js';
 import { ResourceWriter } from '../commands/resource-writer.js';
 import { projections, rebuildCosts } from '../projections/registry.js';
+import { typedReadModels } from '../projections/documents.js';
 import type { Reaction } from '../reactions/reaction.js';
 import { reactionFactories } from '../reactions/registry.js';
 import { FILE_THUMBNAILS, thumbnailsReaction } from '../reactions/thumbnails.js';
@@ -218,7 +219,8 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   // Every read of a read model goes through the time-travel scope: live, except inside a GET with
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
   const asOfScope = new AsOfReadScope();
-  const read = asOfScope.reads((name) => runner.collection(name));
+  const untypedRead = asOfScope.reads((name) => runner.collection(name));
+  const read = typedReadModels(untypedRead);
   // Persisted snapshots (derived, deletable) that cold folds start from; the project-snapshots reaction
   // takes them with a history of its own (so it never evicts the folds requests use), in a worker thread
   // when the log is a file (time-travel/snapshot-placement.ts).

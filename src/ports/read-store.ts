@@ -2,12 +2,19 @@
 // filter and update documents. Adapters (infra/read-store/): sqlite-read-store.ts (embedded default, on
 // disk), memory-read-store.ts (tests, evaluated by mingo), mongo-read-store.ts (MongoDB). Every adapter passes test/contract/read-store.contract.ts.
 
+/**
+ * A stored document as the store sees it. Readers see a collection's own document type
+ * (projections/documents.ts): `ReadCollection<StoryReadDoc>` hands out stories.
+ */
 export type Doc = Record<string, unknown> & { id: number };
 export type Filter = Record<string, unknown>;
 export type Update = Record<string, unknown>;
 export type SortSpec = Record<string, 1 | -1>;
 
-export interface FindOptions {
+/** The top-level fields of a document type (what `fields` may name). */
+export type FieldOf<D extends Doc> = keyof D & string;
+
+export interface FindOptions<D extends Doc = Doc> {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
@@ -16,7 +23,7 @@ export interface FindOptions {
    * as a MongoDB inclusion projection; `[]` returns ids alone. Sorting, skip and limit see whole documents.
    * For totals over many matches: the store copies what is asked, not every document.
    */
-  fields?: readonly string[];
+  fields?: readonly FieldOf<D>[];
   /**
    * The work this read may do for its request (a search): the store charges it for what it examines and
    * evaluates the candidates in slices, awaiting each charge (see ReadBudget). With a budget the store
@@ -71,15 +78,17 @@ export interface IndexSpec {
   within?: string;
 }
 
-export interface ReadCollection {
+/** A collection of documents of type `D` (`Doc`: untyped, as the adapters store them). */
+export interface ReadCollection<D extends Doc = Doc> {
   readonly name: string;
-  find(filter: Filter, options?: FindOptions): Promise<Doc[]>;
-  findOne(filter: Filter): Promise<Doc | null>;
+  /** With `fields`, each document holds `id` and those fields alone: read no other field of it. */
+  find(filter: Filter, options?: FindOptions<D>): Promise<D[]>;
+  findOne(filter: Filter): Promise<D | null>;
   count(filter: Filter): Promise<number>;
   write(ops: WriteOp[]): Promise<void>;
   ensureIndexes(indexes: IndexSpec[]): Promise<void>;
   /** Every document, in id order (for comparisons and snapshots). */
-  all(): Promise<Doc[]>;
+  all(): Promise<D[]>;
 }
 
 /** The writes of one batch to one collection. */
@@ -110,4 +119,4 @@ export interface ReadStore {
 }
 
 /** The read side of a live collection: projections alone write read models. */
-export type ReadOnlyCollection = Omit<ReadCollection, 'write' | 'ensureIndexes'>;
+export type ReadOnlyCollection<D extends Doc = Doc> = Omit<ReadCollection<D>, 'write' | 'ensureIndexes'>;

@@ -120,12 +120,12 @@ async function firstVersionWhere(low: number, high: number, holds: (version: num
 /** The read-model filter of an index (activity_by_resource, activity_by_performer) for a feed filter. */
 export function indexFilter(base: Filter, filter: FeedFilter): Filter {
   const result: Filter = { ...base };
-  if (filter.sinceVersion > 0) result['version'] = { $gt: filter.sinceVersion };
+  if (filter.sinceVersion > 0) result.version = { $gt: filter.sinceVersion };
   const occurred: Record<string, number> = {};
   if (filter.windowStart !== null) occurred['$gte'] = filter.windowStart;
   if (filter.occurredAfter !== null) occurred['$gt'] = filter.occurredAfter;
   if (filter.occurredBefore !== null) occurred['$lt'] = filter.occurredBefore;
-  if (Object.keys(occurred).length > 0) result['occurred_at'] = occurred;
+  if (Object.keys(occurred).length > 0) result.occurred_at = occurred;
   return result;
 }
 
@@ -142,8 +142,8 @@ export async function indexedFeedPage(
   ]);
   const events = await Promise.all(
     entries.map(async (entry) => {
-      const [event] = await store.readStream(streams.project(Number(entry['project_id'])), {
-        from: Number(entry['version']),
+      const [event] = await store.readStream(streams.project(Number(entry.project_id)), {
+        from: Number(entry.version),
         limit: 1,
       });
       return event;

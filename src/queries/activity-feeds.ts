@@ -10,7 +10,8 @@ import { DomainError } from '../domain/errors.js';
 import { projectIdOfStream, streams, type RecordedEvent } from '../domain/events.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { ReadModelChanges } from '../ports/read-model-changes.js';
-import type { Doc, Filter, ReadOnlyCollection } from '../ports/read-store.js';
+import type { Doc, Filter } from '../ports/read-store.js';
+import type { ReadModelReader } from '../projections/documents.js';
 import { ACTIVITY_BY_PERFORMER } from '../projections/activity/performer-activity-projection.js';
 import { ACTIVITY_BY_RESOURCE } from '../projections/activity/subject-activity-projection.js';
 import {
@@ -27,7 +28,7 @@ import { paginationOf, type Page, type Paged } from './page.js';
 import { ReadModelMemo } from './read-model-memo.js';
 
 export interface ActivityFeedDeps {
-  read(collection: string): ReadOnlyCollection;
+  read: ReadModelReader;
   /** Accounts' plans (which set the window) are remembered until the accounts change. */
   readModelChanges: ReadModelChanges;
   eventStore: EventStore;
@@ -83,15 +84,15 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
 
   const rememberedPlans = new ReadModelMemo<number, string | null>(deps.readModelChanges, { dependsOn: ['accounts'] });
 
-  const planOf = (accountId: number) => rememberedPlans.get(accountId, async () => stringOrNull((await accounts.findOne({ id: accountId }))?.['plan']));
+  const planOf = (accountId: number) => rememberedPlans.get(accountId, async () => stringOrNull((await accounts.findOne({ id: accountId }))?.plan));
 
   /** The history window start of each project, from its account's plan. */
   async function windowStarts(projectDocs: readonly Doc[], now: number): Promise<Map<number, number | null>> {
-    const accountIds = [...new Set(projectDocs.map((project) => project['account_id']).filter(isInteger))];
+    const accountIds = [...new Set(projectDocs.map((project) => project.account_id).filter(isInteger))];
     const plans = new Map(await Promise.all(accountIds.map(async (id) => [id, await planOf(id)] as const)));
     return new Map(
       projectDocs.map((project) => {
-        const plan = isInteger(project['account_id']) ? (plans.get(project['account_id']) ?? null) : null;
+        const plan = isInteger(project.account_id) ? (plans.get(project.account_id) ?? null) : null;
         return [project.id, activityWindowStart(now, plan, deps.settings)];
       }),
     );
@@ -99,7 +100,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
 
   /** The history window start of one project (what every hot feed request asks, as its cache key). */
   async function windowStartOf(project: Doc, now: number): Promise<number | null> {
-    const accountId = project['account_id'];
+    const accountId = project.account_id;
     return activityWindowStart(now, isInteger(accountId) ? await planOf(accountId) : null, deps.settings);
   }
 
@@ -118,7 +119,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
   }
 
   async function headOf(project: Doc): Promise<number> {
-    return isInteger(project['version']) ? project['version'] : deps.eventStore.streamVersion(streams.project(project.id));
+    return isInteger(project.version) ? project.version : deps.eventStore.streamVersion(streams.project(project.id));
   }
 
   async function projectFilter(project: Doc, bounds: FeedBounds, now: number): Promise<FeedFilter> {
@@ -183,7 +184,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
     },
 
     async personFeed(personId, bounds, page, now) {
-      const memberProjectIds = (await memberships.find({ person_id: personId })).map((membership) => membership['project_id']).filter(isInteger);
+      const memberProjectIds = (await memberships.find({ person_id: personId })).map((membership) => membership.project_id).filter(isInteger);
       const projectDocs = memberProjectIds.length ? await projects.find({ id: { $in: memberProjectIds } }) : [];
       const windows = await windowStarts(projectDocs, now);
       const byWindow = new Map<number | null, number[]>();
@@ -194,7 +195,7 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
       if (inWindow.length === 0) return render({ events: [], total: 0 }, new Map(), page);
       const query = indexFilter({ person_id: personId, $or: inWindow }, { sinceVersion: 0, windowStart: null, ...bounds });
       const feed = await indexedFeedPage(deps.eventStore, byPerformer, query, page);
-      const names = new Map(projectDocs.map((project) => [project.id, stringOrNull(project['name']) ?? '']));
+      const names = new Map(projectDocs.map((project) => [project.id, stringOrNull(project.name) ?? '']));
       return render(feed, names, page);
     },
 
@@ -217,11 +218,11 @@ export function activityFeeds(deps: ActivityFeedDeps): ActivityFeeds {
 }
 
 function projectNameMap(project: Doc): Map<number, string> {
-  return new Map([[project.id, stringOrNull(project['name']) ?? '']]);
+  return new Map([[project.id, stringOrNull(project.name) ?? '']]);
 }
 
 function performerInfo(person: Doc): PerformerInfo {
-  return { id: person.id, name: stringOrNull(person['name']) ?? '', initials: stringOrNull(person['initials']) ?? '' };
+  return { id: person.id, name: stringOrNull(person.name) ?? '', initials: stringOrNull(person.initials) ?? '' };
 }
 
 function isInteger(value: unknown): value is number {

@@ -10,11 +10,11 @@ export function idsOf(value: unknown): number[] {
 
 /** How many "Owned By" columns stories need: their most owners, at least two. */
 export function ownerColumnCount(stories: readonly Readonly<Record<string, unknown>>[]): number {
-  return Math.max(MIN_OWNER_COLUMNS, ...stories.map((story) => idsOf(story['owner_ids']).length));
+  return Math.max(MIN_OWNER_COLUMNS, ...stories.map((story) => idsOf(story.owner_ids).length));
 }
 
 /** A story's owner names, padded with empty fields to `columns`. */
 export function ownerFields(story: Readonly<Record<string, unknown>>, personName: ReadonlyMap<number, string>, columns: number): string[] {
-  const owners = idsOf(story['owner_ids']).map((id) => personName.get(id) ?? '');
+  const owners = idsOf(story.owner_ids).map((id) => personName.get(id) ?? '');
   return [...owners, ...Array<string>(columns - owners.length).fill('')];
 }

@@ -38,7 +38,7 @@ export function peopleAsSeen(reads: EmailVisibilityReads): PeopleAsSeen {
     const groups = own.map((membership) => membership[key]);
     if (groups.length === 0) return [];
     const shared = await collection.find({ [key]: { $in: groups }, person_id: { $in: personIds } });
-    return shared.map((membership) => Number(membership['person_id']));
+    return shared.map((membership) => Number(membership.person_id));
   }
 
   const seen: PeopleAsSeen = {
@@ -49,7 +49,7 @@ export function peopleAsSeen(reads: EmailVisibilityReads): PeopleAsSeen {
         const project = viewer.project;
         if (project === null || project.role === null) return new Set();
         const members = await reads.memberships.find({ project_id: project.id, person_id: { $in: ids }, role: { $in: ACTIVE_ROLES } });
-        return new Set(members.map((membership) => Number(membership['person_id'])));
+        return new Set(members.map((membership) => Number(membership.person_id)));
       }
       const [byProject, byAccount] = await Promise.all([
         sharing(reads.memberships, 'project_id', viewer.actorId, ids),

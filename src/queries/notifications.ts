@@ -34,8 +34,8 @@ export class NotificationQueries {
   /** The person's notifications in the window, newest first. */
   list(personId: number, window: NotificationWindow): Promise<Doc[]> {
     const filter: Filter = { person_id: personId, notification_type: { $in: [...window.types] } };
-    if (window.createdAfter !== undefined) filter['created_at'] = { $gt: window.createdAfter };
-    if (window.updatedAfter !== undefined) filter['updated_at'] = { $gt: window.updatedAfter };
+    if (window.createdAfter !== undefined) filter.created_at = { $gt: window.createdAfter };
+    if (window.updatedAfter !== undefined) filter.updated_at = { $gt: window.updatedAfter };
     return this.notifications.find(filter, { sort: { id: -1 } });
   }
 
@@ -52,6 +52,6 @@ export class NotificationQueries {
   /** When the person's newest notification was created (ms), or null when they have none. */
   async lastTimestamp(personId: number): Promise<number | null> {
     const [newest] = await this.notifications.find({ person_id: personId }, { sort: { id: -1 }, limit: 1 });
-    return typeof newest?.['created_at'] === 'number' ? newest['created_at'] : null;
+    return typeof newest?.created_at === 'number' ? newest.created_at : null;
   }
 }

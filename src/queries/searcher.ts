@@ -37,6 +37,6 @@ export async function searchRequestOf(reads: IterationReads, searcher: Searcher,
 }
 
 function olsonNameOf(doc: Doc | null): string | null {
-  const zone = doc?.['time_zone'] as { olson_name?: unknown } | undefined;
+  const zone = doc?.time_zone as { olson_name?: unknown } | undefined;
   return typeof zone?.olson_name === 'string' && zone.olson_name !== '' ? zone.olson_name : null;
 }

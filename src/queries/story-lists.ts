@@ -63,12 +63,12 @@ export async function storyList(reads: StoryListReads, projectId: number, criter
     return searchPage(reads.stories, filter, budget, page);
   }
   const filter: Record<string, unknown> = { project_id: projectId, ...dateRangeFilter(criteria.ranges) };
-  if (criteria.state !== undefined) filter['current_state'] = criteria.state;
-  if (criteria.storyType !== undefined) filter['story_type'] = criteria.storyType;
-  if (criteria.priority !== undefined) filter['story_priority'] = criteria.priority;
+  if (criteria.state !== undefined) filter.current_state = criteria.state;
+  if (criteria.storyType !== undefined) filter.story_type = criteria.storyType;
+  if (criteria.priority !== undefined) filter.story_priority = criteria.priority;
   if (criteria.label !== undefined) {
     const label = await reads.labels.findOne({ project_id: projectId, name: normalizedLabelName(criteria.label) });
-    filter['label_ids'] = label ? label.id : -1;
+    filter.label_ids = label ? label.id : -1;
   }
   const rank: Record<string, string> = {};
   for (const [param, anchorId, operator] of [
@@ -78,9 +78,9 @@ export async function storyList(reads: StoryListReads, projectId: number, criter
     if (anchorId === undefined) continue;
     const anchor = await reads.stories.findOne({ id: anchorId, project_id: projectId });
     if (!anchor) throw invalidField(param, `Story ${anchorId} is not in this project.`);
-    rank[operator] = String(anchor['rank']);
+    rank[operator] = String(anchor.rank);
   }
-  if (Object.keys(rank).length > 0) filter['rank'] = rank;
+  if (Object.keys(rank).length > 0) filter.rank = rank;
 
   return storyPage(reads.stories, filter, page);
 }
@@ -111,7 +111,7 @@ export async function releaseList(
   page: Page,
 ): Promise<Paged<Doc>> {
   const filter: Record<string, unknown> = { project_id: projectId, story_type: 'release', ...dateRangeFilter(criteria.ranges) };
-  if (criteria.state !== undefined) filter['current_state'] = criteria.state;
+  if (criteria.state !== undefined) filter.current_state = criteria.state;
   return paginate(await orderedStories(stories, filter), page);
 }
 

@@ -21,8 +21,8 @@ export async function visibleProjectIds(reads: WorkspaceReads, personId: number,
     reads.projects.find({ id: { $in: ids } }, { fields: ['public'] }),
     reads.memberships.find({ person_id: personId, project_id: { $in: ids } }, { fields: ['project_id'] }),
   ]);
-  const member = new Set(memberships.map((membership) => Number(membership['project_id'])));
-  const visible = new Set(projects.filter((project) => project['public'] === true || member.has(project.id)).map((project) => project.id));
+  const member = new Set(memberships.map((membership) => Number(membership.project_id)));
+  const visible = new Set(projects.filter((project) => project.public === true || member.has(project.id)).map((project) => project.id));
   return ids.filter((id) => visible.has(id));
 }
 
@@ -30,6 +30,6 @@ export async function visibleProjectIds(reads: WorkspaceReads, personId: number,
 export async function workspacesOf(reads: WorkspaceReads, personId: number, workspaceId?: number): Promise<Doc[]> {
   const filter = workspaceId === undefined ? { person_id: personId } : { person_id: personId, id: workspaceId };
   const docs = await reads.workspaces.find(filter, { sort: { id: 1 } });
-  const visible = new Set(await visibleProjectIds(reads, personId, docs.flatMap((doc) => doc['project_ids'] as number[])));
-  return docs.map((doc) => ({ ...doc, project_ids: (doc['project_ids'] as number[]).filter((id) => visible.has(id)) }));
+  const visible = new Set(await visibleProjectIds(reads, personId, docs.flatMap((doc) => doc.project_ids as number[])));
+  return docs.map((doc) => ({ ...doc, project_ids: (doc.project_ids as number[]).filter((id) => visible.has(id)) }));
 }

@@ -116,7 +116,7 @@ function operation(route: RouteDefinition, tag: string, source: ReferenceSource,
     responses: responses(route, source.createdStatus),
   };
   if (typeof body === 'function') {
-    const required = Array.isArray(body.schema['required']) && body.schema['required'].length > 0;
+    const required = Array.isArray(body.schema.required) && body.schema.required.length > 0;
     op['requestBody'] = {
       required,
       content: { 'application/json': { schema: body.schema }, 'application/x-www-form-urlencoded': { schema: body.schema } },
@@ -144,16 +144,16 @@ function queryParameters(route: RouteDefinition, timeTravel: boolean): unknown[]
   const resource = typeof answer === 'object' && 'type' in answer;
   const conventions: Record<string, SchemaObject> = {};
   if (resource) {
-    conventions['fields'] = {
+    conventions.fields = {
       type: 'string',
       description: 'The attributes and nested resources to answer: names separated by commas, `:default` for the default ones, `name(...)` to choose inside a nested resource.',
       examples: [':default,owners(name,email),tasks'],
     };
-    if (route.alwaysMillis !== true) conventions['date_format'] = { enum: ['millis'], description: 'Datetimes as integer milliseconds since the epoch rather than ISO 8601.' };
+    if (route.alwaysMillis !== true) conventions.date_format = { enum: ['millis'], description: 'Datetimes as integer milliseconds since the epoch rather than ISO 8601.' };
   }
   if (answer === 'empty' || resource) {
     if (route.alwaysEnvelope !== true) {
-      conventions['envelope'] = { type: 'boolean', description: 'Wrap the answer (and any error) in an envelope answered with status 200; the real status is in `http_status`.' };
+      conventions.envelope = { type: 'boolean', description: 'Wrap the answer (and any error) in an envelope answered with status 200; the real status is in `http_status`.' };
     }
   }
   if (resource && answer.paginated) Object.assign(conventions, PAGE_PARAMETERS.properties);
@@ -290,7 +290,7 @@ function components(types: ResourceTypeRegistry): Record<string, unknown> {
 /** A resource type's schema: what the serializer can render (every attribute optional, `fields` chooses). */
 export function resourceSchema(type: ResourceType): SchemaObject {
   const properties: Record<string, unknown> = {};
-  if (type.kind !== undefined) properties['kind'] = { const: type.kind };
+  if (type.kind !== undefined) properties.kind = { const: type.kind };
   for (const [name, attribute] of Object.entries(type.attributes)) properties[name] = attributeSchema(attribute);
   for (const [name, association] of Object.entries(type.associations ?? {})) {
     const one = { $ref: `${SCHEMAS}${association.type}` };

@@ -54,7 +54,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
   /** The accounts whose membership of the caller passes `keep`, in id order. */
   async function callerAccounts(req: ApiRequest, keep: (membership: Doc) => boolean): Promise<Doc[]> {
     const own = await accountMemberships.find({ person_id: req.actor!.id });
-    const ids = own.filter(keep).map((membership) => membership['account_id']);
+    const ids = own.filter(keep).map((membership) => membership.account_id);
     return ids.length ? accounts.find({ id: { $in: ids } }, { sort: { id: 1 } }) : [];
   }
 
@@ -63,7 +63,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
     const account = await accounts.findOne({ id: accountId });
     if (!account) throw new DomainError('unfound_resource');
     const membership = await accountMemberships.findOne({ account_id: accountId, person_id: req.actor!.id });
-    if (membership?.['owner'] !== true && membership?.['admin'] !== true) {
+    if (membership?.owner !== true && membership?.admin !== true) {
       throw unauthorized('Only account owners and administrators may access the account.');
     }
     return account;
@@ -84,7 +84,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       answers: { type: 'account', list: true },
       summary: 'Accounts the caller owns or administers',
       async handle(req) {
-        const value = await callerAccounts(req, (m) => m['owner'] === true || m['admin'] === true);
+        const value = await callerAccounts(req, (m) => m.owner === true || m.admin === true);
         return { kind: 'resource', type: 'account', value };
       },
     },
@@ -162,7 +162,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        const value = await commands.changeMember(account.id, Number(membership['person_id']), checkMemberBody.read(req), commandMeta(req));
+        const value = await commands.changeMember(account.id, Number(membership.person_id), checkMemberBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value: asServed(value) };
       },
     },
@@ -175,7 +175,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        await commands.removeMember(account.id, Number(membership['person_id']), commandMeta(req));
+        await commands.removeMember(account.id, Number(membership.person_id), commandMeta(req));
         return { kind: 'empty' };
       },
     },
@@ -185,5 +185,5 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
 
 /** A membership as clients see it: identified by its person. */
 function asServed(membership: Doc): Doc {
-  return { ...membership, id: Number(membership['person_id']) };
+  return { ...membership, id: Number(membership.person_id) };
 }

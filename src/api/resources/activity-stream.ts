@@ -23,7 +23,7 @@ export function activityStreamResources(deps: { queries: Pick<Queries, 'activity
 
   async function startingAfter(req: ApiRequest): Promise<number> {
     const project = req.project!.project;
-    const current = typeof project['version'] === 'number' ? project['version'] : 0;
+    const current = typeof project.version === 'number' ? project.version : 0;
     const asked = lastEventId(req) ?? sinceVersion(req);
     if (asked === null) return current;
     return Math.max(asked, (await feeds.firstVersionInWindow(project, req.now)) - 1);

@@ -102,8 +102,8 @@ const FEED_PARAMETERS = {
   type: 'object',
   properties: {
     since_version: { type: 'integer', minimum: 0, description: 'Only the activity after this project version.' },
-    occurred_after: { ...DATETIME_PARAMETER, description: `Only activity after this instant (strict): ${String(DATETIME_PARAMETER['description'])}` },
-    occurred_before: { ...DATETIME_PARAMETER, description: `Only activity before this instant (strict): ${String(DATETIME_PARAMETER['description'])}` },
+    occurred_after: { ...DATETIME_PARAMETER, description: `Only activity after this instant (strict): ${String(DATETIME_PARAMETER.description)}` },
+    occurred_before: { ...DATETIME_PARAMETER, description: `Only activity before this instant (strict): ${String(DATETIME_PARAMETER.description)}` },
   },
 } as const;
 
@@ -169,7 +169,7 @@ export const activityType: ResourceType = {
   ],
   computed: {
     // Change values hold datetimes as ms; they follow `date_format` like every other datetime.
-    changes: async (docs, ctx) => docs.map((doc) => renderChangeDatetimes(doc['changes'], ctx.millis)),
+    changes: async (docs, ctx) => docs.map((doc) => renderChangeDatetimes(doc.changes, ctx.millis)),
   },
 };
 

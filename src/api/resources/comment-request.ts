@@ -112,5 +112,5 @@ export async function mentionedPeople(people: ReadOnlyCollection, texts: readonl
   const usernames = [...new Set(texts.flatMap((text) => (typeof text === 'string' ? mentionedUsernames(text) : [])))];
   if (usernames.length === 0) return [];
   const found = await people.find({ username: { $in: usernames } });
-  return found.map((person) => ({ username: String(person['username']), person_id: person.id }));
+  return found.map((person) => ({ username: String(person.username), person_id: person.id }));
 }

@@ -27,9 +27,9 @@ export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection;
         many: true,
         ids: 'file_attachment_ids',
         async load(docs) {
-          const ids = docs.flatMap((doc) => idList(doc['file_attachment_ids']));
+          const ids = docs.flatMap((doc) => idList(doc.file_attachment_ids));
           const found = new Map((await deps.fileAttachments.find({ id: { $in: ids } })).map((file) => [file.id, file]));
-          return docs.map((doc) => idList(doc['file_attachment_ids']).flatMap((id) => found.get(id) ?? []));
+          return docs.map((doc) => idList(doc.file_attachment_ids).flatMap((id) => found.get(id) ?? []));
         },
       },
       person: {
@@ -37,8 +37,8 @@ export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection;
         ids: 'person_id',
         alternative: true,
         async load(docs, ctx) {
-          const found = await peopleById(deps.people, docs.map((doc) => doc['person_id']), ctx);
-          return docs.map((doc) => found.get(Number(doc['person_id'])) ?? null);
+          const found = await peopleById(deps.people, docs.map((doc) => doc.person_id), ctx);
+          return docs.map((doc) => found.get(Number(doc.person_id)) ?? null);
         },
       },
     },
@@ -51,7 +51,7 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
   const made = (docs: readonly Doc[], ctx: LoadContext) =>
     ctx.scope.memo(docs, 'file-thumbnails', async () => {
       const found = await deps.thumbnails.find({ id: { $in: docs.map((doc) => doc.id) } });
-      const byId = new Map(found.filter((doc) => doc['thumbnailable'] === true).map((doc) => [doc.id, doc]));
+      const byId = new Map(found.filter((doc) => doc.thumbnailable === true).map((doc) => [doc.id, doc]));
       return docs.map((doc) => byId.get(doc.id) ?? null);
     });
   const rendition = (name: FileRendition) => async (docs: readonly Doc[], ctx: LoadContext) =>
@@ -78,8 +78,8 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
         ids: 'uploader_id',
         alternative: true,
         async load(docs, ctx) {
-          const found = await peopleById(deps.people, docs.map((doc) => doc['uploader_id']), ctx);
-          return docs.map((doc) => found.get(Number(doc['uploader_id'])) ?? null);
+          const found = await peopleById(deps.people, docs.map((doc) => doc.uploader_id), ctx);
+          return docs.map((doc) => found.get(Number(doc.uploader_id)) ?? null);
         },
       },
     },
@@ -103,7 +103,7 @@ export function commentsAssociation(comments: ReadOnlyCollection, parentKey: 'st
     idsFromLoad: true,
     async load(docs) {
       const all = await comments.find({ [parentKey]: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
-      return docs.map((doc) => all.filter((comment) => comment[parentKey] === doc.id && comment['project_id'] === doc['project_id']));
+      return docs.map((doc) => all.filter((comment) => comment[parentKey] === doc.id && comment.project_id === doc.project_id));
     },
   };
 }

@@ -74,9 +74,9 @@ export function epicResourceType(deps: { epics: ReadOnlyCollection; labels: Read
         ids: 'label_id',
         alternative: true,
         async load(docs) {
-          const found = await deps.labels.find({ id: { $in: docs.map((doc) => doc['label_id']) } });
+          const found = await deps.labels.find({ id: { $in: docs.map((doc) => doc.label_id) } });
           const byId = new Map(found.map((label) => [label.id, label]));
-          return docs.map((doc) => byId.get(Number(doc['label_id'])) ?? null);
+          return docs.map((doc) => byId.get(Number(doc.label_id)) ?? null);
         },
       },
       comments: commentsAssociation(deps.comments, 'epic_id'),
@@ -100,13 +100,13 @@ export function orderedEpicDocs(epics: Pick<ReadOnlyCollection, 'find'>, filter:
 /** Each epic's neighbours in its project's order (`after_id` above, `before_id` below). */
 function epicNeighbours(epics: ReadOnlyCollection, docs: readonly Doc[], scope: RenderScope) {
   return scope.memo(docs, 'epic-neighbours', async () => {
-    const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+    const projectIds = [...new Set(docs.map((doc) => Number(doc.project_id)))];
     const order = new Map<number, number[]>();
     for (const projectId of projectIds) {
       order.set(projectId, (await orderedEpicDocs(epics, { project_id: projectId })).map((doc) => doc.id));
     }
     return docs.map((doc) => {
-      const ids = order.get(Number(doc['project_id']))!;
+      const ids = order.get(Number(doc.project_id))!;
       const at = ids.indexOf(doc.id);
       return at < 0 ? { before_id: null, after_id: null } : { after_id: ids[at - 1] ?? null, before_id: ids[at + 1] ?? null };
     });
@@ -142,7 +142,7 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
   }
 
   function epicSearchRequest(req: ApiRequest, text: string): SearchRequest {
-    const zone = req.project!.project['time_zone'] as { olson_name?: string } | undefined;
+    const zone = req.project!.project.time_zone as { olson_name?: string } | undefined;
     return {
       projectId: req.project!.id,
       text,
@@ -164,7 +164,7 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
     async of(req: RouteRequest): Promise<number> {
       const found = await epics.findOne({ id: idParam(req.params['epic_id']) });
       if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
-      return Number(found['project_id']);
+      return Number(found.project_id);
     },
   };
 

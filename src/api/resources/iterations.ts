@@ -41,7 +41,7 @@ export const iterationType: ResourceType = {
   defaults: ['kind', 'number', 'project_id', 'length', 'team_strength', 'stories', 'start', 'finish'],
   associations: {
     // The query embeds the iteration's stories, in order; the story type renders them (nested fields work).
-    stories: { type: 'story', many: true, async load(docs) { return docs.map((doc) => doc['stories'] as Doc[]); } },
+    stories: { type: 'story', many: true, async load(docs) { return docs.map((doc) => doc.stories as Doc[]); } },
   },
 };
 

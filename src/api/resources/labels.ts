@@ -64,8 +64,8 @@ export function labelResources(deps: ResourceDeps): ResourceModule {
         const filter: Record<string, unknown> = { project_id: projectId };
         // `with_status`: the spec's example status; Storyline keeps no archived labels, so every label is active.
         if (checkLabelListQuery({ ...req.query }).with_type === 'epic') {
-          const epicLabelIds = (await epics.find({ project_id: projectId })).map((epic) => epic['label_id']);
-          filter['id'] = { $in: epicLabelIds };
+          const epicLabelIds = (await epics.find({ project_id: projectId })).map((epic) => epic.label_id);
+          filter.id = { $in: epicLabelIds };
         }
         const value = await labels.find(filter, { sort: { name: 1 } });
         return { kind: 'resource', type: 'label', value };

@@ -74,13 +74,13 @@ const checkPasswordChange = requestSchema<{ current_password: string; password: 
  * time zone is shown in UTC.
  */
 export function meDocument(person: Doc, apiToken: string, now: number): Doc {
-  const zone = person['time_zone'] as { olson_name?: string } | undefined;
+  const zone = person.time_zone as { olson_name?: string } | undefined;
   return {
     ...person,
     api_token: apiToken,
-    has_ext_identity: person['has_ext_identity'] === true,
-    receives_in_app_notifications: person['receives_in_app_notifications'] !== false,
-    twofactor_auth_enabled: person['twofactor_auth_enabled'] === true,
+    has_ext_identity: person.has_ext_identity === true,
+    receives_in_app_notifications: person.receives_in_app_notifications !== false,
+    twofactor_auth_enabled: person.twofactor_auth_enabled === true,
     time_zone: timeZoneAt(zone?.olson_name ?? 'Etc/UTC', now),
   };
 }
@@ -112,7 +112,7 @@ export function meResources(deps: ResourceDeps): ResourceModule {
         async load(docs: readonly Doc[]) {
           return Promise.all(docs.map(async (me) => {
             const own = await accountMemberships.find({ person_id: me.id }, { sort: { account_id: 1 } });
-            return own.length ? accounts.find({ id: { $in: own.map((m) => m['account_id']) } }, { sort: { id: 1 } }) : [];
+            return own.length ? accounts.find({ id: { $in: own.map((m) => m.account_id) } }, { sort: { id: 1 } }) : [];
           }));
         },
       },
@@ -139,16 +139,16 @@ export function meResources(deps: ResourceDeps): ResourceModule {
   async function membershipSummaries(personId: number): Promise<Doc[]> {
     const own = await memberships.find({ person_id: personId, role: { $in: ['owner', 'member', 'viewer'] } }, { sort: { project_id: 1 } });
     if (own.length === 0) return [];
-    const names = new Map((await projects.find({ id: { $in: own.map((m) => m['project_id']) } })).map((p) => [p.id, p['name']]));
+    const names = new Map((await projects.find({ id: { $in: own.map((m) => m.project_id) } })).map((p) => [p.id, p.name]));
     return own
-      .filter((membership) => names.has(Number(membership['project_id'])))
+      .filter((membership) => names.has(Number(membership.project_id)))
       .map((membership) => ({
         id: membership.id,
-        project_id: membership['project_id'],
-        project_name: names.get(Number(membership['project_id'])),
-        project_color: membership['project_color'],
-        favorite: membership['favorite'] === true,
-        role: membership['role'],
+        project_id: membership.project_id,
+        project_name: names.get(Number(membership.project_id)),
+        project_color: membership.project_color,
+        favorite: membership.favorite === true,
+        role: membership.role,
         person_id: personId,
       }));
   }

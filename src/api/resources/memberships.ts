@@ -17,7 +17,7 @@ import { DomainError, invalidField } from '../../domain/errors.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { PROJECT_ROLES } from '../../domain/project-state.js';
 import type { ProjectViewReads } from '../../ports/project-views.js';
-import type { Doc } from '../../ports/read-store.js';
+import type { ProjectMembershipReadDoc } from '../../projections/documents.js';
 import { AS_OF, AS_OF_VERSION } from '../as-of-parameters.js';
 import { idParam } from '../project-authorization.js';
 import { text } from '../request-schema.js';
@@ -31,7 +31,11 @@ import type { ResourceDeps, ResourceModule } from './resource-module.js';
 
 const PERSON_SORT_KEYS = ['name', 'initials', 'username', 'email'] as const;
 const MEMBERSHIP_SORT_KEYS = ['id', 'role', 'created_at'] as const;
-export const SORT_KEYS: readonly string[] = [...MEMBERSHIP_SORT_KEYS, ...PERSON_SORT_KEYS];
+type PersonSortKey = (typeof PERSON_SORT_KEYS)[number];
+type SortKey = (typeof MEMBERSHIP_SORT_KEYS)[number] | PersonSortKey;
+export const SORT_KEYS: readonly SortKey[] = [...MEMBERSHIP_SORT_KEYS, ...PERSON_SORT_KEYS];
+const isSortKey = (key: string): key is SortKey => (SORT_KEYS as readonly string[]).includes(key);
+const isPersonSortKey = (key: SortKey): key is PersonSortKey => (PERSON_SORT_KEYS as readonly SortKey[]).includes(key);
 
 export function membershipResources(deps: ResourceDeps): ResourceModule {
   const memberships = deps.read('project_memberships');
@@ -66,24 +70,24 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
 
   const active = { role: { $in: PROJECT_ROLES } };
 
-  async function membershipOf(req: ApiRequest): Promise<Doc> {
+  async function membershipOf(req: ApiRequest): Promise<ProjectMembershipReadDoc> {
     const membership = await memberships.findOne({ id: idParam(req.params['membership_id']), project_id: req.project!.id, ...active });
     if (!membership) throw new DomainError('unfound_resource');
     return membership;
   }
 
-  async function sorted(list: Doc[], key: string): Promise<Doc[]> {
-    if (!(PERSON_SORT_KEYS as readonly string[]).includes(key)) {
+  async function sorted(list: ProjectMembershipReadDoc[], key: SortKey): Promise<ProjectMembershipReadDoc[]> {
+    if (!isPersonSortKey(key)) {
       return list.sort((a, b) => compare(a[key], b[key]) || a.id - b.id);
     }
-    const byId = new Map((await people.find({ id: { $in: list.map((m) => m['person_id']) } })).map((p) => [p.id, p]));
-    const value = (membership: Doc) => byId.get(Number(membership['person_id']))?.[key];
+    const byId = new Map((await people.find({ id: { $in: list.map((m) => m.person_id) } })).map((p) => [p.id, p]));
+    const value = (membership: ProjectMembershipReadDoc) => byId.get(membership.person_id)?.[key];
     return list.sort((a, b) => compare(value(a), value(b)) || a.id - b.id);
   }
 
   /** An order by email would reveal what the caller may not read: refused unless every email is visible. */
-  async function assertEmailsVisible(req: ApiRequest, list: readonly Doc[]): Promise<void> {
-    const personIds = list.map((membership) => Number(membership['person_id']));
+  async function assertEmailsVisible(req: ApiRequest, list: readonly ProjectMembershipReadDoc[]): Promise<void> {
+    const personIds = list.map((membership) => membership.person_id);
     const visible = await directory.emailVisibleTo(req.actor, personIds);
     if (personIds.every((id) => visible.has(id))) return;
     throw invalidField('sort_by', "sort_by=email is only available to callers who may see the members' emails.");
@@ -99,7 +103,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       summary: "A project's members",
       async handle(req) {
         const key = req.query['sort_by'] ?? 'id';
-        if (!SORT_KEYS.includes(key)) throw invalidField('sort_by', `sort_by must be one of: ${SORT_KEYS.join(', ')}`);
+        if (!isSortKey(key)) throw invalidField('sort_by', `sort_by must be one of: ${SORT_KEYS.join(', ')}`);
         const list = await memberships.find({ project_id: req.project!.id, ...active });
         if (key === 'email') await assertEmailsVisible(req, list);
         return { kind: 'resource', type: 'project_membership', value: await sorted(list, key) };
@@ -161,7 +165,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const membership = await membershipOf(req);
         const meta = { ...commandMeta(req), actorId: req.actor!.id };
-        return invitationResult(await deps.invitations.invite(req.project!.id, Number(membership['person_id']), meta));
+        return invitationResult(await deps.invitations.invite(req.project!.id, Number(membership.person_id), meta));
       },
     },
   ];
@@ -177,7 +181,7 @@ export function membershipResources(deps: ResourceDeps): ResourceModule {
 export function lastViewedAtAttribute(views: ProjectViewReads): ComputedAttribute {
   return async (docs, ctx) => {
     if (ctx.query[AS_OF_VERSION] !== undefined || ctx.query[AS_OF] !== undefined) return docs.map(() => null);
-    return views.lastViewedAt(docs.map((doc) => ({ personId: Number(doc['person_id']), projectId: Number(doc['project_id']) })));
+    return views.lastViewedAt(docs.map((doc) => ({ personId: Number(doc.person_id), projectId: Number(doc.project_id) })));
   };
 }
 

@@ -18,7 +18,7 @@ import { decideMarkNotificationsRead, decideReadNotification } from '../../domai
 import { notificationMessage } from '../../domain/notification/notification-message.js';
 import { invalidField } from '../../domain/errors.js';
 import { streams } from '../../domain/events.js';
-import type { Doc } from '../../ports/read-store.js';
+import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
 import { DEFAULT_NOTIFICATION_WINDOW_MS, notificationTypesParameter, type NotificationWindow } from '../../queries/notifications.js';
 import { NOTIFICATION_TYPES } from '../../domain/notification/notification-rules.js';
 import { commandMeta } from '../command-meta.js';
@@ -46,8 +46,8 @@ const NOTIFICATION_TYPES_PARAMETER = {
 const NOTIFICATION_LIST_PARAMETERS = {
   type: 'object',
   properties: {
-    created_after: { ...DATETIME_PARAMETER, description: `Created after this instant (default: ${DEFAULT_NOTIFICATION_WINDOW_MS / 86_400_000} days ago): ${String(DATETIME_PARAMETER['description'])}` },
-    updated_after: { ...DATETIME_PARAMETER, description: `Updated after this instant: ${String(DATETIME_PARAMETER['description'])}` },
+    created_after: { ...DATETIME_PARAMETER, description: `Created after this instant (default: ${DEFAULT_NOTIFICATION_WINDOW_MS / 86_400_000} days ago): ${String(DATETIME_PARAMETER.description)}` },
+    updated_after: { ...DATETIME_PARAMETER, description: `Updated after this instant: ${String(DATETIME_PARAMETER.description)}` },
     notification_types: NOTIFICATION_TYPES_PARAMETER,
   },
 } as const;
@@ -73,13 +73,13 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
   const people = deps.read('people');
   const { notifications } = deps.queries;
 
-  async function byId(collection: typeof projects, docs: readonly Doc[], attribute: string): Promise<Array<Doc | null>> {
+  async function byId(collection: ReadOnlyCollection<{ id: number; name: string }>, docs: readonly Doc[], attribute: string): Promise<Array<Doc | null>> {
     const ids = [...new Set(docs.map((doc) => doc[attribute]).filter((id) => typeof id === 'number'))];
     const found = new Map((ids.length ? await collection.find({ id: { $in: ids } }) : []).map((doc) => [doc.id, doc]));
     return docs.map((doc) => found.get(Number(doc[attribute])) ?? null);
   }
 
-  const reference = (doc: Doc | null) => (doc ? { id: doc.id, name: doc['name'] } : null);
+  const reference = (doc: Doc | null) => (doc ? { id: doc.id, name: doc.name } : null);
 
   const notificationType: ResourceType = {
     name: 'notification',
@@ -98,8 +98,8 @@ export function notificationResources(deps: ResourceDeps): ResourceModule {
       async message(docs) {
         const performers = await byId(people, docs, 'performer_id');
         return docs.map((doc, index) => notificationMessage(
-          { notification_type: String(doc['notification_type']), action: String(doc['action']), subject_kind: doc['epic'] ? 'epic' : 'story' },
-          String(performers[index]?.['name'] ?? 'Someone'),
+          { notification_type: String(doc.notification_type), action: String(doc.action), subject_kind: doc.epic ? 'epic' : 'story' },
+          String(performers[index]?.name ?? 'Someone'),
         ));
       },
     },

@@ -75,13 +75,13 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
     const ids = [...new Set(personIds)].filter((id) => id !== actor.id);
     if (ids.length === 0) return [];
     const own = await memberships.find({ person_id: actor.id });
-    const projectIds = own.map((membership) => membership['project_id']);
+    const projectIds = own.map((membership) => membership.project_id);
     const shared = projectIds.length ? await memberships.find({ project_id: { $in: projectIds }, person_id: { $in: ids } }) : [];
     const factor = new Map<number, number>();
-    for (const membership of shared) factor.set(Number(membership['person_id']), (factor.get(Number(membership['person_id'])) ?? 0) + 1);
+    for (const membership of shared) factor.set(Number(membership.person_id), (factor.get(Number(membership.person_id)) ?? 0) + 1);
     const docs = await people.find({ id: { $in: ids } });
     return docs
-      .sort((a, b) => String(a['name']).localeCompare(String(b['name'])) || a.id - b.id)
+      .sort((a, b) => String(a.name).localeCompare(String(b.name)) || a.id - b.id)
       .map((person) => ({ id: person.id, person_id: person.id, collaboration_factor: factor.get(person.id) ?? 0 }));
   }
 
@@ -102,14 +102,14 @@ export function peopleResources(deps: ResourceDeps): ResourceModule {
         if (req.query['project_id'] !== undefined) {
           const project = await req.accessTo(idParam(req.query['project_id']), 'project:read');
           projectId = project.id;
-          ids = (await memberships.find({ project_id: project.id })).map((membership) => Number(membership['person_id']));
+          ids = (await memberships.find({ project_id: project.id })).map((membership) => Number(membership.person_id));
         } else {
           const own = await memberships.find({ person_id: actor.id });
-          const projectIds = own.map((membership) => membership['project_id']);
+          const projectIds = own.map((membership) => membership.project_id);
           const shared = projectIds.length ? await memberships.find({ project_id: { $in: projectIds } }) : [];
           const me = await people.findOne({ id: actor.id });
-          const added = Array.isArray(me?.['known_person_ids']) ? (me['known_person_ids'] as number[]) : [];
-          ids = [...shared.map((membership) => Number(membership['person_id'])), ...added];
+          const added = Array.isArray(me?.known_person_ids) ? (me.known_person_ids as number[]) : [];
+          ids = [...shared.map((membership) => Number(membership.person_id)), ...added];
         }
         const value = await knownPeople(actor, ids);
         return { kind: 'resource', type: 'known_person', value, ...(projectId !== undefined ? { projectId } : {}) };

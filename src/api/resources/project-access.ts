@@ -20,12 +20,12 @@ export function projectAccessResolver(deps: Pick<ResourceDeps, 'read' | 'readMod
   async function managesAccount(accountId: unknown, personId: number): Promise<boolean> {
     if (typeof accountId !== 'number') return false;
     const membership = await accountMemberships.findOne({ account_id: accountId, person_id: personId });
-    return membership?.['owner'] === true || membership?.['admin'] === true;
+    return membership?.owner === true || membership?.admin === true;
   }
 
   async function roleOf(projectId: number, accountId: unknown, personId: number): Promise<ProjectRole | null> {
     const membership = await memberships.findOne({ project_id: projectId, person_id: personId });
-    const role = membership && ROLES.has(membership['role']) ? (membership['role'] as ProjectRole) : null;
+    const role = membership && ROLES.has(membership.role) ? (membership.role as ProjectRole) : null;
     return role !== 'owner' && (await managesAccount(accountId, personId)) ? 'owner' : role;
   }
 
@@ -36,9 +36,9 @@ export function projectAccessResolver(deps: Pick<ResourceDeps, 'read' | 'readMod
   async function resolve(projectId: number, personId: number | null): Promise<ResolvedProject | null> {
     const project = await projects.findOne({ id: projectId });
     if (!project) return null;
-    const accountId = project['account_id'];
+    const accountId = project.account_id;
     const role = personId === null ? null : await roles.get(`${projectId}:${personId}:${String(accountId)}`, () => roleOf(projectId, accountId, personId));
-    return { project, role, public: project['public'] === true };
+    return { project, role, public: project.public === true };
   }
 
   const remembered = new ReadModelMemo<string, ResolvedProject | null>(deps.readModelChanges);
@@ -55,6 +55,6 @@ export function projectVersionReader(deps: Pick<ResourceDeps, 'read'>): (project
   const projects = deps.read('projects');
   return async (projectId) => {
     const project = await projects.findOne({ id: projectId });
-    return typeof project?.['version'] === 'number' ? project['version'] : null;
+    return typeof project?.version === 'number' ? project.version : null;
   };
 }

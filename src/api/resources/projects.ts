@@ -108,9 +108,9 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         ids: 'account_id',
         alternative: true,
         async load(docs) {
-          const ids = [...new Set(docs.map((doc) => doc['account_id']))];
+          const ids = [...new Set(docs.map((doc) => doc.account_id))];
           const found = new Map((await accounts.find({ id: { $in: ids } })).map((account) => [account.id, account]));
-          return docs.map((doc) => found.get(Number(doc['account_id'])) ?? null);
+          return docs.map((doc) => found.get(Number(doc.account_id)) ?? null);
         },
       },
       memberships: {
@@ -120,7 +120,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         idsFromLoad: true,
         async load(docs) {
           const all = await memberships.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { id: 1 } });
-          return docs.map((doc) => all.filter((membership) => membership['project_id'] === doc.id));
+          return docs.map((doc) => all.filter((membership) => membership.project_id === doc.id));
         },
       },
       // On request only (recorded): `labels` and `label_ids` in name order, as GET .../labels lists them.
@@ -131,7 +131,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         idsFromLoad: true,
         async load(docs) {
           const all = await labels.find({ project_id: { $in: docs.map((doc) => doc.id) } }, { sort: { name: 1 } });
-          return docs.map((doc) => all.filter((label) => label['project_id'] === doc.id));
+          return docs.map((doc) => all.filter((label) => label.project_id === doc.id));
         },
       },
       epics: {
@@ -141,13 +141,13 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         idsFromLoad: true,
         async load(docs) {
           const all = await orderedEpicDocs(epics, { project_id: { $in: docs.map((doc) => doc.id) } });
-          return docs.map((doc) => all.filter((epic) => epic['project_id'] === doc.id));
+          return docs.map((doc) => all.filter((epic) => epic.project_id === doc.id));
         },
       },
     },
     computed: {
       time_zone: async (docs, ctx) =>
-        docs.map((doc) => timeZoneAt(String((doc['time_zone'] as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC'), ctx.now)),
+        docs.map((doc) => timeZoneAt(String((doc.time_zone as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC'), ctx.now)),
       start_time: iterationFact('start_time'),
       current_iteration_number: iterationFact('current_iteration_number'),
       current_velocity: iterationFact('current_velocity'),
@@ -165,8 +165,8 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       summary: "The caller's projects",
       async handle(req) {
         const own = await memberships.find({ person_id: req.actor!.id, role: { $in: ['owner', 'member', 'viewer'] } });
-        const filter: Record<string, unknown> = { id: { $in: own.map((membership) => membership['project_id']) } };
-        if (req.query['account_ids'] !== undefined) filter['account_id'] = { $in: accountIdsParam(req.query['account_ids']) };
+        const filter: Record<string, unknown> = { id: { $in: own.map((membership) => membership.project_id) } };
+        if (req.query['account_ids'] !== undefined) filter.account_id = { $in: accountIdsParam(req.query['account_ids']) };
         const value = await projects.find(filter, { sort: { id: 1 } });
         return { kind: 'resource', type: 'project', value };
       },
@@ -180,7 +180,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
       summary: 'Create a project (in an account where the caller may create projects, or in a new account)',
       async handle(req) {
         const project = await commands.createProject(req.actor!.id, checkBody.read(req), commandMeta(req));
-        return { kind: 'resource', type: 'project', value: project, created: true, projectId: project.id, projectVersion: Number(project['version']) };
+        return { kind: 'resource', type: 'project', value: project, created: true, projectId: project.id, projectVersion: Number(project.version) };
       },
     },
     {

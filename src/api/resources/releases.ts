@@ -75,13 +75,13 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
         const list = await pathReleaseStories(req);
         const [projectLabels, owners] = await Promise.all([
           labels.find({ project_id: req.project!.id }),
-          peopleById(deps.queries.people, list.flatMap((doc) => (doc['owner_ids'] as number[] | undefined) ?? []), req),
+          peopleById(deps.queries.people, list.flatMap((doc) => (doc.owner_ids as number[] | undefined) ?? []), req),
         ]);
-        const timeZone = String((req.project!.project['time_zone'] as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC');
+        const timeZone = String((req.project!.project.time_zone as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC');
         const csv = releaseStoriesCsv(list, {
           timeZone,
-          labelName: new Map(projectLabels.map((label) => [label.id, String(label['name'])])),
-          personName: new Map([...owners].map(([id, person]) => [id, String(person['name'])])),
+          labelName: new Map(projectLabels.map((label) => [label.id, String(label.name)])),
+          personName: new Map([...owners].map(([id, person]) => [id, String(person.name)])),
         });
         return { kind: 'raw', contentType: 'text/csv; charset=utf-8', body: csv, filename: `release_${release.id}_stories.csv` };
       },

@@ -22,6 +22,7 @@ import type { ActivityFeeds } from '../../queries/activity-feeds.js';
 import type { NotificationQueries } from '../../queries/notifications.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import type { ReadModelReader } from '../../projections/documents.js';
 import type { LiveActivity } from '../live-activity.js';
 import type { WebhookServices } from './webhooks.js';
 import type { ResourceType } from '../resource-type.js';
@@ -40,7 +41,7 @@ export interface ResourceSettings {
 
 export interface ResourceDeps {
   /** A live read-model collection by logical name (`stories`, `people`, ...); always the live generation. */
-  read(collection: string): ReadOnlyCollection;
+  read: ReadModelReader;
   /** Resolves once the read models have applied the global position (read-your-writes). */
   waitForPosition(position: number): Promise<void>;
   /** Moves after every change of the live read models: answers remembered from them keep while it stays. */

@@ -52,9 +52,9 @@ function reviewType(reviewTypes: ReadOnlyCollection, people: PeopleAsSeen): Reso
     type: 'review_type',
     ids: 'review_type_id',
     async load(docs) {
-      const found = await reviewTypes.find({ id: { $in: [...new Set(docs.map((doc) => doc['review_type_id']))] } });
+      const found = await reviewTypes.find({ id: { $in: [...new Set(docs.map((doc) => doc.review_type_id))] } });
       const byId = new Map(found.map((type) => [type.id, type]));
-      return docs.map((doc) => byId.get(Number(doc['review_type_id'])) ?? null);
+      return docs.map((doc) => byId.get(Number(doc.review_type_id)) ?? null);
     },
   };
   const reviewer: Association = {
@@ -62,8 +62,8 @@ function reviewType(reviewTypes: ReadOnlyCollection, people: PeopleAsSeen): Reso
     ids: 'reviewer_id',
     alternative: true,
     async load(docs, ctx) {
-      const found = await peopleById(people, docs.map((doc) => doc['reviewer_id']), ctx);
-      return docs.map((doc) => found.get(Number(doc['reviewer_id'])) ?? null);
+      const found = await peopleById(people, docs.map((doc) => doc.reviewer_id), ctx);
+      return docs.map((doc) => found.get(Number(doc.reviewer_id)) ?? null);
     },
   };
   return {

@@ -87,7 +87,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     kind: 'resource',
     type: 'story',
     value,
-    projectId: Number(value['project_id']),
+    projectId: Number(value.project_id),
     ...(projectVersion !== undefined ? { projectVersion } : {}),
     ...(created ? { created: true } : {}),
   });
@@ -109,7 +109,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     async of(req: RouteRequest): Promise<number> {
       const found = await stories.findOne({ id: idParam(req.params['story_id']) });
       if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
-      return Number(found['project_id']);
+      return Number(found.project_id);
     },
   });
 
@@ -130,7 +130,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   async function update(req: ApiRequest, current: Doc): Promise<ApiResult> {
-    const projectId = Number(current['project_id']);
+    const projectId = Number(current.project_id);
     const { input, projectId: targetId } = updateStoryInput(current.id, checkStoryUpdate.read(req));
     if (targetId === undefined || targetId === projectId) {
       const { doc, version } = await writer.onProject(projectId, decideUpdateStory, input, commandMeta(req));
@@ -146,7 +146,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   }
 
   async function remove(req: ApiRequest, current: Doc): Promise<ApiResult> {
-    const stream = streams.project(Number(current['project_id']));
+    const stream = streams.project(Number(current.project_id));
     const outcome = await writer.execute(stream, decideDeleteStory, { story_id: current.id }, commandMeta(req));
     return { kind: 'empty', projectVersion: outcome.version };
   }
@@ -257,7 +257,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       answers: { type: 'person', list: true },
       summary: "A story's owners",
       async handle(req) {
-        const ownerIds = ((await pathStory(req))['owner_ids'] as number[] | undefined) ?? [];
+        const ownerIds = ((await pathStory(req)).owner_ids as number[] | undefined) ?? [];
         const found = await peopleById(deps.queries.people, ownerIds, req);
         return { kind: 'resource', type: 'person', value: ownerIds.flatMap((id) => found.get(id) ?? []) };
       },
@@ -300,7 +300,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       answers: { type: 'label', list: true },
       summary: "A story's labels",
       async handle(req) {
-        const labelIds = ((await pathStory(req))['label_ids'] as number[] | undefined) ?? [];
+        const labelIds = ((await pathStory(req)).label_ids as number[] | undefined) ?? [];
         const found = new Map((await labels.find({ project_id: req.project!.id, id: { $in: labelIds } })).map((label) => [label.id, label]));
         return { kind: 'resource', type: 'label', value: labelIds.flatMap((id) => found.get(id) ?? []) };
       },

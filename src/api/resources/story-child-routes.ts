@@ -56,7 +56,7 @@ export function storyChildRoutes<K extends string, Create, Update>(resource: Sto
     return found;
   }
 
-  const keyOf = (child: Doc) => ({ story_id: Number(child['story_id']), [childParam]: child.id }) as ChildKey<K>;
+  const keyOf = (child: Doc) => ({ story_id: Number(child.story_id), [childParam]: child.id }) as ChildKey<K>;
   const base = `/projects/:project_id/stories/:story_id/${resource.segment}`;
   return [
     {

@@ -52,8 +52,8 @@ const DATE_RANGE_PARAMETERS: QueryParameters = {
   properties: Object.fromEntries(DATE_RANGE_ATTRIBUTES.flatMap((attribute) => {
     const { after, before } = rangeParameterNames(attribute);
     return [
-      [after, { ...DATETIME_PARAMETER, description: `${attribute} after this instant: ${String(DATETIME_PARAMETER['description'])}` }],
-      [before, { ...DATETIME_PARAMETER, description: `${attribute} before this instant: ${String(DATETIME_PARAMETER['description'])}` }],
+      [after, { ...DATETIME_PARAMETER, description: `${attribute} after this instant: ${String(DATETIME_PARAMETER.description)}` }],
+      [before, { ...DATETIME_PARAMETER, description: `${attribute} before this instant: ${String(DATETIME_PARAMETER.description)}` }],
     ];
   })),
 };

@@ -19,13 +19,13 @@ export function releaseStoriesCsv(stories: readonly Doc[], context: ReleaseCsvCo
   const header = ['State', `Accepted at (${context.timeZone})`, 'Type', 'Estimate', 'Title', 'ID', 'Labels', ...Array<string>(ownerColumns).fill('Owned By')];
   const format = localTimeFormat(context.timeZone);
   const rows = stories.map((story) => [
-    String(story['current_state']),
-    typeof story['accepted_at'] === 'number' ? format(story['accepted_at']) : null,
-    String(story['story_type']),
-    typeof story['estimate'] === 'number' ? story['estimate'] : null,
-    String(story['name']),
+    String(story.current_state),
+    typeof story.accepted_at === 'number' ? format(story.accepted_at) : null,
+    String(story.story_type),
+    typeof story.estimate === 'number' ? story.estimate : null,
+    String(story.name),
     story.id,
-    idsOf(story['label_ids']).map((id) => context.labelName.get(id) ?? '').join(', '),
+    idsOf(story.label_ids).map((id) => context.labelName.get(id) ?? '').join(', '),
     ...ownerFields(story, context.personName, ownerColumns),
   ]);
   return csvTable([header, ...rows]);
@@ -44,6 +44,6 @@ function localTimeFormat(timeZone: string): (ms: number) => string {
   });
   return (ms) => {
     const get = Object.fromEntries(parts.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
-    return `${get['year']}-${get['month']}-${get['day']} ${get['hour']}:${get['minute']}:${get['second']}`;
+    return `${get.year}-${get.month}-${get.day} ${get.hour}:${get.minute}:${get.second}`;
   };
 }

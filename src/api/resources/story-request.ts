@@ -94,22 +94,22 @@ export const UPDATE_KEYS: readonly string[] = [...Object.keys(STORY_ATTRIBUTES),
 /** The create body checked by checkStoryCreate; nested comments get the people their texts mention (one read of `people`). */
 export async function createStoryInput(checked: Record<string, unknown>, people: ReadOnlyCollection): Promise<CreateStoryInput> {
   const input = { ...common(checked) } as CreateStoryInput;
-  if (checked['created_at'] !== undefined && checked['created_at'] !== null) {
-    input.created_at = datetimeParameter('created_at', checked['created_at'])!;
+  if (checked.created_at !== undefined && checked.created_at !== null) {
+    input.created_at = datetimeParameter('created_at', checked.created_at)!;
   }
-  if (checked['tasks'] !== undefined) input.tasks = checked['tasks'] as NewTaskInput[];
-  if (checked['comments'] !== undefined) input.comments = await newCommentsOf(people, checked['comments'] as CommentBody[]);
-  if (checked['blockers'] !== undefined) input.blockers = checked['blockers'] as NewBlocker[];
-  if (checked['reviews'] !== undefined) input.reviews = checked['reviews'] as NewReview[];
+  if (checked.tasks !== undefined) input.tasks = checked.tasks as NewTaskInput[];
+  if (checked.comments !== undefined) input.comments = await newCommentsOf(people, checked.comments as CommentBody[]);
+  if (checked.blockers !== undefined) input.blockers = checked.blockers as NewBlocker[];
+  if (checked.reviews !== undefined) input.reviews = checked.reviews as NewReview[];
   return input;
 }
 
 /** The update body checked by checkStoryUpdate (with `project_id` taken out: the caller decides whether it is a move). */
 export function updateStoryInput(storyId: number, checked: Record<string, unknown>): { input: UpdateStoryInput; projectId?: number } {
   const input = { ...common(checked), story_id: storyId } as UpdateStoryInput;
-  if (checked['group'] !== undefined) input.group = checked['group'] as StoryGroup;
-  if (checked['comment'] !== undefined) input.comment = checked['comment'] as UpdateStoryInput['comment'];
-  const projectId = checked['project_id'] as number | undefined;
+  if (checked.group !== undefined) input.group = checked.group as StoryGroup;
+  if (checked.comment !== undefined) input.comment = checked.comment as UpdateStoryInput['comment'];
+  const projectId = checked.project_id as number | undefined;
   return projectId === undefined ? { input } : { input, projectId };
 }
 

@@ -55,10 +55,10 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
     ],
     associations: {
       labels: labelsAssociation(deps.labels),
-      owners: peopleAssociation(deps, 'owner_ids', (doc) => idList(doc['owner_ids'])),
-      followers: peopleAssociation(deps, 'follower_ids', (doc) => idList(doc['follower_ids'])),
-      owned_by: personAssociation(deps, 'owned_by_id', (doc) => idList(doc['owner_ids'])[0]),
-      requested_by: personAssociation(deps, 'requested_by_id', (doc) => doc['requested_by_id']),
+      owners: peopleAssociation(deps, 'owner_ids', (doc) => idList(doc.owner_ids)),
+      followers: peopleAssociation(deps, 'follower_ids', (doc) => idList(doc.follower_ids)),
+      owned_by: personAssociation(deps, 'owned_by_id', (doc) => idList(doc.owner_ids)[0]),
+      requested_by: personAssociation(deps, 'requested_by_id', (doc) => doc.requested_by_id),
       tasks: {
         type: 'task',
         many: true,
@@ -66,7 +66,7 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
         idsFromLoad: true,
         async load(docs) {
           const all = await deps.tasks.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { position: 1 } });
-          return docs.map((doc) => all.filter((task) => task['story_id'] === doc.id && task['project_id'] === doc['project_id']));
+          return docs.map((doc) => all.filter((task) => task.story_id === doc.id && task.project_id === doc.project_id));
         },
       },
       comments: commentsAssociation(deps.comments, 'story_id'),
@@ -83,7 +83,7 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
     },
     computed: {
       url: storyUrls(deps.siteUrl),
-      owned_by_id: async (docs) => docs.map((doc) => idList(doc['owner_ids'])[0] ?? null),
+      owned_by_id: async (docs) => docs.map((doc) => idList(doc.owner_ids)[0] ?? null),
       // Pull requests and branches cannot be created (a story create naming them is refused), so every
       // story has none; a client asking for them gets the empty lists the service gave.
       pull_requests: noneOf,
@@ -102,9 +102,9 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
 /** Each story's planning (none outside Current and the Backlog), one plan per project in the response. */
 function planningOf(deps: StoryTypeDeps, docs: readonly Doc[], ctx: LoadContext): Promise<Array<StoryPlanning | undefined>> {
   return ctx.scope.memo(docs, 'story-planning', async () => {
-    const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+    const projectIds = [...new Set(docs.map((doc) => Number(doc.project_id)))];
     const plans = new Map(await Promise.all(projectIds.map(async (id) => [id, await deps.planning(id, ctx.now)] as const)));
-    return docs.map((doc) => plans.get(Number(doc['project_id']))?.get(doc.id));
+    return docs.map((doc) => plans.get(Number(doc.project_id))?.get(doc.id));
   });
 }
 
@@ -132,7 +132,7 @@ function storyChildrenAssociation(type: string, ids: string, children: ReadOnlyC
     idsFromLoad: true,
     async load(docs) {
       const all = await children.find({ story_id: { $in: docs.map((doc) => doc.id) } }, { sort: { created_at: 1, id: 1 } });
-      return docs.map((doc) => all.filter((child) => child['story_id'] === doc.id && child['project_id'] === doc['project_id']));
+      return docs.map((doc) => all.filter((child) => child.story_id === doc.id && child.project_id === doc.project_id));
     },
   };
 }
@@ -151,14 +151,14 @@ function storyUrls(siteUrl: string) {
  */
 function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[], scope: RenderScope) {
   return scope.memo(docs, 'story-neighbours', async () => {
-    const projectIds = [...new Set(docs.map((doc) => Number(doc['project_id'])))];
+    const projectIds = [...new Set(docs.map((doc) => Number(doc.project_id)))];
     const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
     for (const projectId of projectIds) {
       const ordered = await orderedStoryIds(stories, projectId);
       positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
     }
     return docs.map((doc) => {
-      const order = positions.get(Number(doc['project_id']))!;
+      const order = positions.get(Number(doc.project_id))!;
       const at = order.index.get(doc.id);
       if (at === undefined) return { before_id: null, after_id: null };
       return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
@@ -173,10 +173,10 @@ export function labelsAssociation(labels: ReadOnlyCollection): Association {
     ids: 'label_ids',
     alternative: true,
     async load(docs) {
-      const projectIds = [...new Set(docs.map((doc) => doc['project_id']))];
+      const projectIds = [...new Set(docs.map((doc) => doc.project_id))];
       const found = await labels.find({ project_id: { $in: projectIds } });
       const byId = new Map(found.map((label) => [label.id, label]));
-      return docs.map((doc) => idList(doc['label_ids']).flatMap((id) => byId.get(id) ?? []));
+      return docs.map((doc) => idList(doc.label_ids).flatMap((id) => byId.get(id) ?? []));
     },
   };
 }

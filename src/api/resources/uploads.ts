@@ -35,7 +35,7 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
     async of(req: RouteRequest): Promise<number> {
       const found = await files.findOne({ id: idParam(req.params['file_attachment_id']) });
       if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
-      return Number(found['project_id']);
+      return Number(found.project_id);
     },
   };
 
@@ -43,19 +43,19 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
     const file: Doc | null = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
     if (!file) throw apiError('unfound_resource');
     const inline = inlineParameter(req.query['inline']);
-    const bytes = await deps.uploads.read(String(file['content_hash']));
+    const bytes = await deps.uploads.read(String(file.content_hash));
     if (bytes === null) throw apiError('unfound_resource');
-    return { kind: 'raw', contentType: String(file['content_type']), body: bytes, filename: String(file['filename']), inline };
+    return { kind: 'raw', contentType: String(file.content_type), body: bytes, filename: String(file.filename), inline };
   }
 
   /** A rendition of an image (src/reactions/thumbnails.ts): served inline, named after the file. */
   const renditionOf = (name: FileRendition) => async (req: ApiRequest): Promise<ApiResult> => {
     const file: Doc | null = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
     const made = file ? await deps.queries.fileThumbnails.findOne({ id: file.id }) : null;
-    const rendition = made?.['thumbnailable'] === true ? (made[name] as { key: string; content_type: string }) : null;
+    const rendition = made?.thumbnailable === true ? (made[name] as { key: string; content_type: string }) : null;
     const bytes = rendition ? await deps.uploads.read(rendition.key) : null;
     if (!file || !rendition || bytes === null) throw apiError('unfound_resource');
-    return { kind: 'raw', contentType: rendition.content_type, body: bytes, filename: String(file['filename']), inline: true };
+    return { kind: 'raw', contentType: rendition.content_type, body: bytes, filename: String(file.filename), inline: true };
   };
 
   const fileRoutes = (mount: 'root' | 'versioned'): RouteDefinition[] => [

@@ -188,8 +188,8 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
         const update = (secretRef?: string) =>
           writer.onProject(req.project!.id, decideUpdateWebhook, secretRef ? { ...command, secret_ref: secretRef } : command, commandMeta(req));
         const { doc, version } = body.secret ? await withSecret(body.secret, update) : await update();
-        const oldRef = current['secret_ref'];
-        if (typeof oldRef === 'string' && oldRef !== doc['secret_ref']) await services.deleteSecret(oldRef);
+        const oldRef = current.secret_ref;
+        if (typeof oldRef === 'string' && oldRef !== doc.secret_ref) await services.deleteSecret(oldRef);
         return { kind: 'resource', type: 'webhook', value: doc, projectVersion: version };
       },
     },
@@ -202,7 +202,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const current = await pathWebhook(req);
         const outcome = await writer.execute(streams.project(req.project!.id), decideDeleteWebhook, { webhook_id: current.id }, commandMeta(req));
-        if (typeof current['secret_ref'] === 'string') await services.deleteSecret(current['secret_ref']);
+        if (typeof current.secret_ref === 'string') await services.deleteSecret(current.secret_ref);
         return { kind: 'empty', projectVersion: outcome.version };
       },
     },

@@ -40,9 +40,9 @@ export function workspaceProjectsAssociation(projects: WorkspaceReads['projects'
     many: true,
     ids: 'project_ids',
     async load(docs) {
-      const ids = [...new Set(docs.flatMap((doc) => doc['project_ids'] as number[]))];
+      const ids = [...new Set(docs.flatMap((doc) => doc.project_ids as number[]))];
       const byId = new Map((await projects.find({ id: { $in: ids } })).map((project) => [project.id, project]));
-      return docs.map((doc) => (doc['project_ids'] as number[]).flatMap((id) => byId.get(id) ?? []));
+      return docs.map((doc) => (doc.project_ids as number[]).flatMap((id) => byId.get(id) ?? []));
     },
   };
 }

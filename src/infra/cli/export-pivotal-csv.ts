@@ -20,13 +20,14 @@ export const exportPivotalCsvCommand: CliCommand = {
     const projectId = Number(values.project);
     const { openStoryline } = await import('../composition.js');
     const { createLog } = await import('../log.js');
+    const { typedReadModels } = await import('../../projections/documents.js');
     const { pivotalCsvExport } = await import('../pivotal-csv/pivotal-csv-export.js');
     const { analyticsReads } = await import('../../queries/analytics/analytics-query.js');
     const { epicUrl, storyUrl } = await import('../../api/resources/web-addresses.js');
     const { csvTable } = await import('../../domain/csv.js');
     const storyline = await openStoryline(config, createLog('warn'));
     try {
-      const read = (name: string) => storyline.runner.collection(name);
+      const read = typedReadModels((name) => storyline.runner.collection(name));
       if (!(await read('projects').findOne({ id: projectId }))) {
         err(`storyline export-pivotal-csv: there is no project ${projectId}`);
         return 1;

@@ -71,12 +71,12 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
   ]);
   const personIds = new Set<number>();
   for (const story of stories) {
-    for (const id of [story['requested_by_id'], ...idList(story['owner_ids'])]) if (typeof id === 'number') personIds.add(id);
+    for (const id of [story.requested_by_id, ...idList(story.owner_ids)]) if (typeof id === 'number') personIds.add(id);
   }
-  for (const comment of comments) if (typeof comment['person_id'] === 'number') personIds.add(comment['person_id']);
+  for (const comment of comments) if (typeof comment.person_id === 'number') personIds.add(comment.person_id);
   const people = await reads.people.find({ id: { $in: [...personIds] } });
-  const nameOf = byId(people, (person) => String(person['name']));
-  const labelName = byId(labels, (label) => String(label['name']));
+  const nameOf = byId(people, (person) => String(person.name));
+  const labelName = byId(labels, (label) => String(label.name));
   const grouped = (docs: readonly Doc[], key: string) => {
     const groups = new Map<number, Doc[]>();
     for (const doc of docs) {
@@ -92,7 +92,7 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
   const commentsOfStory = grouped(comments, 'story_id');
   const commentsOfEpic = grouped(comments, 'epic_id');
   const blockersOf = grouped(blockers, 'story_id');
-  const signed = (comment: Doc) => signedComment(comment, nameOf.get(Number(comment['person_id'])) ?? null);
+  const signed = (comment: Doc) => signedComment(comment, nameOf.get(Number(comment.person_id)) ?? null);
 
   const rows: ExportRow[] = [
     ...stories.map((story): ExportRow => {
@@ -100,39 +100,39 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
       return {
         leading: [
           story.id,
-          String(story['name']),
-          idList(story['label_ids']).map((id) => labelName.get(id)).filter((name) => name !== undefined).join(', '),
+          String(story.name),
+          idList(story.label_ids).map((id) => labelName.get(id)).filter((name) => name !== undefined).join(', '),
           iteration?.number ?? null,
           iteration ? isoSecond(iteration.start) : null,
           iteration ? isoSecond(iteration.finish) : null,
-          String(story['story_type']),
-          typeof story['estimate'] === 'number' ? story['estimate'] : null,
-          String(story['current_state']),
-          typeof story['story_priority'] === 'string' ? (PRIORITY_NAMES[story['story_priority']] ?? story['story_priority']) : null,
-          isoSecond(story['created_at']),
-          isoSecond(story['accepted_at']),
-          isoSecond(story['deadline']),
-          nameOf.get(Number(story['requested_by_id'])) ?? null,
-          typeof story['description'] === 'string' ? story['description'] : null,
+          String(story.story_type),
+          typeof story.estimate === 'number' ? story.estimate : null,
+          String(story.current_state),
+          typeof story.story_priority === 'string' ? (PRIORITY_NAMES[story.story_priority] ?? story.story_priority) : null,
+          isoSecond(story.created_at),
+          isoSecond(story.accepted_at),
+          isoSecond(story.deadline),
+          nameOf.get(Number(story.requested_by_id)) ?? null,
+          typeof story.description === 'string' ? story.description : null,
           request.storyUrl(story.id),
         ],
-        owners: idList(story['owner_ids']).map((id) => nameOf.get(id) ?? ''),
+        owners: idList(story.owner_ids).map((id) => nameOf.get(id) ?? ''),
         blockers: (blockersOf.get(story.id) ?? []).map((blocker) => [
-          String(blocker['description']),
-          blocker['resolved'] === true ? 'resolved' : 'unresolved',
+          String(blocker.description),
+          blocker.resolved === true ? 'resolved' : 'unresolved',
         ]),
         comments: (commentsOfStory.get(story.id) ?? []).map(signed),
         tasks: (tasksOf.get(story.id) ?? []).map((task) => [
-          String(task['description']),
-          task['complete'] === true ? 'completed' : 'not completed',
+          String(task.description),
+          task.complete === true ? 'completed' : 'not completed',
         ]),
       };
     }),
     ...epics.map((epic): ExportRow => ({
       leading: [
-        epic.id, String(epic['name']), labelName.get(Number(epic['label_id'])) ?? null, null, null, null, 'epic', null, null, null,
-        isoSecond(epic['created_at']), null, null, null,
-        typeof epic['description'] === 'string' ? epic['description'] : null,
+        epic.id, String(epic.name), labelName.get(Number(epic.label_id)) ?? null, null, null, null, 'epic', null, null, null,
+        isoSecond(epic.created_at), null, null, null,
+        typeof epic.description === 'string' ? epic.description : null,
         request.epicUrl(epic.id),
       ],
       owners: [],
@@ -170,8 +170,8 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
 
 /** "text (Author - 2016-02-11T15:04:05Z)", as Tracker signed comments (with its own date style). */
 function signedComment(comment: Doc, author: string | null): string {
-  const text = String(comment['text'] ?? '');
-  return author === null ? text : `${text} (${author} - ${isoSecond(comment['created_at'])})`;
+  const text = String(comment.text ?? '');
+  return author === null ? text : `${text} (${author} - ${isoSecond(comment.created_at)})`;
 }
 
 /** The number, start and finish of the done, current or backlog iteration each story is in. */

@@ -2,19 +2,10 @@
 // so that `/my/activity` finds the caller's events newest first without reading any stream. It holds
 // no activity content: the feed renders the events themselves (src/domain/activity/render-activity.ts).
 import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
+import type { PerformerActivityReadDoc } from '../documents.js';
 import type { Projection, ProjectedWrite } from '../projection.js';
 
 export const ACTIVITY_BY_PERFORMER = 'activity_by_performer';
-
-/** `id` is the event's global position, so sorting on `id` descending is newest first. */
-export interface PerformerActivityEntry {
-  id: number;
-  person_id: number;
-  project_id: number;
-  /** The project version the event produced. */
-  version: number;
-  occurred_at: number;
-}
 
 export const performerActivityProjection: Projection = {
   name: 'performer_activity',
@@ -24,7 +15,7 @@ export const performerActivityProjection: Projection = {
     const projectId = projectIdOfStream(event.stream);
     const personId = event.meta.performed_by;
     if (projectId === null || personId === null) return [];
-    const entry: PerformerActivityEntry = {
+    const entry: PerformerActivityReadDoc = {
       id: event.position,
       person_id: personId,
       project_id: projectId,

@@ -4,6 +4,7 @@
 // scanning its project's stream.
 import { activitySubjects, type ActivitySubject } from '../../domain/activity/activity-subjects.js';
 import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
+import type { SubjectActivityReadDoc } from '../documents.js';
 import type { Projection, ProjectedWrite } from '../projection.js';
 
 export const ACTIVITY_BY_RESOURCE = 'activity_by_resource';
@@ -11,16 +12,6 @@ export const ACTIVITY_BY_RESOURCE = 'activity_by_resource';
 /** The index key of a story or epic. */
 export function subjectKey(subject: ActivitySubject): string {
   return `${subject.kind}-${subject.id}`;
-}
-
-/** `id` is the event's global position, so sorting on `id` descending is newest first. */
-export interface SubjectActivityEntry {
-  id: number;
-  subjects: string[];
-  project_id: number;
-  /** The project version the event produced. */
-  version: number;
-  occurred_at: number;
 }
 
 export const subjectActivityProjection: Projection = {
@@ -32,7 +23,7 @@ export const subjectActivityProjection: Projection = {
     if (projectId === null) return [];
     const subjects = activitySubjects(event.data).map(subjectKey);
     if (subjects.length === 0) return [];
-    const entry: SubjectActivityEntry = {
+    const entry: SubjectActivityReadDoc = {
       id: event.position,
       subjects,
       project_id: projectId,

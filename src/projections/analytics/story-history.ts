@@ -17,28 +17,14 @@
 // iteration held at its end are found by the weeks its span covers.
 import { projectIdOfStream, type RecordedEvent, type Values } from '../../domain/events.js';
 import type { StoryHistoryValues } from '../../domain/iteration/daily-history.js';
-import type { Doc, WriteOp } from '../../ports/read-store.js';
+import type { WriteOp } from '../../ports/read-store.js';
+import type { StoryHistoryReadDoc } from '../documents.js';
 import { changeDocumentId, weekKey } from './analytics-keys.js';
 import type { ProjectedWrite } from '../projection.js';
 
 export const STORY_HISTORY = 'story_history';
 
 const KEPT = ['current_state', 'estimate', 'accepted_at'] as const;
-
-export interface StoryHistoryDoc extends Doc {
-  story_id: number;
-  project_id: number;
-  /** ms: when the change happened (the event's occurred_at). */
-  at: number;
-  values: StoryHistoryValues;
-  /** The story came into the project (created, or moved in): `values` is its whole starting state. */
-  created?: true;
-  /** The story left the project (deleted, or moved out). */
-  deleted?: true;
-  /** Documents that set an acceptance time: it, and its week key (analytics-keys.ts). */
-  accepted_at?: number;
-  accepted_week_key?: string;
-}
 
 function keptValues(values: Values | undefined): StoryHistoryValues | null {
   const kept: Record<string, unknown> = {};
@@ -68,7 +54,7 @@ export function storyHistoryWrites(event: RecordedEvent): ProjectedWrite[] {
     const values = change.change_type === 'delete' ? {} : keptValues(change.new_values);
     if (values === null) return;
     const at = event.type === 'story_create' && change.change_type === 'create' ? createdSince(values, change.new_values, event.meta.occurred_at) : event.meta.occurred_at;
-    const doc: StoryHistoryDoc = { id: changeDocumentId(event, index), story_id: change.id, project_id: projectId, at, values };
+    const doc: StoryHistoryReadDoc = { id: changeDocumentId(event, index), story_id: change.id, project_id: projectId, at, values };
     if (change.change_type === 'create') doc.created = true;
     if (change.change_type === 'delete') doc.deleted = true;
     if (typeof values.accepted_at === 'number') {

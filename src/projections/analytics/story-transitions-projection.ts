@@ -11,29 +11,14 @@
 // `created_week_key` = `<project>:<UTC week of created_at>` (indexed): bugs_created counts the bugs whose
 // created_at falls in the iteration, read by the weeks it covers.
 import { projectIdOfStream, type RecordedEvent } from '../../domain/events.js';
-import type { Doc, WriteOp } from '../../ports/read-store.js';
+import type { WriteOp } from '../../ports/read-store.js';
+import type { StoryTransitionReadDoc } from '../documents.js';
 import { changeDocumentId, weekKey } from './analytics-keys.js';
 import type { ProjectedWrite, Projection } from '../projection.js';
 import { STORY_HISTORY, storyHistoryWrites } from './story-history.js';
 
 export const STORY_TRANSITIONS = 'story_transitions';
 
-
-export interface StoryTransitionDoc extends Doc {
-  story_id: number;
-  project_id: number;
-  state: string;
-  project_version: number;
-  occurred_at: number;
-  performed_by_id?: number;
-  /** The story's type when it was created (creations only: bugs_created counts them). */
-  story_type?: string;
-  created?: true;
-  /** Creations only: the story's created_at and its week key (analytics-keys.ts). */
-  created_at?: number;
-  created_week_key?: string;
-  week_key: string;
-}
 
 function transitionWrites(event: RecordedEvent): ProjectedWrite[] {
   const projectId = projectIdOfStream(event.stream);
@@ -43,7 +28,7 @@ function transitionWrites(event: RecordedEvent): ProjectedWrite[] {
     if (change.kind !== 'story' || change.change_type === 'delete') return;
     const state = change.new_values?.['current_state'];
     if (typeof state !== 'string') return;
-    const doc: StoryTransitionDoc = {
+    const doc: StoryTransitionReadDoc = {
       id: changeDocumentId(event, index),
       story_id: change.id,
       project_id: projectId,

@@ -27,19 +27,6 @@ const WEEK_MS = 7 * 86_400_000;
 /** The story attributes this model keeps. */
 const KEPT = ['current_state', 'story_type', 'estimate', 'accepted_at', 'created_at'] as const;
 
-export interface IterationStoryDoc extends Doc {
-  project_id: number;
-  current_state: string;
-  story_type: string;
-  estimate?: number;
-  accepted_at?: number;
-  created_at: number;
-  rank: string;
-  plan_key: string;
-  /** Accepted stories only: see acceptanceKey. */
-  acceptance_key?: string;
-}
-
 /** Digits of an acceptance time in `acceptance_key` (ms up to the year 33658). */
 const ACCEPTANCE_DIGITS = 15;
 

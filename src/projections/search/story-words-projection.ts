@@ -10,7 +10,8 @@
 // one) never undoes itself whatever the order.
 import { projectIdOfStream, type RecordedEvent, type ResourceChange, type Values } from '../../domain/events.js';
 import { searchWords } from '../../domain/search-words.js';
-import type { Doc, WriteOp } from '../../ports/read-store.js';
+import type { WriteOp } from '../../ports/read-store.js';
+import type { StoryWordsReadDoc } from '../documents.js';
 import type { ProjectedWrite, Projection } from '../projection.js';
 
 export const STORY_WORDS = 'story_words';
@@ -18,27 +19,25 @@ export const STORY_WORDS = 'story_words';
 /** The story fields whose words are indexed, and the list each one lands in. */
 export const INDEXED_TEXT_FIELDS = { name: 'name_words', description: 'description_words' } as const;
 export type IndexedTextField = keyof typeof INDEXED_TEXT_FIELDS;
-
-export interface StoryWordsDoc extends Doc {
-  project_id: number;
-  name_words: string[];
-  description_words: string[];
-}
+/** The word lists of a story_words document. */
+export type IndexedWordList = (typeof INDEXED_TEXT_FIELDS)[IndexedTextField];
 
 function wordsOf(value: unknown): string[] {
   return typeof value === 'string' ? searchWords(value) : [];
 }
 
+type WordLists = Partial<Pick<StoryWordsReadDoc, IndexedWordList>>;
+
 /** The word lists a change sets: every indexed field its new values name. */
-function changedWords(values: Values | undefined): Record<string, string[]> {
-  const set: Record<string, string[]> = {};
-  for (const [field, list] of Object.entries(INDEXED_TEXT_FIELDS)) {
-    if (values && field in values) set[list] = wordsOf(values[field]);
+function changedWords(values: Values | undefined): WordLists {
+  const set: WordLists = {};
+  for (const field of Object.keys(INDEXED_TEXT_FIELDS) as IndexedTextField[]) {
+    if (values && field in values) set[INDEXED_TEXT_FIELDS[field]] = wordsOf(values[field]);
   }
   return set;
 }
 
-type Pending = { type: 'create'; doc: Doc } | { type: 'update'; set: Record<string, string[]> } | { type: 'delete' };
+type Pending = { type: 'create'; doc: StoryWordsReadDoc } | { type: 'update'; set: WordLists } | { type: 'delete' };
 
 /** Several changes of one story in one event merge into one write (the replay guard allows one). */
 function pendingOf(change: ResourceChange, projectId: number, earlier: Pending | undefined): Pending {

@@ -26,12 +26,12 @@ export function cycleTimeDetailsCsv(rows: readonly CycleTimeRow[], names: CycleT
     ...Array<string>(ownerColumns).fill('Owned By'),
   ];
   const lines = rows.map(({ story, details }) => [
-    String(story['current_state']),
-    String(story['story_type']),
-    typeof story['estimate'] === 'number' ? story['estimate'] : null,
-    String(story['name']),
+    String(story.current_state),
+    String(story.story_type),
+    typeof story.estimate === 'number' ? story.estimate : null,
+    String(story.name),
     story.id,
-    idsOf(story['label_ids']).map((id) => names.labelName.get(id) ?? '').join(', '),
+    idsOf(story.label_ids).map((id) => names.labelName.get(id) ?? '').join(', '),
     details.total_cycle_time === undefined ? null : seconds(details.total_cycle_time),
     seconds(details.started_time), details.started_count,
     seconds(details.finished_time), details.finished_count,

@@ -11,7 +11,8 @@ import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { Doc } from '../../ports/read-store.js';
 import { idsOf } from '../csv-table.js';
 import { cycleTimeDetailsCsv } from './analytics-csv.js';
-import { STORY_TRANSITIONS, type StoryTransitionDoc } from '../../projections/analytics/story-transitions-projection.js';
+import { STORY_TRANSITIONS } from '../../projections/analytics/story-transitions-projection.js';
+import type { PersonReadDoc, ReadModelReader, StoryHistoryReadDoc, StoryTransitionReadDoc } from '../../projections/documents.js';
 import { weekKeys } from '../../projections/analytics/analytics-keys.js';
 import { calendarMemo, doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { assertIterationExists, planOf } from '../iterations/iterations-query.js';
@@ -22,13 +23,13 @@ export const ANALYTICS_WINDOW_MONTHS = 6;
 
 export interface AnalyticsReads extends IterationReads {
   /** analytics: `story_transitions` */
-  storyTransitions: QueryCollection;
+  storyTransitions: QueryCollection<StoryTransitionReadDoc>;
   /** analytics: `story_history` (the daily history) */
-  storyHistory: QueryCollection;
+  storyHistory: QueryCollection<StoryHistoryReadDoc>;
 }
 
 /** Every read the iteration, analytics and cycle-time queries make, from the live read models by name. */
-export function analyticsReads(read: (collection: string) => QueryCollection, changes: ReadModelChanges): AnalyticsReads & { people: QueryCollection } {
+export function analyticsReads(read: ReadModelReader, changes: ReadModelChanges): AnalyticsReads & { people: QueryCollection<PersonReadDoc> } {
   return {
     projects: read('projects'),
     stories: read('stories'),
@@ -96,17 +97,17 @@ export async function storiesCycleTimeDetails(
 }
 
 /** The CSV of the iteration's cycle time details, with label and owner names (`people`: resources `people`). */
-export async function getCycleTimeDetailsCsv(reads: AnalyticsReads & { people: QueryCollection }, request: AnalyticsRequest): Promise<string> {
+export async function getCycleTimeDetailsCsv(reads: AnalyticsReads & { people: QueryCollection<PersonReadDoc> }, request: AnalyticsRequest): Promise<string> {
   const rows = await getCycleTimeDetails(reads, request);
-  const labelIds = [...new Set(rows.flatMap(({ story }) => idsOf(story['label_ids'])))];
-  const personIds = [...new Set(rows.flatMap(({ story }) => idsOf(story['owner_ids'])))];
+  const labelIds = [...new Set(rows.flatMap(({ story }) => idsOf(story.label_ids)))];
+  const personIds = [...new Set(rows.flatMap(({ story }) => idsOf(story.owner_ids)))];
   const [labels, people] = await Promise.all([
     reads.labels.find({ id: { $in: labelIds }, project_id: request.projectId }),
     reads.people.find({ id: { $in: personIds } }),
   ]);
   return cycleTimeDetailsCsv(rows, {
-    labelName: new Map(labels.map((label) => [label.id, String(label['name'])])),
-    personName: new Map(people.map((person) => [person.id, String(person['name'])])),
+    labelName: new Map(labels.map((label) => [label.id, label.name])),
+    personName: new Map(people.map((person) => [person.id, person.name])),
   });
 }
 
@@ -140,9 +141,9 @@ async function stateEntriesOf(reads: Pick<AnalyticsReads, 'storyTransitions'>, s
   const transitions = await reads.storyTransitions.find({ story_id: { $in: [...storyIds] } }, { sort: { id: 1 } });
   const entries = new Map<number, StateEntry[]>();
   for (const transition of transitions) {
-    const storyId = Number(transition['story_id']);
+    const storyId = transition.story_id;
     const list = entries.get(storyId) ?? [];
-    list.push({ state: String(transition['state']), occurred_at: Number(transition['occurred_at']) });
+    list.push({ state: transition.state, occurred_at: transition.occurred_at });
     entries.set(storyId, list);
   }
   return entries;
@@ -166,12 +167,11 @@ async function bugsCreatedDuring(reads: AnalyticsReads, projectId: number, span:
 }
 
 /** The project's transitions during the span (up to now). */
-async function transitionsDuring(reads: AnalyticsReads, projectId: number, span: IterationSpan, now: number): Promise<StoryTransitionDoc[]> {
+async function transitionsDuring(reads: AnalyticsReads, projectId: number, span: IterationSpan, now: number): Promise<StoryTransitionReadDoc[]> {
   const until = spanUntilNow(span, now);
   if (until <= span.start) return [];
-  const docs = await reads.storyTransitions.find({
+  return reads.storyTransitions.find({
     week_key: { $in: weekKeys(projectId, span.start, until) },
     occurred_at: { $gte: span.start, $lt: until },
   });
-  return docs as StoryTransitionDoc[];
 }

@@ -12,7 +12,6 @@ import { unfound } from '../../domain/errors.js';
 import { iterationSpan, type IterationSpan } from '../../domain/iteration/iteration-calendar.js';
 import { acceptedWithin, dailyHistoryRows, DAILY_HISTORY_HEADER, type DailyHistoryRow, type StoryHistoryEntry } from '../../domain/iteration/daily-history.js';
 import { localDayNumber } from '../../domain/project/time-zone.js';
-import type { StoryHistoryDoc } from '../../projections/analytics/story-history.js';
 import { weekKeys } from '../../projections/analytics/analytics-keys.js';
 import { loadTimeline, type IterationTimeline } from '../iterations/iteration-timeline.js';
 import { planOf } from '../iterations/iterations-query.js';
@@ -53,7 +52,7 @@ async function doneHistories(reads: AnalyticsReads, projectId: number, span: Ite
     { accepted_week_key: { $in: weekKeys(projectId, span.start, span.finish) }, accepted_at: { $gte: span.start, $lt: span.finish }, at: { $lt: span.finish } },
     { fields: ['story_id'] },
   );
-  const candidates = [...new Set(acceptances.map((doc) => Number(doc['story_id'])))];
+  const candidates = [...new Set(acceptances.map((doc) => doc.story_id))];
   const histories = await historiesOf(reads, projectId, candidates);
   return [...histories.values()].filter((entries) => acceptedWithin(entries, span));
 }
@@ -62,7 +61,7 @@ async function doneHistories(reads: AnalyticsReads, projectId: number, span: Ite
 async function historiesOf(reads: AnalyticsReads, projectId: number, storyIds: readonly number[]): Promise<Map<number, StoryHistoryEntry[]>> {
   const histories = new Map<number, StoryHistoryEntry[]>(storyIds.map((id) => [id, []]));
   if (storyIds.length === 0) return histories;
-  const docs = (await reads.storyHistory.find({ story_id: { $in: [...storyIds] }, project_id: projectId }, { sort: { id: 1 } })) as StoryHistoryDoc[];
+  const docs = await reads.storyHistory.find({ story_id: { $in: [...storyIds] }, project_id: projectId }, { sort: { id: 1 } });
   for (const doc of docs) {
     histories.get(doc.story_id)?.push({ at: doc.at, values: doc.values, ...(doc.created ? { created: true } : {}), ...(doc.deleted ? { deleted: true } : {}) });
   }

@@ -3,6 +3,7 @@
 import { unfound } from '../../domain/errors.js';
 import { MAX_PAGE_LIMIT } from '../page.js';
 import type { QueryCollection } from '../iterations/iteration-timeline.js';
+import type { StoryReadDoc, StoryTransitionReadDoc } from '../../projections/documents.js';
 
 export interface StoryTransition {
   kind: 'story_transition';
@@ -24,8 +25,8 @@ export interface TransitionPage {
 }
 
 export interface TransitionReads {
-  stories: QueryCollection & { count(filter: Record<string, unknown>): Promise<number> };
-  storyTransitions: QueryCollection & { count(filter: Record<string, unknown>): Promise<number> };
+  stories: QueryCollection<StoryReadDoc> & { count(filter: Record<string, unknown>): Promise<number> };
+  storyTransitions: QueryCollection<StoryTransitionReadDoc> & { count(filter: Record<string, unknown>): Promise<number> };
 }
 
 /** `offset` and `limit` ≥ 0 as the API validated them (limit 0: only the total); larger limits are reduced to 500. */
@@ -42,12 +43,12 @@ export async function listStoryTransitions(
   ]);
   const transitions = docs.map((doc): StoryTransition => ({
     kind: 'story_transition',
-    state: String(doc['state']),
+    state: doc.state,
     story_id: request.storyId,
-    project_id: Number(doc['project_id']),
-    project_version: Number(doc['project_version']),
-    occurred_at: Number(doc['occurred_at']),
-    ...(typeof doc['performed_by_id'] === 'number' ? { performed_by_id: doc['performed_by_id'] } : {}),
+    project_id: doc.project_id,
+    project_version: doc.project_version,
+    occurred_at: doc.occurred_at,
+    ...(typeof doc.performed_by_id === 'number' ? { performed_by_id: doc.performed_by_id } : {}),
   }));
   return { transitions, total, offset: request.offset, limit, returned: transitions.length };
 }

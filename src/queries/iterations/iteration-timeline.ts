@@ -18,22 +18,23 @@ import { EARLIEST_STORY_TIME } from '../../domain/story/story-rules.js';
 import type { Doc, ReadCollection } from '../../ports/read-store.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import { ReadModelMemo } from '../read-model-memo.js';
-import { acceptanceKey, acceptedPlanKeys, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
+import { acceptanceKey, acceptedPlanKeys } from '../../projections/iterations/iteration-stories-projection.js';
+import type { IterationOverrideReadDoc, IterationStoryReadDoc, LabelReadDoc, ProjectReadDoc, StoryReadDoc } from '../../projections/documents.js';
 
 /** The read side a query needs of a collection. */
-export type QueryCollection = Pick<ReadCollection, 'find' | 'findOne'>;
+export type QueryCollection<D extends Doc = Doc> = Pick<ReadCollection<D>, 'find' | 'findOne'>;
 
 export interface IterationReads {
   /** resources: `projects` */
-  projects: QueryCollection;
+  projects: QueryCollection<ProjectReadDoc>;
   /** resources: `stories` (the documents iterations embed) */
-  stories: QueryCollection;
+  stories: QueryCollection<StoryReadDoc>;
   /** resources: `iteration_overrides` */
-  iterationOverrides: QueryCollection;
+  iterationOverrides: QueryCollection<IterationOverrideReadDoc>;
   /** iterations: `iteration_stories` */
-  iterationStories: QueryCollection;
+  iterationStories: QueryCollection<IterationStoryReadDoc>;
   /** resources: `labels` (the list's `label` parameter) */
-  labels: QueryCollection;
+  labels: QueryCollection<LabelReadDoc>;
   /**
    * Calendars already made, by `<project>@<version>` (calendarMemo()), forgotten when the read models
    * change (a rebuilt projection may answer the same version differently). Without it, made every time.
@@ -52,7 +53,7 @@ export function calendarMemo(changes: ReadModelChanges): ReadModelMemo<string, I
 }
 
 export interface IterationTimeline {
-  project: Doc;
+  project: ProjectReadDoc;
   projectId: number;
   calendar: IterationCalendar;
   /** The iteration `now` falls in. */
@@ -71,7 +72,7 @@ export async function loadTimeline(reads: IterationReads, projectId: number, now
     const earliest = await earliestAcceptanceBefore(reads, projectId, projectStartTime(project));
     return projectIterationCalendar(project, overrides, earliest);
   };
-  const version = project['version'];
+  const version = project.version;
   const calendar = reads.calendars && typeof version === 'number' ? await reads.calendars.get(`${projectId}@${version}`, makeCalendar) : await makeCalendar();
   return {
     project,
@@ -80,15 +81,15 @@ export async function loadTimeline(reads: IterationReads, projectId: number, now
     currentNumber: iterationNumberAt(calendar, now),
     startTime: iterationSpan(calendar, 1).start,
     velocitySettings: {
-      velocity_averaged_over: numberSetting(project, 'velocity_averaged_over', 3),
-      initial_velocity: numberSetting(project, 'initial_velocity', 10),
+      velocity_averaged_over: numberSetting(project.velocity_averaged_over, 3),
+      initial_velocity: numberSetting(project.initial_velocity, 10),
       iteration_length: calendar.defaultLength,
     },
   };
 }
 
-function numberSetting(project: Doc, key: string, fallback: number): number {
-  return typeof project[key] === 'number' ? project[key] : fallback;
+function numberSetting(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' ? value : fallback;
 }
 
 /**
@@ -100,7 +101,7 @@ async function earliestAcceptanceBefore(reads: IterationReads, projectId: number
   if (before <= EARLIEST_STORY_TIME) return undefined;
   const range = { $gte: acceptanceKey(projectId, EARLIEST_STORY_TIME), $lt: acceptanceKey(projectId, before) };
   const [first] = await reads.iterationStories.find({ acceptance_key: range }, { sort: { acceptance_key: 1 }, limit: 1, fields: ['accepted_at'] });
-  return typeof first?.['accepted_at'] === 'number' ? first['accepted_at'] : undefined;
+  return typeof first?.accepted_at === 'number' ? first.accepted_at : undefined;
 }
 
 /** The stories accepted in [from, to), as planning sees them. */
@@ -110,7 +111,7 @@ export async function acceptedBetween(reads: IterationReads, projectId: number, 
     plan_key: { $in: acceptedPlanKeys(projectId, from, to) },
     accepted_at: { $gte: from, $lt: to },
   });
-  return docs as IterationStoryDoc[] as PlanStory[];
+  return docs;
 }
 
 /** The spans of iterations first..last (inclusive). */

@@ -7,8 +7,8 @@ import { iterationSpan, type IterationSpan } from '../../domain/iteration/iterat
 import { byAcceptance, planIterations, totalPoints, type PlanStory, type PlannedIteration } from '../../domain/iteration/iteration-plan.js';
 import { effectivePoints } from '../../domain/iteration/velocity.js';
 import { normalizedLabelName } from '../../domain/project-state.js';
-import type { Doc } from '../../ports/read-store.js';
-import { openPlanKey, type IterationStoryDoc } from '../../projections/iterations/iteration-stories-projection.js';
+import { openPlanKey } from '../../projections/iterations/iteration-stories-projection.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
 import {
   acceptedBetween,
   doneHistory,
@@ -39,7 +39,7 @@ export interface IterationDoc {
   /** ms */
   finish: number;
   /** `stories` read-model documents, in the iteration's order. */
-  stories: Doc[];
+  stories: StoryReadDoc[];
   story_ids: number[];
   velocity: number;
   points: number;
@@ -180,7 +180,7 @@ async function labelIdNamed(reads: IterationReads, projectId: number, name: stri
 
 function withLabel(iterations: IterationDoc[], labelId: number | null): IterationDoc[] {
   return iterations.map((iteration) => {
-    const stories = iteration.stories.filter((story) => labelId !== null && Array.isArray(story['label_ids']) && story['label_ids'].includes(labelId));
+    const stories = iteration.stories.filter((story) => labelId !== null && Array.isArray(story.label_ids) && story.label_ids.includes(labelId));
     return { ...iteration, stories, story_ids: stories.map((story) => story.id) };
   });
 }
@@ -215,8 +215,8 @@ export async function planOf(reads: IterationReads, timeline: IterationTimeline)
     calendar: timeline.calendar,
     currentNumber: timeline.currentNumber,
     velocity: velocityDuring(history, timeline, timeline.currentNumber),
-    automaticPlanning: timeline.project['automatic_planning'] !== false,
-    open: open as IterationStoryDoc[] as PlanStory[],
+    automaticPlanning: timeline.project.automatic_planning !== false,
+    open,
     acceptedInCurrent,
   });
   return { plan, history };

@@ -14,16 +14,17 @@
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc, Filter, ReadBudget, ReadCollection } from '../../ports/read-store.js';
+import type { PersonReadDoc, ReadModelName, ReadModels, ReviewReadDoc, ReviewTypeReadDoc } from '../../projections/documents.js';
 import { prefixRangeEnd } from '../../domain/search-words.js';
-import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField } from '../../projections/search/story-words-projection.js';
+import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField, type IndexedWordList } from '../../projections/search/story-words-projection.js';
 import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/search-ast.js';
 import { chainOperands } from '../../domain/search/search-normal-form.js';
 import { nonEmpty, reviewKey, textKey, type SearchNames } from './search-compiler.js';
 import { textLookup, type TextLookup } from './search-text-pattern.js';
 
 /** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
-export type SearchCollection = Pick<ReadCollection, 'find' | 'count'>;
-export type SearchReader = (collection: string) => SearchCollection;
+export type SearchCollection<D extends Doc = Doc> = Pick<ReadCollection<D>, 'find' | 'count'>;
+export type SearchReader = <N extends ReadModelName>(collection: N) => SearchCollection<ReadModels[N]>;
 
 interface Needs {
   /** reviewKey(field, value) of every review term's value. */
@@ -100,7 +101,7 @@ function narrowingTerms(query: SearchQuery, needs: Needs): TextNeed[][] {
 export async function resolveSearchNames(query: SearchQuery, projectId: number, read: SearchReader, budget: ReadBudget): Promise<SearchNames> {
   const needs = needsOf(query);
   const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
-  const none = Promise.resolve([] as Doc[]);
+  const none = Promise.resolve([]);
   const reviewsNeeded = needs.reviews.size > 0;
   const [labels, epics, people, unresolved, commented, reviews, reviewTypes] = await Promise.all([
     needs.labels.size > 0 ? read('labels').find(inProject({ name: { $in: [...needs.labels] } }), { budget }) : none,
@@ -112,14 +113,14 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
     reviewsNeeded ? read('review_types').find(inProject(), { budget }) : none,
   ]);
   const epicLabelIds = new Map<string, number>();
-  for (const epic of epics) if (typeof epic.label_id === 'number') epicLabelIds.set(String(epic.name).toLowerCase(), epic.label_id);
+  for (const epic of epics) if (typeof epic.label_id === 'number') epicLabelIds.set(epic.name.toLowerCase(), epic.label_id);
   const peopleByRef = new Map([...needs.people].map((ref) => [ref, peopleNamed(ref, people)]));
   return {
-    labelIds: new Map(labels.map((label) => [String(label.name), label.id])),
+    labelIds: new Map(labels.map((label) => [label.name, label.id])),
     epicLabelIds,
     allEpicLabelIds: [...epicLabelIds.values()],
     people: peopleByRef,
-    blockedStoryIds: [...new Set(unresolved.map((blocker) => blocker.story_id as number))],
+    blockedStoryIds: [...new Set(unresolved.map((blocker) => blocker.story_id))],
     storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
     storyIdsByText: await storyIdsByText(query, needs, inProject, read, budget),
     storyIdsByReview: new Map([...needs.reviews].map(([key, need]) => [key, storiesReviewed(need, reviews, reviewTypes, peopleByRef)])),
@@ -129,21 +130,21 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
 /** The stories with a review matching one value of a review term: its type's name, its status, its reviewer. */
 function storiesReviewed(
   need: { field: 'review' | 'review_status' | 'reviewer'; value: string },
-  reviews: readonly Doc[],
-  reviewTypes: readonly Doc[],
+  reviews: readonly ReviewReadDoc[],
+  reviewTypes: readonly ReviewTypeReadDoc[],
   peopleByRef: ReadonlyMap<string, readonly number[]>,
 ): number[] {
-  let matches: (review: Doc) => boolean;
+  let matches: (review: ReviewReadDoc) => boolean;
   if (need.field === 'review') {
-    const typeIds = new Set(reviewTypes.filter((type) => String(type.name).trim().toLowerCase() === need.value.trim()).map((type) => type.id));
-    matches = (review) => typeIds.has(review.review_type_id as number);
+    const typeIds = new Set(reviewTypes.filter((type) => type.name.trim().toLowerCase() === need.value.trim()).map((type) => type.id));
+    matches = (review) => typeIds.has(review.review_type_id);
   } else if (need.field === 'review_status') {
     matches = (review) => review.status === need.value;
   } else {
     const reviewers = new Set(peopleByRef.get(need.value) ?? []);
-    matches = (review) => reviewers.has(review.reviewer_id as number);
+    matches = (review) => reviewers.has(review.reviewer_id);
   }
-  return [...new Set(reviews.filter(matches).map((review) => review.story_id as number))];
+  return [...new Set(reviews.filter(matches).map((review) => review.story_id))];
 }
 
 /**
@@ -238,7 +239,7 @@ function routesOf(word: string, index: PassIndex): number[][] {
  * need's stories holding all its words (and its prefix). The same stories its lookup would name.
  */
 async function textIndexPass(needs: readonly TextNeed[], scope: Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
-  const indexes = new Map<string, PassIndex>();
+  const indexes = new Map<IndexedWordList, PassIndex>();
   for (const { field, lookup } of needs) {
     const list = INDEXED_TEXT_FIELDS[field];
     const index = indexes.get(list) ?? { words: new Map(), prefixes: new Map(), prefixLengths: new Set(), routes: new Map() };
@@ -254,7 +255,7 @@ async function textIndexPass(needs: readonly TextNeed[], scope: Filter, read: Se
     let wordsRead = 0;
     for (const story of stories.slice(start, start + PASS_SLICE)) {
       for (const [list, index] of indexes) {
-        const words = Array.isArray(story[list]) ? (story[list] as string[]) : [];
+        const words = Array.isArray(story[list]) ? story[list] : [];
         wordsRead += words.length;
         for (const word of words) {
           let routes = index.routes.get(word);
@@ -296,12 +297,12 @@ function textIndexCondition({ field, lookup }: TextNeed): Filter {
   return parts.length === 1 ? parts[0]! : { $and: parts };
 }
 
-async function membersOf(projectId: number, read: SearchReader): Promise<Doc[]> {
+async function membersOf(projectId: number, read: SearchReader): Promise<PersonReadDoc[]> {
   const memberships = await read('project_memberships').find({ project_id: projectId });
   return read('people').find({ id: { $in: memberships.map((membership) => membership.person_id) } });
 }
 
-function peopleNamed(ref: string, people: readonly Doc[]): number[] {
+function peopleNamed(ref: string, people: readonly PersonReadDoc[]): number[] {
   const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
   const exact = people.filter(
     (person) => lower(person.initials) === ref || lower(person.username) === ref || lower(person.name) === ref || String(person.id) === ref,

@@ -9,6 +9,7 @@ import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
 import { acceptanceKey, iterationStoriesProjection, ITERATION_STORIES } from '../../../src/projections/iterations/iteration-stories-projection.js';
 import { loadTimeline, type IterationReads } from '../../../src/queries/iterations/iteration-timeline.js';
 import { seededRandom } from '../../support/seeded-random.js';
+import { typedReadModels } from '../../../src/projections/documents.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2024, 5, 3); // a Monday
@@ -29,12 +30,13 @@ async function seeded(store: ReadStore): Promise<{ reads: IterationReads; earlie
     docs.push({ id: i, project_id: projectId, current_state: 'accepted', story_type: 'feature', estimate: 1, created_at: accepted, accepted_at: accepted, rank: `S${i}`, plan_key: 'x', acceptance_key: acceptanceKey(projectId, accepted) });
   }
   await stories.write(docs.map((doc) => ({ op: 'insert' as const, doc })));
+  const read = typedReadModels((name) => store.collection(name));
   const reads: IterationReads = {
-    projects: store.collection('projects'),
-    stories: store.collection('stories'),
-    iterationOverrides: store.collection('iteration_overrides'),
-    iterationStories: stories,
-    labels: store.collection('labels'),
+    projects: read('projects'),
+    stories: read('stories'),
+    iterationOverrides: read('iteration_overrides'),
+    iterationStories: read('iteration_stories'),
+    labels: read('labels'),
   };
   return { reads, earliest };
 }

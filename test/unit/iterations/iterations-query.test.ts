@@ -28,6 +28,7 @@ import {
 } from '../../../src/queries/iterations/iterations-query.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { ProjectHistory } from './project-history.js';
+import { typedReadModels } from '../../../src/projections/documents.js';
 
 const DAY = 86_400_000;
 /** Noon (or `hour`) Los Angeles time (UTC-8 in January and February) on `day` of week `week` of 2024. */
@@ -92,15 +93,16 @@ describe('iterations, analytics and transitions queries', function () {
 
   const projections = [resourcesProjection, iterationStoriesProjection, storyTransitionsProjection];
   function readsOf(source: ProjectorRunner): typeof reads {
+    const read = typedReadModels((name) => source.collection(name));
     return {
-      projects: source.collection('projects'),
-      stories: source.collection('stories'),
-      iterationOverrides: source.collection('iteration_overrides'),
-      iterationStories: source.collection('iteration_stories'),
-      storyTransitions: source.collection('story_transitions'),
-      storyHistory: source.collection('story_history'),
-      labels: source.collection('labels'),
-      people: source.collection('people'),
+      projects: read('projects'),
+      stories: read('stories'),
+      iterationOverrides: read('iteration_overrides'),
+      iterationStories: read('iteration_stories'),
+      storyTransitions: read('story_transitions'),
+      storyHistory: read('story_history'),
+      labels: read('labels'),
+      people: read('people'),
     };
   }
 

@@ -14,6 +14,7 @@ import { searchProject } from '../../../../src/queries/search/search-project.js'
 import { textPattern } from '../../../../src/queries/search/search-text-pattern.js';
 import { seededRandom } from '../../../support/seeded-random.js';
 import { seedStoryWords } from '../../../support/story-words-seed.js';
+import { typedReadModels } from '../../../../src/projections/documents.js';
 
 const P = 1;
 const DONE_BEFORE = 1_000;
@@ -117,7 +118,7 @@ describe('indexed search against brute force', () => {
         for (let i = 0; i < 10; i++) {
           const text = queryOf(random);
           const query = parseSearchQuery(text, 'query')!;
-          const result = await searchProject((name) => store.collection(name), {
+          const result = await searchProject(typedReadModels((name) => store.collection(name)), {
             projectId: P, text, parameter: 'query', searcherId: null, now: 2_000, timeZone: 'Etc/UTC', doneBefore: DONE_BEFORE,
           });
           const matching = stories.filter((story) => story.project_id === P && holds(query, story));

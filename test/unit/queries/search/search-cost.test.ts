@@ -18,6 +18,7 @@ import type { SearchReader } from '../../../../src/queries/search/search-names.j
 import { searchProject, storySearchFilters, type SearchRequest } from '../../../../src/queries/search/search-project.js';
 import { seededRandom } from '../../../support/seeded-random.js';
 import { seedStoryWords } from '../../../support/story-words-seed.js';
+import { typedReadModels } from '../../../../src/projections/documents.js';
 
 const P = 1;
 const NOW = Date.UTC(2024, 0, 20);
@@ -56,7 +57,7 @@ async function seeded(store: ReadStore, stories: readonly Doc[]): Promise<Search
   await store.collection('stories').write(stories.map((doc) => ({ op: 'insert', doc })));
   await store.collection('labels').write([{ op: 'insert', doc: { id: 7, project_id: P, name: 'label 7' } }]);
   await seedStoryWords(store, stories);
-  return (name) => store.collection(name);
+  return typedReadModels((name) => store.collection(name));
 }
 
 const stores: Array<[string, () => ReadStore]> = [

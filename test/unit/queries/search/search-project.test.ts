@@ -8,6 +8,7 @@ import type { Doc } from '../../../../src/ports/read-store.js';
 import { epicSearchFilter, searchProject, storySearchFilters, type SearchRequest } from '../../../../src/queries/search/search-project.js';
 import type { SearchReader } from '../../../../src/queries/search/search-names.js';
 import { seedStoryWords } from '../../../support/story-words-seed.js';
+import { typedReadModels } from '../../../../src/projections/documents.js';
 
 const P = 1;
 const at = (iso: string) => Date.parse(iso);
@@ -82,7 +83,7 @@ async function seededReader(): Promise<SearchReader> {
     await store.collection(name).write(docs.map((doc) => ({ op: 'insert' as const, doc })));
   }
   await seedStoryWords(store, seed.stories!);
-  return (name) => store.collection(name);
+  return typedReadModels((name) => store.collection(name));
 }
 
 describe('searchProject over the memory read store', () => {
