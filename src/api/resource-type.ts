@@ -39,7 +39,8 @@ export interface LoadContext {
   scope: RenderScope;
 }
 
-export interface Association {
+/** An association of a type rendering documents `D` (the documents it loads for are of that type). */
+export interface Association<D extends Doc = Doc> {
   /** Resource type of the nested values. */
   type: string;
   /** A list (`labels`) rather than one value (`owned_by`). */
@@ -58,14 +59,18 @@ export interface Association {
    * Values for each document, aligned with `docs`: a Doc or null (one), a Doc[] (many).
    * Called once per response with every document that needs the association.
    */
-  load(docs: readonly Doc[], ctx: LoadContext): Promise<ReadonlyArray<Doc | null | readonly Doc[]>>;
+  load(docs: readonly D[], ctx: LoadContext): Promise<ReadonlyArray<Doc | null | readonly Doc[]>>;
 }
 
 /**
  * An attribute computed in batch only when selected; values aligned with `docs`, emitted as they are
  * (as datetimes when its type in `attributes` is `datetime`).
  */
-export type ComputedAttribute = (docs: readonly Doc[], ctx: LoadContext) => Promise<readonly unknown[]>;
+export type ComputedAttribute<D extends Doc = Doc> = {
+  // Declared as a method so that a type's computed attributes (of its own documents) stand among every
+  // type's in the registry, as its associations' `load` does.
+  compute(docs: readonly D[], ctx: LoadContext): Promise<readonly unknown[]>;
+}['compute'];
 
 /**
  * The JSON type of a rendered attribute (never null: nulls are omitted). `datetime`: stored as integer
@@ -74,7 +79,8 @@ export type ComputedAttribute = (docs: readonly Doc[], ctx: LoadContext) => Prom
  */
 export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'datetime' | 'integer[]' | 'string[]' | SchemaObject;
 
-export interface ResourceType {
+/** The rendering of documents `D`: its associations and computed attributes read them typed. */
+export interface ResourceType<D extends Doc = Doc> {
   /** Registry key, used as `ApiResult.type` and `Association.type`. */
   name: string;
   /** Value of `kind` in responses; absent for kind-less containers. */
@@ -86,9 +92,9 @@ export interface ResourceType {
   attributes: Readonly<Record<string, AttributeType>>;
   /** Names returned for `:default` or no `fields`: attributes, `kind`, associations. */
   defaults: readonly string[];
-  associations?: Readonly<Record<string, Association>>;
+  associations?: Readonly<Record<string, Association<D>>>;
   /** Attributes computed when selected; each is typed in `attributes`. */
-  computed?: Readonly<Record<string, ComputedAttribute>>;
+  computed?: Readonly<Record<string, ComputedAttribute<D>>>;
   /**
    * Names (never defaults) whose values move with the clock rather than with the project version (a
    * story's `cycle_time_details` counts open intervals up to now): a GET naming one anywhere in its

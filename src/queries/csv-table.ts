@@ -1,5 +1,6 @@
 // What the story CSVs share beyond the one CSV writer (src/domain/csv.ts): the "Owned By" columns (one
 // per owner, at least two) and the ids of a stored id list.
+import type { StoryReadDoc } from '../projections/documents.js';
 
 export const MIN_OWNER_COLUMNS = 2;
 
@@ -9,12 +10,12 @@ export function idsOf(value: unknown): number[] {
 }
 
 /** How many "Owned By" columns stories need: their most owners, at least two. */
-export function ownerColumnCount(stories: readonly Readonly<Record<string, unknown>>[]): number {
+export function ownerColumnCount(stories: readonly Pick<StoryReadDoc, 'owner_ids'>[]): number {
   return Math.max(MIN_OWNER_COLUMNS, ...stories.map((story) => idsOf(story.owner_ids).length));
 }
 
 /** A story's owner names, padded with empty fields to `columns`. */
-export function ownerFields(story: Readonly<Record<string, unknown>>, personName: ReadonlyMap<number, string>, columns: number): string[] {
+export function ownerFields(story: Pick<StoryReadDoc, 'owner_ids'>, personName: ReadonlyMap<number, string>, columns: number): string[] {
   const owners = idsOf(story.owner_ids).map((id) => personName.get(id) ?? '');
   return [...owners, ...Array<string>(columns - owners.length).fill('')];
 }

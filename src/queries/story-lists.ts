@@ -10,17 +10,19 @@
 import { invalidField } from '../domain/errors.js';
 import { normalizedLabelName } from '../domain/project-state.js';
 import type { Doc, Filter, ReadBudget, ReadCollection } from '../ports/read-store.js';
+import type { LabelReadDoc, StoryReadDoc } from '../projections/documents.js';
 import type { IterationReads } from './iterations/iteration-timeline.js';
 import { paginate, paginationOf, type Page, type Paged } from './page.js';
 import { storySearchFilters } from './search/search-project.js';
 import type { SearchReader } from './search/search-names.js';
 import { searchRequestOf, type Searcher } from './searcher.js';
 
-type ReadView = Pick<ReadCollection, 'find' | 'findOne' | 'count'>;
+type ReadView<D extends Doc> = Pick<ReadCollection<D>, 'find' | 'findOne' | 'count'>;
+type StoryFinder = Pick<ReadCollection<StoryReadDoc>, 'find'>;
 
 export interface StoryListReads {
-  stories: ReadView;
-  labels: ReadView;
+  stories: ReadView<StoryReadDoc>;
+  labels: ReadView<LabelReadDoc>;
   /** What a `filter` search reads: any collection by name, and the iteration models (done stories). */
   search: SearchReader;
   iterations: IterationReads;
@@ -46,17 +48,17 @@ export interface StoryListCriteria {
 }
 
 /** Stories matching `filter` in priority order (rank, then id). */
-export function orderedStories(stories: Pick<ReadCollection, 'find'>, filter: Record<string, unknown>): Promise<Doc[]> {
+export function orderedStories(stories: StoryFinder, filter: Record<string, unknown>): Promise<StoryReadDoc[]> {
   return stories.find(filter, { sort: { rank: 1 } });
 }
 
 /** The ids of a project's stories in priority order. */
-export async function orderedStoryIds(stories: Pick<ReadCollection, 'find'>, projectId: number): Promise<number[]> {
+export async function orderedStoryIds(stories: StoryFinder, projectId: number): Promise<number[]> {
   return (await orderedStories(stories, { project_id: projectId })).map((doc) => doc.id);
 }
 
 /** GET /projects/:id/stories: one page of the project's stories in priority order. */
-export async function storyList(reads: StoryListReads, projectId: number, criteria: StoryListCriteria, page: Page): Promise<Paged<Doc>> {
+export async function storyList(reads: StoryListReads, projectId: number, criteria: StoryListCriteria, page: Page): Promise<Paged<StoryReadDoc>> {
   if (criteria.search !== undefined) {
     const request = await searchRequestOf(reads.iterations, criteria.search.searcher, criteria.search.text, 'filter');
     const { filter, budget } = await storySearchFilters(reads.search, request);
@@ -78,7 +80,7 @@ export async function storyList(reads: StoryListReads, projectId: number, criter
     if (anchorId === undefined) continue;
     const anchor = await reads.stories.findOne({ id: anchorId, project_id: projectId });
     if (!anchor) throw invalidField(param, `Story ${anchorId} is not in this project.`);
-    rank[operator] = String(anchor.rank);
+    rank[operator] = anchor.rank;
   }
   if (Object.keys(rank).length > 0) filter.rank = rank;
 
@@ -86,7 +88,7 @@ export async function storyList(reads: StoryListReads, projectId: number, criter
 }
 
 /** One page of the stories `filter` selects, in priority order, with the count of them all. */
-async function storyPage(stories: ReadView, filter: Filter, page: Page): Promise<Paged<Doc>> {
+async function storyPage(stories: ReadView<StoryReadDoc>, filter: Filter, page: Page): Promise<Paged<StoryReadDoc>> {
   const total = await stories.count(filter);
   const value = page.limit === 0 ? [] : await stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
   return { value, pagination: paginationOf(total, page, value.length) };
@@ -96,7 +98,7 @@ async function storyPage(stories: ReadView, filter: Filter, page: Page): Promise
  * One page of a search's matches: every match's id in priority order, its reads charged to the search's
  * budget (the store evaluates each candidate once, in slices), then the page's stories whole.
  */
-async function searchPage(stories: ReadView, filter: Filter, budget: ReadBudget, page: Page): Promise<Paged<Doc>> {
+async function searchPage(stories: ReadView<StoryReadDoc>, filter: Filter, budget: ReadBudget, page: Page): Promise<Paged<StoryReadDoc>> {
   const matches = await stories.find(filter, { sort: { rank: 1 }, fields: [], budget });
   const pageIds = page.limit === 0 ? [] : matches.slice(page.offset, page.offset + page.limit).map((match) => match.id);
   const value = pageIds.length === 0 ? [] : await stories.find({ $and: [filter, { id: { $in: pageIds } }] }, { sort: { rank: 1 }, budget });
@@ -105,22 +107,22 @@ async function searchPage(stories: ReadView, filter: Filter, budget: ReadBudget,
 
 /** GET /projects/:id/releases: one page of the project's releases in priority order. */
 export async function releaseList(
-  stories: Pick<ReadCollection, 'find'>,
+  stories: StoryFinder,
   projectId: number,
   criteria: Pick<StoryListCriteria, 'state' | 'ranges'>,
   page: Page,
-): Promise<Paged<Doc>> {
+): Promise<Paged<StoryReadDoc>> {
   const filter: Record<string, unknown> = { project_id: projectId, story_type: 'release', ...dateRangeFilter(criteria.ranges) };
   if (criteria.state !== undefined) filter.current_state = criteria.state;
   return paginate(await orderedStories(stories, filter), page);
 }
 
 /** The stories of a release: below the previous release in the order, down to this one. */
-export async function releaseStories(stories: Pick<ReadCollection, 'find'>, projectId: number, releaseId: number): Promise<Doc[]> {
+export async function releaseStories(stories: StoryFinder, projectId: number, releaseId: number): Promise<StoryReadDoc[]> {
   const ordered = await orderedStories(stories, { project_id: projectId });
   const at = ordered.findIndex((doc) => doc.id === releaseId);
   let start = at;
-  while (start > 0 && ordered[start - 1]!['story_type'] !== 'release') start--;
+  while (start > 0 && ordered[start - 1]!.story_type !== 'release') start--;
   return ordered.slice(start, at);
 }
 

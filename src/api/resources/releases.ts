@@ -6,7 +6,7 @@
 //   GET /projects/:project_id/releases/:release_id/stories  readers; the stories between the previous
 //                                                           release marker (or the top) and this one
 //   GET /projects/:project_id/releases/:release_id/stories.csv   the same as CSV (release-csv.ts)
-import type { Doc } from '../../ports/read-store.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
@@ -20,13 +20,13 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
   const stories = deps.read('stories');
   const labels = deps.read('labels');
 
-  async function pathRelease(req: ApiRequest): Promise<Doc> {
+  async function pathRelease(req: ApiRequest): Promise<StoryReadDoc> {
     const release = await stories.findOne({ id: idParam(req.params['release_id']), project_id: req.project!.id, story_type: 'release' });
     if (!release) throw apiError('unfound_resource');
     return release;
   }
 
-  async function pathReleaseStories(req: ApiRequest): Promise<Doc[]> {
+  async function pathReleaseStories(req: ApiRequest): Promise<StoryReadDoc[]> {
     return releaseStories(stories, req.project!.id, (await pathRelease(req)).id);
   }
 
@@ -75,12 +75,12 @@ export function releaseResources(deps: ResourceDeps): ResourceModule {
         const list = await pathReleaseStories(req);
         const [projectLabels, owners] = await Promise.all([
           labels.find({ project_id: req.project!.id }),
-          peopleById(deps.queries.people, list.flatMap((doc) => (doc.owner_ids as number[] | undefined) ?? []), req),
+          peopleById(deps.queries.people, list.flatMap((doc) => doc.owner_ids ?? []), req),
         ]);
         const timeZone = String((req.project!.project.time_zone as { olson_name?: string } | undefined)?.olson_name ?? 'Etc/UTC');
         const csv = releaseStoriesCsv(list, {
           timeZone,
-          labelName: new Map(projectLabels.map((label) => [label.id, String(label.name)])),
+          labelName: new Map(projectLabels.map((label) => [label.id, label.name])),
           personName: new Map([...owners].map(([id, person]) => [id, String(person.name)])),
         });
         return { kind: 'raw', contentType: 'text/csv; charset=utf-8', body: csv, filename: `release_${release.id}_stories.csv` };

@@ -4,7 +4,7 @@
 // `YYYY-MM-DD HH:MM:SS`; labels are comma-separated names; written by the one CSV writer
 // (src/domain/csv.ts).
 import { csvTable } from '../../domain/csv.js';
-import type { Doc } from '../../ports/read-store.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
 import { idsOf, ownerColumnCount, ownerFields } from '../../queries/csv-table.js';
 
 export interface ReleaseCsvContext {
@@ -14,16 +14,16 @@ export interface ReleaseCsvContext {
   personName: ReadonlyMap<number, string>;
 }
 
-export function releaseStoriesCsv(stories: readonly Doc[], context: ReleaseCsvContext): string {
+export function releaseStoriesCsv(stories: readonly StoryReadDoc[], context: ReleaseCsvContext): string {
   const ownerColumns = ownerColumnCount(stories);
   const header = ['State', `Accepted at (${context.timeZone})`, 'Type', 'Estimate', 'Title', 'ID', 'Labels', ...Array<string>(ownerColumns).fill('Owned By')];
   const format = localTimeFormat(context.timeZone);
   const rows = stories.map((story) => [
-    String(story.current_state),
+    story.current_state,
     typeof story.accepted_at === 'number' ? format(story.accepted_at) : null,
-    String(story.story_type),
+    story.story_type,
     typeof story.estimate === 'number' ? story.estimate : null,
-    String(story.name),
+    story.name,
     story.id,
     idsOf(story.label_ids).map((id) => context.labelName.get(id) ?? '').join(', '),
     ...ownerFields(story, context.personName, ownerColumns),

@@ -5,8 +5,8 @@
 // of src/queries/email-visibility.ts, evaluated for the story's project (so the answer depends only on
 // the caller's role and stays cacheable by (project, version, role)).
 import type { CycleTimeDetails } from '../../domain/iteration/cycle-time.js';
-import type { Doc } from '../../ports/read-store.js';
-import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
+import type { BlockerReadDoc, CommentReadDoc, LabelReadDoc, ReviewReadDoc, StoryReadDoc, TaskReadDoc } from '../../projections/documents.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import type { StoryPlanning } from '../../queries/iterations/iterations-query.js';
 import { orderedStoryIds } from '../../queries/story-lists.js';
@@ -17,12 +17,12 @@ import type { Association, LoadContext, ResourceType } from '../resource-type.js
 import { STORY_PRIORITIES, STORY_STATES, STORY_TYPES } from '../../domain/story/story-rules.js';
 
 export interface StoryTypeDeps {
-  stories: ReadOnlyCollection;
-  labels: ReadOnlyCollection;
-  tasks: ReadOnlyCollection;
-  comments: ReadOnlyCollection;
-  blockers: ReadOnlyCollection;
-  reviews: ReadOnlyCollection;
+  stories: ReadOnlyCollection<StoryReadDoc>;
+  labels: ReadOnlyCollection<LabelReadDoc>;
+  tasks: ReadOnlyCollection<TaskReadDoc>;
+  comments: ReadOnlyCollection<CommentReadDoc>;
+  blockers: ReadOnlyCollection<BlockerReadDoc>;
+  reviews: ReadOnlyCollection<ReviewReadDoc>;
   people: PeopleAsSeen;
   siteUrl: string;
   /** Where the project's stories in Current and the Backlog are planned at `now` (queries/iterations). */
@@ -34,7 +34,7 @@ export interface StoryTypeDeps {
 /** Any JSON array (pull requests and branches: always empty, see below). */
 const ANY_LIST = { type: 'array' } as const;
 
-export function storyResourceType(deps: StoryTypeDeps): ResourceType {
+export function storyResourceType(deps: StoryTypeDeps): ResourceType<StoryReadDoc> {
   return {
     name: 'story',
     kind: 'story',
@@ -100,16 +100,16 @@ export function storyResourceType(deps: StoryTypeDeps): ResourceType {
 }
 
 /** Each story's planning (none outside Current and the Backlog), one plan per project in the response. */
-function planningOf(deps: StoryTypeDeps, docs: readonly Doc[], ctx: LoadContext): Promise<Array<StoryPlanning | undefined>> {
+function planningOf(deps: StoryTypeDeps, docs: readonly StoryReadDoc[], ctx: LoadContext): Promise<Array<StoryPlanning | undefined>> {
   return ctx.scope.memo(docs, 'story-planning', async () => {
-    const projectIds = [...new Set(docs.map((doc) => Number(doc.project_id)))];
+    const projectIds = [...new Set(docs.map((doc) => doc.project_id))];
     const plans = new Map(await Promise.all(projectIds.map(async (id) => [id, await deps.planning(id, ctx.now)] as const)));
-    return docs.map((doc) => plans.get(Number(doc.project_id))?.get(doc.id));
+    return docs.map((doc) => plans.get(doc.project_id)?.get(doc.id));
   });
 }
 
 /** A release is a story of type release, shown with the release key set (facts §12). */
-export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUrl'>): ResourceType {
+export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUrl'>): ResourceType<StoryReadDoc> {
   return {
     name: 'release',
     kind: 'release',
@@ -124,7 +124,7 @@ export function releaseResourceType(deps: Pick<StoryTypeDeps, 'labels' | 'siteUr
 }
 
 /** Blockers or reviews of each story (they live inside it), oldest first: one read for the whole response. */
-function storyChildrenAssociation(type: string, ids: string, children: ReadOnlyCollection): Association {
+function storyChildrenAssociation(type: string, ids: string, children: ReadOnlyCollection<BlockerReadDoc | ReviewReadDoc>): Association<StoryReadDoc> {
   return {
     type,
     many: true,
@@ -137,28 +137,28 @@ function storyChildrenAssociation(type: string, ids: string, children: ReadOnlyC
   };
 }
 
-async function noneOf(docs: readonly Doc[]): Promise<readonly unknown[]> {
+async function noneOf(docs: readonly StoryReadDoc[]): Promise<readonly unknown[]> {
   return docs.map(() => []);
 }
 
 function storyUrls(siteUrl: string) {
-  return async (docs: readonly Doc[]) => docs.map((doc) => storyUrl(siteUrl, doc.id));
+  return async (docs: readonly StoryReadDoc[]) => docs.map((doc) => storyUrl(siteUrl, doc.id));
 }
 
 /**
  * Neighbours of each story in its project's order (`after_id` above, `before_id` below), from one
  * ordered read per project in the batch, shared by before_id and after_id through the response's scope.
  */
-function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[], scope: RenderScope) {
+function neighboursOf(stories: ReadOnlyCollection<StoryReadDoc>, docs: readonly StoryReadDoc[], scope: RenderScope) {
   return scope.memo(docs, 'story-neighbours', async () => {
-    const projectIds = [...new Set(docs.map((doc) => Number(doc.project_id)))];
+    const projectIds = [...new Set(docs.map((doc) => doc.project_id))];
     const positions = new Map<number, { ids: number[]; index: Map<number, number> }>();
     for (const projectId of projectIds) {
       const ordered = await orderedStoryIds(stories, projectId);
       positions.set(projectId, { ids: ordered, index: new Map(ordered.map((id, i) => [id, i])) });
     }
     return docs.map((doc) => {
-      const order = positions.get(Number(doc.project_id))!;
+      const order = positions.get(doc.project_id)!;
       const at = order.index.get(doc.id);
       if (at === undefined) return { before_id: null, after_id: null };
       return { after_id: order.ids[at - 1] ?? null, before_id: order.ids[at + 1] ?? null };
@@ -166,7 +166,7 @@ function neighboursOf(stories: ReadOnlyCollection, docs: readonly Doc[], scope: 
   });
 }
 
-export function labelsAssociation(labels: ReadOnlyCollection): Association {
+export function labelsAssociation(labels: ReadOnlyCollection<LabelReadDoc>): Association<StoryReadDoc> {
   return {
     type: 'label',
     many: true,
@@ -181,7 +181,7 @@ export function labelsAssociation(labels: ReadOnlyCollection): Association {
   };
 }
 
-function peopleAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idsOf: (doc: Doc) => number[]): Association {
+function peopleAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idsOf: (doc: StoryReadDoc) => number[]): Association<StoryReadDoc> {
   return {
     type: 'person',
     many: true,
@@ -193,7 +193,7 @@ function peopleAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, ids
   };
 }
 
-function personAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idOf: (doc: Doc) => unknown): Association {
+function personAssociation(deps: Pick<StoryTypeDeps, 'people'>, ids: string, idOf: (doc: StoryReadDoc) => number | undefined): Association<StoryReadDoc> {
   return {
     type: 'person',
     ids,

@@ -2,9 +2,9 @@
 // spec's columns, times in seconds (JSON has ms), one "Owned By" column per owner (at least two, as the
 // spec lists), labels as comma-separated names; written by the one CSV writer (src/domain/csv.ts).
 import { csvTable } from '../../domain/csv.js';
-import type { IterationAnalytics } from '../../domain/iteration/cycle-time.js';
+import type { CycleTimeDetails, IterationAnalytics } from '../../domain/iteration/cycle-time.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
 import { idsOf, ownerColumnCount, ownerFields } from '../csv-table.js';
-import type { CycleTimeRow } from './analytics-query.js';
 
 export const ANALYTICS_CSV_COLUMNS = ['stories_accepted', 'bugs_created', 'cycle_time', 'rejection_rate'] as const;
 
@@ -17,7 +17,10 @@ export function analyticsCsv(analytics: IterationAnalytics): string {
   return csvTable([[...ANALYTICS_CSV_COLUMNS], ANALYTICS_CSV_COLUMNS.map((column) => analytics[column])]);
 }
 
-export function cycleTimeDetailsCsv(rows: readonly CycleTimeRow[], names: CycleTimeCsvNames): string {
+/** What a row of the cycle time CSV shows of its story. */
+export type CycleTimeCsvStory = Pick<StoryReadDoc, 'id' | 'name' | 'current_state' | 'story_type' | 'estimate' | 'label_ids' | 'owner_ids'>;
+
+export function cycleTimeDetailsCsv(rows: readonly { story: CycleTimeCsvStory; details: CycleTimeDetails }[], names: CycleTimeCsvNames): string {
   const ownerColumns = ownerColumnCount(rows.map(({ story }) => story));
   const header = [
     'State', 'Type', 'Estimate', 'Title', 'ID', 'Labels',
@@ -26,10 +29,10 @@ export function cycleTimeDetailsCsv(rows: readonly CycleTimeRow[], names: CycleT
     ...Array<string>(ownerColumns).fill('Owned By'),
   ];
   const lines = rows.map(({ story, details }) => [
-    String(story.current_state),
-    String(story.story_type),
+    story.current_state,
+    story.story_type,
     typeof story.estimate === 'number' ? story.estimate : null,
-    String(story.name),
+    story.name,
     story.id,
     idsOf(story.label_ids).map((id) => names.labelName.get(id) ?? '').join(', '),
     details.total_cycle_time === undefined ? null : seconds(details.total_cycle_time),

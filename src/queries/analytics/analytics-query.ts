@@ -8,11 +8,10 @@ import { iterationSpan, type IterationSpan } from '../../domain/iteration/iterat
 import { byAcceptance, type PlanStory } from '../../domain/iteration/iteration-plan.js';
 import { cycleTimeDetails, iterationAnalytics, type CycleTimeDetails, type IterationAnalytics, type StateEntry } from '../../domain/iteration/cycle-time.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
-import type { Doc } from '../../ports/read-store.js';
 import { idsOf } from '../csv-table.js';
 import { cycleTimeDetailsCsv } from './analytics-csv.js';
 import { STORY_TRANSITIONS } from '../../projections/analytics/story-transitions-projection.js';
-import type { PersonReadDoc, ReadModelReader, StoryHistoryReadDoc, StoryTransitionReadDoc } from '../../projections/documents.js';
+import type { PersonReadDoc, ReadModelReader, StoryHistoryReadDoc, StoryReadDoc, StoryTransitionReadDoc } from '../../projections/documents.js';
 import { weekKeys } from '../../projections/analytics/analytics-keys.js';
 import { calendarMemo, doneIterations, loadTimeline, type IterationReads, type QueryCollection } from '../iterations/iteration-timeline.js';
 import { assertIterationExists, planOf } from '../iterations/iterations-query.js';
@@ -51,7 +50,7 @@ export interface AnalyticsRequest {
 
 /** A story of the iteration with its cycle time (the CSV shows both). */
 export interface CycleTimeRow {
-  story: Doc;
+  story: StoryReadDoc;
   details: CycleTimeDetails;
 }
 

@@ -6,7 +6,7 @@ import { cycleTimeDetailsCsv } from '../../../src/queries/analytics/analytics-cs
 describe('analytics CSV', () => {
   it('quotes fields that need it, names labels and owners, and widens the Owned By columns to the most owners', () => {
     const story = (id: number, name: string, owner_ids: number[]) => ({
-      story: { id, name, current_state: 'started', story_type: 'bug', owner_ids, label_ids: [7, 8] },
+      story: { id, name, current_state: 'started' as const, story_type: 'bug' as const, owner_ids, label_ids: [7, 8] },
       details: cycleTimeDetails(id, [{ state: 'started', occurred_at: 0 }], 90_400),
     });
     const csv = cycleTimeDetailsCsv([story(1, 'Fix "login", again', [1, 2, 3]), story(2, 'Plain', [])], {
