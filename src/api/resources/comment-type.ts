@@ -5,13 +5,14 @@
 // preview behind the log (src/reactions/thumbnails.ts): once they are made it is `thumbnailable` and
 // `thumbnail_url` / `big_url` serve them; until then, and for every other file, they answer `"#"` (what
 // the service answered while a thumbnail was not made). `width` / `height` are the image's own.
-import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
+import type { CommentReadDoc, EpicReadDoc, FileAttachmentReadDoc, StoryReadDoc } from '../../projections/documents.js';
 import type { Association, LoadContext, ResourceType } from '../resource-type.js';
 import { peopleById } from './story-type.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import { fileDownloadUrl, fileRenditionUrl, type FileRendition } from './web-addresses.js';
 
-export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection; people: PeopleAsSeen }): ResourceType {
+export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection<FileAttachmentReadDoc>; people: PeopleAsSeen }): ResourceType<CommentReadDoc> {
   return {
     name: 'comment',
     kind: 'comment',
@@ -38,25 +39,25 @@ export function commentResourceType(deps: { fileAttachments: ReadOnlyCollection;
         alternative: true,
         async load(docs, ctx) {
           const found = await peopleById(deps.people, docs.map((doc) => doc.person_id), ctx);
-          return docs.map((doc) => found.get(Number(doc.person_id)) ?? null);
+          return docs.map((doc) => found.get(doc.person_id) ?? null);
         },
       },
     },
   };
 }
 
-export function fileAttachmentResourceType(deps: { siteUrl: string; people: PeopleAsSeen; thumbnails: ReadOnlyCollection }): ResourceType {
-  const download = (doc: Doc) => fileDownloadUrl(deps.siteUrl, doc.id);
+export function fileAttachmentResourceType(deps: { siteUrl: string; people: PeopleAsSeen; thumbnails: ReadOnlyCollection }): ResourceType<FileAttachmentReadDoc> {
+  const download = (doc: FileAttachmentReadDoc) => fileDownloadUrl(deps.siteUrl, doc.id);
   /** The thumbnails documents of the response's files, read once for all of its computed values. */
-  const made = (docs: readonly Doc[], ctx: LoadContext) =>
+  const made = (docs: readonly FileAttachmentReadDoc[], ctx: LoadContext) =>
     ctx.scope.memo(docs, 'file-thumbnails', async () => {
       const found = await deps.thumbnails.find({ id: { $in: docs.map((doc) => doc.id) } });
       const byId = new Map(found.filter((doc) => doc.thumbnailable === true).map((doc) => [doc.id, doc]));
       return docs.map((doc) => byId.get(doc.id) ?? null);
     });
-  const rendition = (name: FileRendition) => async (docs: readonly Doc[], ctx: LoadContext) =>
+  const rendition = (name: FileRendition) => async (docs: readonly FileAttachmentReadDoc[], ctx: LoadContext) =>
     (await made(docs, ctx)).map((thumbnail, i) => (thumbnail ? fileRenditionUrl(deps.siteUrl, docs[i]!.id, name) : '#'));
-  const size = (key: 'width' | 'height') => async (docs: readonly Doc[], ctx: LoadContext) =>
+  const size = (key: 'width' | 'height') => async (docs: readonly FileAttachmentReadDoc[], ctx: LoadContext) =>
     (await made(docs, ctx)).map((thumbnail, i) => docs[i]![key] ?? thumbnail?.[key] ?? null);
   return {
     name: 'file_attachment',
@@ -79,7 +80,7 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
         alternative: true,
         async load(docs, ctx) {
           const found = await peopleById(deps.people, docs.map((doc) => doc.uploader_id), ctx);
-          return docs.map((doc) => found.get(Number(doc.uploader_id)) ?? null);
+          return docs.map((doc) => found.get(doc.uploader_id) ?? null);
         },
       },
     },
@@ -95,7 +96,7 @@ export function fileAttachmentResourceType(deps: { siteUrl: string; people: Peop
 }
 
 /** A story's or an epic's comments, oldest first, from one read for the whole response. */
-export function commentsAssociation(comments: ReadOnlyCollection, parentKey: 'story_id' | 'epic_id'): Association {
+export function commentsAssociation(comments: ReadOnlyCollection<CommentReadDoc>, parentKey: 'story_id' | 'epic_id'): Association<StoryReadDoc | EpicReadDoc> {
   return {
     type: 'comment',
     many: true,

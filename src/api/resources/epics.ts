@@ -16,6 +16,7 @@ import type { CreateEpicCommand, UpdateEpicCommand } from '../../domain/epic/epi
 import { streams } from '../../domain/events.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
+import type { CommentReadDoc, EpicReadDoc, LabelReadDoc } from '../../projections/documents.js';
 import { matchingEpics, type SearchRequest } from '../../queries/search/search-project.js';
 import { commandMeta } from '../command-meta.js';
 import { isXhr, missingCredentials } from '../authentication.js';
@@ -59,7 +60,12 @@ const checkUpdate = requestSchema<Omit<UpdateEpicCommand, 'epic_id'>>({
   additionalProperties: false,
 });
 
-export function epicResourceType(deps: { epics: ReadOnlyCollection; labels: ReadOnlyCollection; comments: ReadOnlyCollection; siteUrl: string }): ResourceType {
+export function epicResourceType(deps: {
+  epics: ReadOnlyCollection<EpicReadDoc>;
+  labels: ReadOnlyCollection<LabelReadDoc>;
+  comments: ReadOnlyCollection<CommentReadDoc>;
+  siteUrl: string;
+}): ResourceType<EpicReadDoc> {
   return {
     name: 'epic',
     kind: 'epic',
@@ -76,7 +82,7 @@ export function epicResourceType(deps: { epics: ReadOnlyCollection; labels: Read
         async load(docs) {
           const found = await deps.labels.find({ id: { $in: docs.map((doc) => doc.label_id) } });
           const byId = new Map(found.map((label) => [label.id, label]));
-          return docs.map((doc) => byId.get(Number(doc.label_id)) ?? null);
+          return docs.map((doc) => byId.get(doc.label_id) ?? null);
         },
       },
       comments: commentsAssociation(deps.comments, 'epic_id'),
@@ -93,20 +99,20 @@ export function epicResourceType(deps: { epics: ReadOnlyCollection; labels: Read
 const EPIC_ORDER = { rank: 1, id: 1 } as const;
 
 /** Epics of a project in the epic order. */
-export function orderedEpicDocs(epics: Pick<ReadOnlyCollection, 'find'>, filter: Record<string, unknown>): Promise<Doc[]> {
+export function orderedEpicDocs(epics: Pick<ReadOnlyCollection<EpicReadDoc>, 'find'>, filter: Record<string, unknown>): Promise<EpicReadDoc[]> {
   return epics.find(filter, { sort: EPIC_ORDER });
 }
 
 /** Each epic's neighbours in its project's order (`after_id` above, `before_id` below). */
-function epicNeighbours(epics: ReadOnlyCollection, docs: readonly Doc[], scope: RenderScope) {
+function epicNeighbours(epics: ReadOnlyCollection<EpicReadDoc>, docs: readonly EpicReadDoc[], scope: RenderScope) {
   return scope.memo(docs, 'epic-neighbours', async () => {
-    const projectIds = [...new Set(docs.map((doc) => Number(doc.project_id)))];
+    const projectIds = [...new Set(docs.map((doc) => doc.project_id))];
     const order = new Map<number, number[]>();
     for (const projectId of projectIds) {
       order.set(projectId, (await orderedEpicDocs(epics, { project_id: projectId })).map((doc) => doc.id));
     }
     return docs.map((doc) => {
-      const ids = order.get(Number(doc.project_id))!;
+      const ids = order.get(doc.project_id)!;
       const at = ids.indexOf(doc.id);
       return at < 0 ? { before_id: null, after_id: null } : { after_id: ids[at - 1] ?? null, before_id: ids[at + 1] ?? null };
     });
@@ -127,7 +133,7 @@ export function epicResources(deps: ResourceDeps): ResourceModule {
     ...(created ? { created: true } : {}),
   });
 
-  async function pathEpic(req: ApiRequest): Promise<Doc> {
+  async function pathEpic(req: ApiRequest): Promise<EpicReadDoc> {
     const found = await epics.findOne({ id: idParam(req.params['epic_id']), project_id: req.project!.id });
     if (!found) throw apiError('unfound_resource');
     return found;

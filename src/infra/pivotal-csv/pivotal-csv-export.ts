@@ -16,15 +16,16 @@
 //   text with a leading `'` that the importer drops again.
 import type { CsvCell } from '../../domain/csv.js';
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
+import type { BlockerReadDoc, CommentReadDoc, EpicReadDoc, PersonReadDoc, TaskReadDoc } from '../../projections/documents.js';
 import { MAX_ITERATION_LIMIT, listIterations } from '../../queries/iterations/iterations-query.js';
 import type { IterationReads } from '../../queries/iterations/iteration-timeline.js';
 
 export interface PivotalExportReads extends IterationReads {
-  tasks: ReadOnlyCollection;
-  comments: ReadOnlyCollection;
-  blockers: ReadOnlyCollection;
-  epics: ReadOnlyCollection;
-  people: ReadOnlyCollection;
+  tasks: ReadOnlyCollection<TaskReadDoc>;
+  comments: ReadOnlyCollection<CommentReadDoc>;
+  blockers: ReadOnlyCollection<BlockerReadDoc>;
+  epics: ReadOnlyCollection<EpicReadDoc>;
+  people: ReadOnlyCollection<PersonReadDoc>;
 }
 
 export interface PivotalExportRequest {
@@ -75,10 +76,10 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
   }
   for (const comment of comments) if (typeof comment.person_id === 'number') personIds.add(comment.person_id);
   const people = await reads.people.find({ id: { $in: [...personIds] } });
-  const nameOf = byId(people, (person) => String(person.name));
-  const labelName = byId(labels, (label) => String(label.name));
-  const grouped = (docs: readonly Doc[], key: string) => {
-    const groups = new Map<number, Doc[]>();
+  const nameOf = byId(people, (person) => person.name);
+  const labelName = byId(labels, (label) => label.name);
+  const grouped = <D extends Doc>(docs: readonly D[], key: keyof D) => {
+    const groups = new Map<number, D[]>();
     for (const doc of docs) {
       const owner = doc[key];
       if (typeof owner !== 'number') continue;
@@ -92,7 +93,7 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
   const commentsOfStory = grouped(comments, 'story_id');
   const commentsOfEpic = grouped(comments, 'epic_id');
   const blockersOf = grouped(blockers, 'story_id');
-  const signed = (comment: Doc) => signedComment(comment, nameOf.get(Number(comment.person_id)) ?? null);
+  const signed = (comment: CommentReadDoc) => signedComment(comment, nameOf.get(comment.person_id) ?? null);
 
   const rows: ExportRow[] = [
     ...stories.map((story): ExportRow => {
@@ -100,37 +101,37 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
       return {
         leading: [
           story.id,
-          String(story.name),
+          story.name,
           idList(story.label_ids).map((id) => labelName.get(id)).filter((name) => name !== undefined).join(', '),
           iteration?.number ?? null,
           iteration ? isoSecond(iteration.start) : null,
           iteration ? isoSecond(iteration.finish) : null,
-          String(story.story_type),
+          story.story_type,
           typeof story.estimate === 'number' ? story.estimate : null,
-          String(story.current_state),
+          story.current_state,
           typeof story.story_priority === 'string' ? (PRIORITY_NAMES[story.story_priority] ?? story.story_priority) : null,
           isoSecond(story.created_at),
           isoSecond(story.accepted_at),
           isoSecond(story.deadline),
-          nameOf.get(Number(story.requested_by_id)) ?? null,
+          nameOf.get(story.requested_by_id) ?? null,
           typeof story.description === 'string' ? story.description : null,
           request.storyUrl(story.id),
         ],
         owners: idList(story.owner_ids).map((id) => nameOf.get(id) ?? ''),
         blockers: (blockersOf.get(story.id) ?? []).map((blocker) => [
-          String(blocker.description),
+          blocker.description,
           blocker.resolved === true ? 'resolved' : 'unresolved',
         ]),
         comments: (commentsOfStory.get(story.id) ?? []).map(signed),
         tasks: (tasksOf.get(story.id) ?? []).map((task) => [
-          String(task.description),
+          task.description,
           task.complete === true ? 'completed' : 'not completed',
         ]),
       };
     }),
     ...epics.map((epic): ExportRow => ({
       leading: [
-        epic.id, String(epic.name), labelName.get(Number(epic.label_id)) ?? null, null, null, null, 'epic', null, null, null,
+        epic.id, epic.name, labelName.get(epic.label_id) ?? null, null, null, null, 'epic', null, null, null,
         isoSecond(epic.created_at), null, null, null,
         typeof epic.description === 'string' ? epic.description : null,
         request.epicUrl(epic.id),
@@ -169,7 +170,7 @@ export async function pivotalCsvExport(reads: PivotalExportReads, request: Pivot
 }
 
 /** "text (Author - 2016-02-11T15:04:05Z)", as Tracker signed comments (with its own date style). */
-function signedComment(comment: Doc, author: string | null): string {
+function signedComment(comment: CommentReadDoc, author: string | null): string {
   const text = String(comment.text ?? '');
   return author === null ? text : `${text} (${author} - ${isoSecond(comment.created_at)})`;
 }
@@ -199,6 +200,6 @@ function idList(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((id): id is number => typeof id === 'number') : [];
 }
 
-function byId<T>(docs: readonly Doc[], value: (doc: Doc) => T): Map<number, T> {
+function byId<D extends Doc, T>(docs: readonly D[], value: (doc: D) => T): Map<number, T> {
   return new Map(docs.map((doc) => [doc.id, value(doc)]));
 }
