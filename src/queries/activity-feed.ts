@@ -132,7 +132,7 @@ export function indexFilter(base: Filter, filter: FeedFilter): Filter {
 /** A page of an index whose entries are `{ id: <global position>, project_id, version }`, newest first. */
 export async function indexedFeedPage(
   store: EventStore,
-  index: Pick<ReadCollection, 'find' | 'count'>,
+  index: Pick<ReadCollection<{ id: number; project_id: number; version: number }>, 'find' | 'count'>,
   filter: Filter,
   page: Page,
 ): Promise<FeedPage> {
@@ -142,8 +142,8 @@ export async function indexedFeedPage(
   ]);
   const events = await Promise.all(
     entries.map(async (entry) => {
-      const [event] = await store.readStream(streams.project(Number(entry.project_id)), {
-        from: Number(entry.version),
+      const [event] = await store.readStream(streams.project(entry.project_id), {
+        from: entry.version,
         limit: 1,
       });
       return event;

@@ -7,13 +7,14 @@
 // the response is about as the only shared group. A caller with a role in it sees the emails of its
 // members (they share that project); a caller without a role sees none.
 import type { Doc, ReadCollection } from '../ports/read-store.js';
+import type { AccountMembershipReadDoc, PersonReadDoc, ProjectMembershipReadDoc } from '../projections/documents.js';
 
-type Find = Pick<ReadCollection, 'find'>;
+type Find<D extends Doc> = Pick<ReadCollection<D>, 'find'>;
 
 export interface EmailVisibilityReads {
-  people: Find;
-  memberships: Find;
-  accountMemberships: Find;
+  people: Find<PersonReadDoc>;
+  memberships: Find<ProjectMembershipReadDoc>;
+  accountMemberships: Find<AccountMembershipReadDoc>;
 }
 
 /** Who is looking: the caller, and the project the response is about when it is project-scoped. */
@@ -33,12 +34,18 @@ export interface PeopleAsSeen {
 }
 
 export function peopleAsSeen(reads: EmailVisibilityReads): PeopleAsSeen {
-  async function sharing(collection: Find, key: string, actorId: number, personIds: number[]): Promise<number[]> {
+  /** The people among `personIds` sharing a project (or an account) with the actor: `key` names the group. */
+  async function sharing<K extends 'project_id' | 'account_id', D extends Doc & Record<K, number> & { person_id: number }>(
+    collection: Find<D>,
+    key: K,
+    actorId: number,
+    personIds: number[],
+  ): Promise<number[]> {
     const own = await collection.find({ person_id: actorId });
     const groups = own.map((membership) => membership[key]);
     if (groups.length === 0) return [];
     const shared = await collection.find({ [key]: { $in: groups }, person_id: { $in: personIds } });
-    return shared.map((membership) => Number(membership.person_id));
+    return shared.map((membership) => membership.person_id);
   }
 
   const seen: PeopleAsSeen = {
@@ -49,7 +56,7 @@ export function peopleAsSeen(reads: EmailVisibilityReads): PeopleAsSeen {
         const project = viewer.project;
         if (project === null || project.role === null) return new Set();
         const members = await reads.memberships.find({ project_id: project.id, person_id: { $in: ids }, role: { $in: ACTIVE_ROLES } });
-        return new Set(members.map((membership) => Number(membership.person_id)));
+        return new Set(members.map((membership) => membership.person_id));
       }
       const [byProject, byAccount] = await Promise.all([
         sharing(reads.memberships, 'project_id', viewer.actorId, ids),

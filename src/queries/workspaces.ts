@@ -2,15 +2,16 @@
 // only the projects the person can still see, in the workspace's order. "Can see" is the rule of
 // project reads (api/project-authorization.ts): a project that exists, of which the person is a member
 // (any role) or that is public.
-import type { Doc, ReadOnlyCollection } from '../ports/read-store.js';
+import type { ReadOnlyCollection } from '../ports/read-store.js';
+import type { ProjectMembershipReadDoc, ProjectReadDoc, WorkspaceReadDoc } from '../projections/documents.js';
 
 export interface WorkspaceReads {
   /** resources: `workspaces` */
-  workspaces: Pick<ReadOnlyCollection, 'find'>;
+  workspaces: Pick<ReadOnlyCollection<WorkspaceReadDoc>, 'find'>;
   /** resources: `projects` */
-  projects: Pick<ReadOnlyCollection, 'find'>;
+  projects: Pick<ReadOnlyCollection<ProjectReadDoc>, 'find'>;
   /** resources: `project_memberships` */
-  memberships: Pick<ReadOnlyCollection, 'find'>;
+  memberships: Pick<ReadOnlyCollection<ProjectMembershipReadDoc>, 'find'>;
 }
 
 /** Of `projectIds`, those the person can see now (one read of each collection). */
@@ -21,15 +22,15 @@ export async function visibleProjectIds(reads: WorkspaceReads, personId: number,
     reads.projects.find({ id: { $in: ids } }, { fields: ['public'] }),
     reads.memberships.find({ person_id: personId, project_id: { $in: ids } }, { fields: ['project_id'] }),
   ]);
-  const member = new Set(memberships.map((membership) => Number(membership.project_id)));
+  const member = new Set(memberships.map((membership) => membership.project_id));
   const visible = new Set(projects.filter((project) => project.public === true || member.has(project.id)).map((project) => project.id));
   return ids.filter((id) => visible.has(id));
 }
 
 /** The person's workspaces (all, or the one with `workspaceId`), each with only the projects they see. */
-export async function workspacesOf(reads: WorkspaceReads, personId: number, workspaceId?: number): Promise<Doc[]> {
+export async function workspacesOf(reads: WorkspaceReads, personId: number, workspaceId?: number): Promise<WorkspaceReadDoc[]> {
   const filter = workspaceId === undefined ? { person_id: personId } : { person_id: personId, id: workspaceId };
   const docs = await reads.workspaces.find(filter, { sort: { id: 1 } });
-  const visible = new Set(await visibleProjectIds(reads, personId, docs.flatMap((doc) => doc.project_ids as number[])));
-  return docs.map((doc) => ({ ...doc, project_ids: (doc.project_ids as number[]).filter((id) => visible.has(id)) }));
+  const visible = new Set(await visibleProjectIds(reads, personId, docs.flatMap((doc) => doc.project_ids)));
+  return docs.map((doc) => ({ ...doc, project_ids: doc.project_ids.filter((id) => visible.has(id)) }));
 }

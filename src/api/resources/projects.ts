@@ -15,7 +15,6 @@ import { invalidField } from '../../domain/errors.js';
 import { timeZoneAt } from '../../domain/project/time-zone.js';
 import { analyticsReads } from '../../queries/analytics/analytics-query.js';
 import { projectIterationFacts, type ProjectIterationFacts } from '../../queries/iterations/iterations-query.js';
-import type { Doc } from '../../ports/read-store.js';
 import type { SchemaObject } from 'ajv';
 import { DESCRIPTION_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH, WEEKDAYS } from '../../domain/project/project-settings.js';
 import type { AttributeType, LoadContext, ResourceType } from '../resource-type.js';
@@ -24,6 +23,7 @@ import { commandMeta } from '../command-meta.js';
 import { bodyChecker, type FieldType } from './body-schema.js';
 import { orderedEpicDocs } from './epics.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import type { ProjectReadDoc } from '../../projections/documents.js';
 
 /** A time zone as rendered (projects, people): its name and its offset at the time of the request. */
 export const TIME_ZONE: SchemaObject = {
@@ -86,12 +86,12 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
   const iterationReads = analyticsReads(deps.read, deps.readModelChanges);
 
   /** Each project's iteration facts, read once per response for the three attributes that show them. */
-  const iterationFacts = (docs: readonly Doc[], ctx: LoadContext): Promise<ProjectIterationFacts[]> =>
+  const iterationFacts = (docs: readonly ProjectReadDoc[], ctx: LoadContext): Promise<ProjectIterationFacts[]> =>
     ctx.scope.memo(docs, 'project-iteration-facts', () => Promise.all(docs.map((doc) => projectIterationFacts(iterationReads, doc.id, ctx.now))));
-  const iterationFact = (name: keyof ProjectIterationFacts) => async (docs: readonly Doc[], ctx: LoadContext) =>
+  const iterationFact = (name: keyof ProjectIterationFacts) => async (docs: readonly ProjectReadDoc[], ctx: LoadContext) =>
     (await iterationFacts(docs, ctx)).map((facts) => facts[name]);
 
-  const projectType: ResourceType = {
+  const projectType: ResourceType<ProjectReadDoc> = {
     name: 'project',
     kind: 'project',
     attributes: {
@@ -110,7 +110,7 @@ export function projectResources(deps: ResourceDeps): ResourceModule {
         async load(docs) {
           const ids = [...new Set(docs.map((doc) => doc.account_id))];
           const found = new Map((await accounts.find({ id: { $in: ids } })).map((account) => [account.id, account]));
-          return docs.map((doc) => found.get(Number(doc.account_id)) ?? null);
+          return docs.map((doc) => found.get(doc.account_id) ?? null);
         },
       },
       memberships: {

@@ -20,7 +20,7 @@ import { decideCreateReviewType, decideDeleteReviewType, decideUpdateReviewType 
 import { REVIEW_STATUSES } from '../../domain/review/review-state.js';
 import { streams } from '../../domain/events.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
-import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';
+import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import type { PeopleAsSeen } from '../../queries/email-visibility.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
@@ -31,6 +31,7 @@ import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
 import { storyChildRoutes } from './story-child-routes.js';
 import { peopleById } from './story-type.js';
+import type { ReviewReadDoc, ReviewTypeReadDoc } from '../../projections/documents.js';
 
 const REVIEW_TYPE_ATTRIBUTES = {
   id: 'integer', project_id: 'integer', name: 'string', hidden: 'boolean', created_at: 'datetime', updated_at: 'datetime',
@@ -47,23 +48,23 @@ export const reviewTypeType: ResourceType = {
   defaults: ['kind', ...Object.keys(REVIEW_TYPE_ATTRIBUTES)],
 };
 
-function reviewType(reviewTypes: ReadOnlyCollection, people: PeopleAsSeen): ResourceType {
-  const nestedType: Association = {
+function reviewType(reviewTypes: ReadOnlyCollection<ReviewTypeReadDoc>, people: PeopleAsSeen): ResourceType<ReviewReadDoc> {
+  const nestedType: Association<ReviewReadDoc> = {
     type: 'review_type',
     ids: 'review_type_id',
     async load(docs) {
       const found = await reviewTypes.find({ id: { $in: [...new Set(docs.map((doc) => doc.review_type_id))] } });
       const byId = new Map(found.map((type) => [type.id, type]));
-      return docs.map((doc) => byId.get(Number(doc.review_type_id)) ?? null);
+      return docs.map((doc) => byId.get(doc.review_type_id) ?? null);
     },
   };
-  const reviewer: Association = {
+  const reviewer: Association<ReviewReadDoc> = {
     type: 'person',
     ids: 'reviewer_id',
     alternative: true,
     async load(docs, ctx) {
       const found = await peopleById(people, docs.map((doc) => doc.reviewer_id), ctx);
-      return docs.map((doc) => found.get(Number(doc.reviewer_id)) ?? null);
+      return docs.map((doc) => found.get(doc.reviewer_id) ?? null);
     },
   };
   return {
@@ -103,7 +104,7 @@ export function reviewResources(deps: ResourceDeps): ResourceModule {
   const reviewTypes = deps.read('review_types');
   const { writer } = deps;
 
-  async function pathReviewType(req: ApiRequest): Promise<Doc> {
+  async function pathReviewType(req: ApiRequest): Promise<ReviewTypeReadDoc> {
     const found = await reviewTypes.findOne({ id: idParam(req.params['review_type_id']), project_id: req.project!.id });
     if (!found) throw apiError('unfound_resource');
     return found;

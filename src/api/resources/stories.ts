@@ -48,6 +48,7 @@ import { peopleById, storyResourceType } from './story-type.js';
 import { analyticsReads, storiesCycleTimeDetails } from '../../queries/analytics/analytics-query.js';
 import { storyPlanning } from '../../queries/iterations/iterations-query.js';
 import { currentIterationVariant } from './iterations.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
 
 const PLANNING_FIELDS = /planned_iteration_number|projected_completion/;
 
@@ -93,7 +94,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   });
 
   /** The story of the path, in the project the route's declared access resolved. */
-  async function pathStory(req: ApiRequest): Promise<Doc> {
+  async function pathStory(req: ApiRequest): Promise<StoryReadDoc> {
     const found = await stories.findOne({ id: idParam(req.params['story_id']), project_id: req.project!.id });
     if (!found) throw apiError('unfound_resource');
     return found;
@@ -129,8 +130,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     return { kind: 'resource', type: 'story', value: ids.flatMap((id) => found.get(id) ?? []) };
   }
 
-  async function update(req: ApiRequest, current: Doc): Promise<ApiResult> {
-    const projectId = Number(current.project_id);
+  async function update(req: ApiRequest, current: StoryReadDoc): Promise<ApiResult> {
+    const projectId = current.project_id;
     const { input, projectId: targetId } = updateStoryInput(current.id, checkStoryUpdate.read(req));
     if (targetId === undefined || targetId === projectId) {
       const { doc, version } = await writer.onProject(projectId, decideUpdateStory, input, commandMeta(req));
@@ -145,8 +146,8 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
     return story(doc, version);
   }
 
-  async function remove(req: ApiRequest, current: Doc): Promise<ApiResult> {
-    const stream = streams.project(Number(current.project_id));
+  async function remove(req: ApiRequest, current: StoryReadDoc): Promise<ApiResult> {
+    const stream = streams.project(current.project_id);
     const outcome = await writer.execute(stream, decideDeleteStory, { story_id: current.id }, commandMeta(req));
     return { kind: 'empty', projectVersion: outcome.version };
   }
@@ -257,7 +258,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       answers: { type: 'person', list: true },
       summary: "A story's owners",
       async handle(req) {
-        const ownerIds = ((await pathStory(req)).owner_ids as number[] | undefined) ?? [];
+        const ownerIds = (await pathStory(req)).owner_ids ?? [];
         const found = await peopleById(deps.queries.people, ownerIds, req);
         return { kind: 'resource', type: 'person', value: ownerIds.flatMap((id) => found.get(id) ?? []) };
       },
@@ -300,7 +301,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
       answers: { type: 'label', list: true },
       summary: "A story's labels",
       async handle(req) {
-        const labelIds = ((await pathStory(req)).label_ids as number[] | undefined) ?? [];
+        const labelIds = (await pathStory(req)).label_ids ?? [];
         const found = new Map((await labels.find({ project_id: req.project!.id, id: { $in: labelIds } })).map((label) => [label.id, label]));
         return { kind: 'resource', type: 'label', value: labelIds.flatMap((id) => found.get(id) ?? []) };
       },

@@ -15,7 +15,6 @@
 // A file whose comment was deleted is gone (404); its bytes wait for the sweep.
 import { decideUploadFile } from '../../domain/file-attachment/upload-file.js';
 import { invalidField } from '../../domain/errors.js';
-import type { Doc } from '../../ports/read-store.js';
 import { isXhr, missingCredentials } from '../authentication.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
@@ -35,27 +34,27 @@ export function uploadResources(deps: ResourceDeps): ResourceModule {
     async of(req: RouteRequest): Promise<number> {
       const found = await files.findOne({ id: idParam(req.params['file_attachment_id']) });
       if (!found) throw req.actor ? apiError('unfound_resource') : missingCredentials(isXhr(req));
-      return Number(found.project_id);
+      return found.project_id;
     },
   };
 
   async function download(req: ApiRequest): Promise<ApiResult> {
-    const file: Doc | null = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
+    const file = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
     if (!file) throw apiError('unfound_resource');
     const inline = inlineParameter(req.query['inline']);
-    const bytes = await deps.uploads.read(String(file.content_hash));
+    const bytes = await deps.uploads.read(file.content_hash);
     if (bytes === null) throw apiError('unfound_resource');
-    return { kind: 'raw', contentType: String(file.content_type), body: bytes, filename: String(file.filename), inline };
+    return { kind: 'raw', contentType: file.content_type, body: bytes, filename: file.filename, inline };
   }
 
   /** A rendition of an image (src/reactions/thumbnails.ts): served inline, named after the file. */
   const renditionOf = (name: FileRendition) => async (req: ApiRequest): Promise<ApiResult> => {
-    const file: Doc | null = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
+    const file = await files.findOne({ id: idParam(req.params['file_attachment_id']), project_id: req.project!.id });
     const made = file ? await deps.queries.fileThumbnails.findOne({ id: file.id }) : null;
     const rendition = made?.thumbnailable === true ? (made[name] as { key: string; content_type: string }) : null;
     const bytes = rendition ? await deps.uploads.read(rendition.key) : null;
     if (!file || !rendition || bytes === null) throw apiError('unfound_resource');
-    return { kind: 'raw', contentType: rendition.content_type, body: bytes, filename: String(file.filename), inline: true };
+    return { kind: 'raw', contentType: rendition.content_type, body: bytes, filename: file.filename, inline: true };
   };
 
   const fileRoutes = (mount: 'root' | 'versioned'): RouteDefinition[] => [

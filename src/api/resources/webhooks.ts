@@ -32,7 +32,6 @@ import {
   webhookUrlProblem,
   type UpdateWebhookInput,
 } from '../../domain/webhook/webhook-decisions.js';
-import type { Doc } from '../../ports/read-store.js';
 import type { WebhookDeliveryState } from '../../ports/webhook-deliveries.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
@@ -41,6 +40,7 @@ import { requestSchema, text } from '../request-schema.js';
 import type { ComputedAttribute, ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import type { WebhookReadDoc } from '../../projections/documents.js';
 
 /** What webhooks need beyond the read models and the writer. */
 export interface WebhookServices {
@@ -76,7 +76,7 @@ export function webhookResources(deps: ResourceDeps): ResourceModule {
   const services = deps.webhooks;
   const { writer } = deps;
 
-  async function pathWebhook(req: ApiRequest): Promise<Doc> {
+  async function pathWebhook(req: ApiRequest): Promise<WebhookReadDoc> {
     const webhook = await webhooks.findOne({ id: idParam(req.params['webhook_id']), project_id: req.project!.id });
     if (!webhook) throw apiError('unfound_resource');
     return webhook;

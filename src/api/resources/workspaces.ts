@@ -11,7 +11,6 @@
 // are events of the person's stream (domain/workspace/): no project version, no project header.
 import { decideCreateWorkspace, decideDeleteWorkspace, decideUpdateWorkspace, MAX_WORKSPACE_NAME, MAX_WORKSPACE_PROJECTS } from '../../domain/workspace/workspace-decisions.js';
 import { streams } from '../../domain/events.js';
-import type { Doc } from '../../ports/read-store.js';
 import { visibleProjectIds, workspacesOf, type WorkspaceReads } from '../../queries/workspaces.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
@@ -20,6 +19,7 @@ import { requestSchema, text } from '../request-schema.js';
 import type { Association, ResourceType } from '../resource-type.js';
 import type { ApiRequest, ApiResult, RouteDefinition } from '../route-table.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';
+import type { WorkspaceReadDoc } from '../../projections/documents.js';
 
 const WORKSPACE_PROPERTIES = {
   name: text(MAX_WORKSPACE_NAME),
@@ -34,15 +34,15 @@ const checkCreate = requestSchema<{ name: string; project_ids?: number[] }>({
 const checkUpdate = requestSchema<{ name?: string; project_ids?: number[] }>({ type: 'object', properties: WORKSPACE_PROPERTIES, additionalProperties: false });
 
 /** The projects of each workspace (their ids already cut to the visible ones), in the workspace's order. */
-export function workspaceProjectsAssociation(projects: WorkspaceReads['projects']): Association {
+export function workspaceProjectsAssociation(projects: WorkspaceReads['projects']): Association<WorkspaceReadDoc> {
   return {
     type: 'project',
     many: true,
     ids: 'project_ids',
     async load(docs) {
-      const ids = [...new Set(docs.flatMap((doc) => doc.project_ids as number[]))];
+      const ids = [...new Set(docs.flatMap((doc) => doc.project_ids))];
       const byId = new Map((await projects.find({ id: { $in: ids } })).map((project) => [project.id, project]));
-      return docs.map((doc) => (doc.project_ids as number[]).flatMap((id) => byId.get(id) ?? []));
+      return docs.map((doc) => doc.project_ids.flatMap((id) => byId.get(id) ?? []));
     },
   };
 }
@@ -59,7 +59,7 @@ export function workspaceResources(deps: ResourceDeps): ResourceModule {
   };
 
   /** The caller's workspace of the path, as they read it; anyone else's is unfound. */
-  async function ownWorkspace(req: ApiRequest): Promise<Doc> {
+  async function ownWorkspace(req: ApiRequest): Promise<WorkspaceReadDoc> {
     const [found] = await workspacesOf(reads, req.actor!.id, idParam(req.params['workspace_id']));
     if (!found) throw apiError('unfound_resource');
     return found;

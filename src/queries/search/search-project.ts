@@ -4,6 +4,7 @@
 // their time zone, and the start of the project's current iteration (the done-story boundary).
 import { invalidField } from '../../domain/errors.js';
 import type { Doc, Filter, ReadBudget, SortSpec } from '../../ports/read-store.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
 import { compileEpicSearch, compileStorySearch, type CompiledStorySearch, type SearchContext } from './search-compiler.js';
 import { MAX_SEARCH_STORIES } from '../../domain/search/search-limits.js';
 import { resolveSearchNames, type SearchReader } from './search-names.js';
@@ -136,7 +137,7 @@ export async function searchProject(read: SearchReader, request: SearchRequest):
 }
 
 /** Sum of estimates, without the binary rounding residue of fractional points. */
-function pointsOf(stories: readonly Doc[]): number {
+function pointsOf(stories: readonly Pick<StoryReadDoc, 'estimate'>[]): number {
   let sum = 0;
   for (const story of stories) if (typeof story.estimate === 'number') sum += story.estimate;
   return Math.round(sum * 1e6) / 1e6;
