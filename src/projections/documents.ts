@@ -182,6 +182,8 @@ export type PersonReadDoc = {
   receives_in_app_notifications: boolean;
   has_ext_identity: boolean;
   twofactor_auth_enabled: boolean;
+  /** Set by the person; the API shows UTC while it is not. */
+  time_zone?: TimeZone;
   /** People added to the person's known people (never rendered as such). */
   known_person_ids?: number[];
   created_at: number;

@@ -11,7 +11,7 @@ import { projectIdOfStream, streams, type RecordedEvent } from '../domain/events
 import type { EventStore } from '../ports/event-store.js';
 import type { ReadModelChanges } from '../ports/read-model-changes.js';
 import type { Doc, Filter } from '../ports/read-store.js';
-import type { ReadModelReader } from '../projections/documents.js';
+import type { PersonReadDoc, ReadModelReader } from '../projections/documents.js';
 import { ACTIVITY_BY_PERFORMER } from '../projections/activity/performer-activity-projection.js';
 import { ACTIVITY_BY_RESOURCE } from '../projections/activity/subject-activity-projection.js';
 import {
@@ -221,7 +221,7 @@ function projectNameMap(project: Doc): Map<number, string> {
   return new Map([[project.id, stringOrNull(project.name) ?? '']]);
 }
 
-function performerInfo(person: Doc): PerformerInfo {
+function performerInfo(person: PersonReadDoc): PerformerInfo {
   return { id: person.id, name: stringOrNull(person.name) ?? '', initials: stringOrNull(person.initials) ?? '' };
 }
 

@@ -13,6 +13,7 @@
 import { DomainError, invalidField, unauthorized } from '../../domain/errors.js';
 import { mayCreateProjects } from '../../commands/projects.js';
 import type { Doc } from '../../ports/read-store.js';
+import type { AccountMembershipReadDoc, AccountReadDoc } from '../../projections/documents.js';
 import { idParam } from '../project-authorization.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
@@ -52,13 +53,13 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
 
   /** The account, when the caller owns or administers it; 404 when it does not exist, else 403. */
   /** The accounts whose membership of the caller passes `keep`, in id order. */
-  async function callerAccounts(req: ApiRequest, keep: (membership: Doc) => boolean): Promise<Doc[]> {
+  async function callerAccounts(req: ApiRequest, keep: (membership: AccountMembershipReadDoc) => boolean): Promise<AccountReadDoc[]> {
     const own = await accountMemberships.find({ person_id: req.actor!.id });
     const ids = own.filter(keep).map((membership) => membership.account_id);
     return ids.length ? accounts.find({ id: { $in: ids } }, { sort: { id: 1 } }) : [];
   }
 
-  async function managedAccount(req: ApiRequest): Promise<Doc> {
+  async function managedAccount(req: ApiRequest): Promise<AccountReadDoc> {
     const accountId = idParam(req.params['account_id']);
     const account = await accounts.findOne({ id: accountId });
     if (!account) throw new DomainError('unfound_resource');
@@ -70,7 +71,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
   }
 
 
-  async function membershipOf(accountId: number, req: ApiRequest): Promise<Doc> {
+  async function membershipOf(accountId: number, req: ApiRequest): Promise<AccountMembershipReadDoc> {
     const membership = await accountMemberships.findOne({ account_id: accountId, person_id: idParam(req.params['person_id']) });
     if (!membership) throw new DomainError('unfound_resource');
     return membership;
@@ -162,7 +163,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        const value = await commands.changeMember(account.id, Number(membership.person_id), checkMemberBody.read(req), commandMeta(req));
+        const value = await commands.changeMember(account.id, membership.person_id, checkMemberBody.read(req), commandMeta(req));
         return { kind: 'resource', type: 'account_membership', value: asServed(value) };
       },
     },
@@ -175,7 +176,7 @@ export function accountResources(deps: ResourceDeps): ResourceModule {
       async handle(req) {
         const account = await managedAccount(req);
         const membership = await membershipOf(account.id, req);
-        await commands.removeMember(account.id, Number(membership.person_id), commandMeta(req));
+        await commands.removeMember(account.id, membership.person_id, commandMeta(req));
         return { kind: 'empty' };
       },
     },

@@ -141,11 +141,11 @@ export function meResources(deps: ResourceDeps): ResourceModule {
     if (own.length === 0) return [];
     const names = new Map((await projects.find({ id: { $in: own.map((m) => m.project_id) } })).map((p) => [p.id, p.name]));
     return own
-      .filter((membership) => names.has(Number(membership.project_id)))
+      .filter((membership) => names.has(membership.project_id))
       .map((membership) => ({
         id: membership.id,
         project_id: membership.project_id,
-        project_name: names.get(Number(membership.project_id)),
+        project_name: names.get(membership.project_id),
         project_color: membership.project_color,
         favorite: membership.favorite === true,
         role: membership.role,

@@ -13,7 +13,7 @@ import { commandMeta } from '../command-meta.js';
 import { invalidField } from '../../domain/errors.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc } from '../../ports/read-store.js';
-import type { LoadContext, ResourceType } from '../resource-type.js';
+import type { Association, ResourceType } from '../resource-type.js';
 import type { Actor, RouteDefinition } from '../route-table.js';
 import { idParam } from '../project-authorization.js';
 import { text } from '../request-schema.js';
@@ -43,13 +43,13 @@ export function personDirectory(deps: Pick<ResourceDeps, 'queries'>): PersonDire
   };
 }
 
-/** An association loader for `person` from an id attribute (`person_id`, `owned_by_id`, ...). */
-export function personAssociation(directory: PersonDirectory, idAttribute: string) {
+/** An association loader for `person` from an id attribute of the documents `D` (`person_id`, `owned_by_id`, ...). */
+export function personAssociation<D extends Doc>(directory: PersonDirectory, idAttribute: keyof D & string): Association<D> {
   return {
     type: 'person',
     ids: idAttribute,
     alternative: true,
-    async load(docs: readonly Doc[], ctx: LoadContext) {
+    async load(docs, ctx) {
       const found = await directory.byIds(docs.map((doc) => doc[idAttribute]), ctx.actor);
       return docs.map((doc) => found.get(Number(doc[idAttribute])) ?? null);
     },

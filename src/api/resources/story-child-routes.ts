@@ -11,12 +11,16 @@
 import type { ResourceWriter } from '../../commands/resource-writer.js';
 import type { Decider } from '../../domain/decision.js';
 import { streams } from '../../domain/events.js';
-import type { Doc, ReadOnlyCollection, SortSpec } from '../../ports/read-store.js';
+import type { ReadOnlyCollection, SortSpec } from '../../ports/read-store.js';
+import type { BlockerReadDoc, ReviewReadDoc, StoryReadDoc, TaskReadDoc } from '../../projections/documents.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';
 import { idParam } from '../project-authorization.js';
 import type { Checker } from '../request-schema.js';
 import type { ApiRequest, RouteDefinition } from '../route-table.js';
+
+/** The documents of a story's children: tasks, blockers, reviews. */
+type StoryChildReadDoc = TaskReadDoc | BlockerReadDoc | ReviewReadDoc;
 
 /** The story and the child a command addresses: `{ story_id, <idParam>: id }`. */
 type ChildKey<K extends string> = { story_id: number } & Record<K, number>;
@@ -30,8 +34,8 @@ export interface StoryChildResource<K extends string, Create, Update> {
   segment: string;
   /** The path parameter of one child, also its key in the update and delete commands (`task_id`). */
   idParam: K;
-  stories: ReadOnlyCollection;
-  children: ReadOnlyCollection;
+  stories: ReadOnlyCollection<StoryReadDoc>;
+  children: ReadOnlyCollection<StoryChildReadDoc>;
   /** The order of the list. */
   order: SortSpec;
   checkCreate: Checker<Create>;
@@ -50,13 +54,13 @@ export function storyChildRoutes<K extends string, Create, Update>(resource: Sto
     return story.id;
   }
 
-  async function childOf(req: ApiRequest): Promise<Doc> {
+  async function childOf(req: ApiRequest): Promise<StoryChildReadDoc> {
     const found = await children.findOne({ id: idParam(req.params[childParam]), story_id: await storyIdOf(req), project_id: req.project!.id });
     if (!found) throw apiError('unfound_resource');
     return found;
   }
 
-  const keyOf = (child: Doc) => ({ story_id: Number(child.story_id), [childParam]: child.id }) as ChildKey<K>;
+  const keyOf = (child: StoryChildReadDoc) => ({ story_id: child.story_id, [childParam]: child.id }) as ChildKey<K>;
   const base = `/projects/:project_id/stories/:story_id/${resource.segment}`;
   return [
     {
