@@ -219,8 +219,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   // Every read of a read model goes through the time-travel scope: live, except inside a GET with
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
   const asOfScope = new AsOfReadScope();
-  const untypedRead = asOfScope.reads((name) => runner.collection(name));
-  const read = typedReadModels(untypedRead);
+  const read = typedReadModels(asOfScope.reads((name) => runner.collection(name)));
   // Persisted snapshots (derived, deletable) that cold folds start from; the project-snapshots reaction
   // takes them with a history of its own (so it never evicts the folds requests use), in a worker thread
   // when the log is a file (time-travel/snapshot-placement.ts).
