@@ -12,6 +12,9 @@ import type { StoryCounts } from '../domain/label/label-counts.js';
 import type { TimeZone } from '../domain/project/time-zone.js';
 import type { StoryState, StoryType } from '../domain/project-state.js';
 
+/** When a resource was created and last changed (ms). */
+type Stamped = { created_at: number; updated_at: number };
+
 // --- resources projection (projections/resources): a resource's stored values, plus `project_id` on
 // project-scoped kinds and `rank` on ordered ones
 
@@ -46,9 +49,7 @@ export type ProjectReadDoc = {
   time_zone: TimeZone;
   /** `YYYY-MM-DD`, when the project's start is set. */
   start_date?: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type ProjectMembershipReadDoc = {
   id: number;
@@ -59,18 +60,16 @@ export type ProjectMembershipReadDoc = {
   favorite: boolean;
   wants_comment_notification_emails: boolean;
   will_receive_mention_notifications_or_emails: boolean;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type StoryReadDoc = {
   id: number;
   project_id: number;
   name: string;
-  description?: string;
   story_type: StoryType;
   current_state: StoryState;
   story_priority: string;
+  description?: string;
   estimate?: number;
   accepted_at?: number;
   deadline?: number;
@@ -83,18 +82,14 @@ export type StoryReadDoc = {
   integration_id?: number;
   /** The story's place in its project's priority order (a fractional key). */
   rank: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type LabelReadDoc = {
   id: number;
   project_id: number;
   name: string;
   counts: StoryCounts;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type TaskReadDoc = {
   id: number;
@@ -103,9 +98,7 @@ export type TaskReadDoc = {
   description: string;
   complete: boolean;
   position: number;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 /** A comment on a story (`story_id`) or on an epic (`epic_id`). */
 export type CommentReadDoc = {
@@ -120,27 +113,23 @@ export type CommentReadDoc = {
   attachment_ids: number[];
   ext_attachments: ExtAttachment[];
   mentioned_person_ids?: number[];
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type FileAttachmentReadDoc = {
   id: number;
   project_id: number;
   /** The comment holding the file, once one does. */
   comment_id?: number;
+  uploader_id: number;
   filename: string;
   content_type: string;
   size: number;
   content_hash: string;
-  uploader_id: number;
   thumbnailable: boolean;
   uploaded: boolean;
   width?: number;
   height?: number;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type BlockerReadDoc = {
   id: number;
@@ -149,9 +138,7 @@ export type BlockerReadDoc = {
   person_id: number;
   description: string;
   resolved: boolean;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type EpicReadDoc = {
   id: number;
@@ -161,9 +148,7 @@ export type EpicReadDoc = {
   label_id: number;
   follower_ids: number[];
   rank: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type IterationOverrideReadDoc = {
   id: number;
@@ -186,18 +171,14 @@ export type PersonReadDoc = {
   time_zone?: TimeZone;
   /** People added to the person's known people (never rendered as such). */
   known_person_ids?: number[];
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type AccountReadDoc = {
   id: number;
   name: string;
   plan: string;
   status: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type AccountMembershipReadDoc = {
   id: number;
@@ -208,9 +189,7 @@ export type AccountMembershipReadDoc = {
   project_creator: boolean;
   timekeeper: boolean;
   time_enterer: boolean;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type SavedSearchReadDoc = {
   id: number;
@@ -218,18 +197,14 @@ export type SavedSearchReadDoc = {
   owner_id: number;
   name: string;
   query: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type ReviewTypeReadDoc = {
   id: number;
   project_id: number;
   name: string;
   hidden: boolean;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type ReviewReadDoc = {
   id: number;
@@ -238,18 +213,14 @@ export type ReviewReadDoc = {
   review_type_id: number;
   reviewer_id: number;
   status: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type WorkspaceReadDoc = {
   id: number;
   person_id: number;
   name: string;
   project_ids: number[];
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 export type WebhookReadDoc = {
   id: number;
@@ -258,9 +229,7 @@ export type WebhookReadDoc = {
   webhook_version: string;
   /** Where the credentials store keeps its secret. */
   secret_ref: string;
-  created_at: number;
-  updated_at: number;
-};
+} & Stamped;
 
 // --- activity projections (projections/activity): `id` is the event's global position, so sorting on
 // `id` descending is newest first
