@@ -18,11 +18,10 @@ export const projections: Projection[] = [
 ];
 
 /**
- * What rebuilding each projection costs beyond reading the log, in seconds on the disk bench's log
- * (1,251,395 events; `STORYLINE_REBUILD_WORKERS=1 rebuild-projections --only NAME` less the ~17 s of
- * reading it, 2026-11-27 after the working set's bookkeeping got cheaper): how a parallel rebuild
- * balances its workers (src/infra/projector/parallel-fold.ts). Only the proportions matter; a projection
- * missing here counts as the average.
+ * What rebuilding each projection costs beyond reading the log, in proportion to the others: how a
+ * parallel rebuild balances its workers (src/infra/projector/parallel-fold.ts). Measured with the disk
+ * bench's log (docs/benchmarks.md, "Figures behind constants in the source"); a projection missing here
+ * counts as the average.
  */
 export const rebuildCosts: Readonly<Record<string, number>> = {
   'story-words': 49,

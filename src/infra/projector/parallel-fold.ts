@@ -5,7 +5,7 @@
 // turns (they wait for each other, never fail: FOLD_BUSY_TIMEOUT_MS in fold-worker.ts). A worker's
 // index build gathers its entries before it takes the write lock and holds it only to insert them
 // (SqliteReadStoreOptions.unsharedIndexBuilds): holding it for the whole build, for seconds at a million
-// events, stopped the other workers at their next write (1M-event log: 85-100 s against 61-74 s).
+// events, stopped the other workers at their next write.
 // The main thread reports as progress the events every worker has read, and fails the fold, stopping
 // every worker, at the first worker that fails.
 //
@@ -17,8 +17,8 @@ import type { LogFoldReport } from './log-fold.js';
 
 /**
  * The young generation of a fold worker's heap. A fold allocates a batch's events and ops and keeps
- * only the documents: measured on the 1M-event log (2 workers), 74-78 s with 64 MB against 86-100 s
- * with V8's default, 97 s with 32 MB and 84-91 s with 128-256 MB (scavenges that copy more).
+ * only the documents, so a larger young generation lets most of them die young; 64 MB was the fastest
+ * of the sizes tried (docs/benchmarks.md, "Figures behind constants in the source").
  */
 const FOLD_YOUNG_GENERATION_MB = 64;
 

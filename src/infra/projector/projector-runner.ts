@@ -40,7 +40,7 @@ export interface ProjectorRunnerOptions {
   eventStore: EventStore;
   readStore: ReadStore;
   projections: readonly Projection[];
-  /** Events per read of the log (default 1000: measured faster than 5000, whose batches outlive V8's young generation). */
+  /** Events per read of the log (default 1000: larger batches outlive V8's young generation and were slower). */
   batchSize?: number;
   /**
    * Heap a rebuild's in-memory working set may grow the process to before it moves documents out to

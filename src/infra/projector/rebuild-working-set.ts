@@ -20,9 +20,9 @@
 //   a document stops streaming (what was written out is brought back when written again, as above).
 // - What a document moved out and then deleted left in the read store is deleted there when it leaves.
 // - Which documents are resident, and since which batch, is kept per collection by id, a write of a
-//   document written before only updating its batch: one map keyed by (collection, id) and kept in
-//   least-recently-written order (a delete and an insert per write) took a tenth of a worker's time at a
-//   million events. A move out under the budget tallies the queues by batch instead of walking them in order.
+//   document written before only updating its batch (cheaper than one map in least-recently-written
+//   order, which costs a delete and an insert per write). A move out under the budget tallies the
+//   queues by batch instead of walking them in order.
 import type { CollectionWrites, Doc, ReadStore, WriteOp } from '../../ports/read-store.js';
 import { estimatedDocumentBytes } from '../read-store/document-cache.js';
 import { createMemoryReadStore, type MemoryReadStore } from '../read-store/memory-read-store.js';

@@ -18,7 +18,7 @@
 //   limit run on the matches with the memory comparator.
 //   When SQL decides the filter exactly (equalities on `id` / indexed fields, see decidedBySql), a count
 //   counts candidate ids and a page is ordered by the sort fields SQLite reads from the JSON, so only
-//   the page's documents are parsed (a stories page no longer parses every story of its project).
+//   the page's documents are parsed (a stories page does not parse every story of its project).
 // - Writes: `writeAtomically` runs in ONE SQLite transaction (the projector commits a batch's documents
 //   with its checkpoint). Inside it, writes by id are applied to parsed documents and stored once per
 //   document at the end (a document touched by many events of a batch is serialised once); a filter
@@ -92,9 +92,9 @@ export interface SqliteReadStore extends ReadStore {
 const UNKEYED = Buffer.from([0]);
 const NULL_KEY = Buffer.from([1]);
 /**
- * Default budget of the parsed-document cache: 16 MiB. With the response cache's 16 MiB and SQLite's
- * 8 MiB page cache, a server on the 1M-event log measured 312 and 407 MB of RSS after 90 s of mixed
- * load, against 435-473 MB with 32 MiB caches (docs/decisions.md, "document cache").
+ * Default budget of the parsed-document cache: 16 MiB, which with the response cache's 16 MiB and
+ * SQLite's 8 MiB page cache keeps a server on the disk bench's log near its RSS target after the mixed
+ * load, where 32 MiB caches did not (docs/benchmarks.md, "Figures behind constants in the source").
  */
 export const DEFAULT_READ_CACHE_BYTES = 16 * 1024 * 1024;
 /**
