@@ -194,7 +194,7 @@ async function measureFirstWrites(log: RealisticLog, env: Record<string, string>
   }
 }
 
-/** Deletes the projects' rows of states.sqlite (src/infra/stream-snapshots), if the file has any. */
+/** Deletes the projects' rows of states.sqlite (src/infra/decision-state-snapshots), if the file has any. */
 function forgetStateSnapshots(path: string, projects: readonly number[]): void {
   if (!existsSync(path)) return;
   const db = new Database(path);

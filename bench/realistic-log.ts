@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandHandler } from '../src/commands/command-handler.js';
+import { CachedStreamStates } from '../src/infra/stream-states/cached-stream-states.js';
 import { DomainError } from '../src/domain/errors.js';
 import { streams } from '../src/domain/events.js';
 import { decideCreateStory } from '../src/domain/story/create-story.js';
@@ -82,7 +83,7 @@ async function writeStoryWork(dir: string, setup: { personId: number; projectIds
   const ids = new IdAllocator(eventStore, { blockSize: 5000 });
   // The generator waits for no read model: the benches build them from this log. It writes to every
   // project at random, so every project's state stays in memory.
-  const commands = new CommandHandler({ eventStore, ids, projections: { waitFor: async () => undefined }, cacheDocuments: Infinity });
+  const commands = new CommandHandler({ eventStore, states: new CachedStreamStates({ eventStore, cacheDocuments: Infinity }), ids, projections: { waitFor: async () => undefined } });
   const random = seededRandom(1017);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(' ');

@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandHandler } from '../src/commands/command-handler.js';
+import { CachedStreamStates } from '../src/infra/stream-states/cached-stream-states.js';
 import { streams } from '../src/domain/events.js';
 import { decideCreateStory } from '../src/domain/story/create-story.js';
 import { decideUpdateStory } from '../src/domain/story/update-story.js';
@@ -189,7 +190,7 @@ export async function historyLog(events: number): Promise<HistoryLog> {
   // Bench data, not a client's: unsynced commits (bulkLoad) make the generation several times faster.
   const eventStore = await openSqliteEventStore({ path: join(dir, 'events.sqlite'), bulkLoad: true });
   const ids = new IdAllocator(eventStore, { blockSize: 5000 });
-  const commands = new CommandHandler({ eventStore, ids, projections: { waitFor: async () => undefined } });
+  const commands = new CommandHandler({ eventStore, states: new CachedStreamStates({ eventStore }), ids, projections: { waitFor: async () => undefined } });
   const random = seededRandom(1616);
   const stream = streams.project(projectId);
   const stories: number[] = [];

@@ -67,7 +67,7 @@ export function emptyState(stream: string): StreamState {
  */
 export const STREAM_STATE_FORMAT = 2; // 2: account memberships read under event schema 3
 
-/** A state as stored between starts (ports/stream-snapshots.ts): its documents by kind, in fold order. */
+/** A state as stored between starts (ports/decision-state-snapshots.ts): its documents by kind, in fold order. */
 export interface StreamStateSnapshot {
   readonly stream: string;
   readonly format: number;

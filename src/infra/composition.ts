@@ -65,8 +65,9 @@ import { ThrottledViewRecorder } from './project-views/throttled-view-recorder.j
 /** What a multipart body may carry beyond its file (boundaries, part headers, a long file name). */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 import { openDataDirectory, SNAPSHOTS_FILE, STATES_FILE } from './data-directory.js';
-import { openSqliteStreamSnapshots } from './stream-snapshots/sqlite-stream-snapshots.js';
-import { WorkerSnapshotBuilder } from './stream-snapshots/worker-snapshot-builder.js';
+import { openSqliteDecisionStateSnapshots } from './decision-state-snapshots/sqlite-decision-state-snapshots.js';
+import { WorkerSnapshotBuilder } from './decision-state-snapshots/worker-snapshot-builder.js';
+import { CachedStreamStates } from './stream-states/cached-stream-states.js';
 import { PersonSecrets } from './credentials/person-secrets.js';
 import type { LoginThrottleOptions } from '../api/login-throttle.js';
 import type { CredentialStore } from '../ports/credentials.js';
@@ -197,24 +198,23 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   // The states commands decide on are snapshotted beside the embedded log (derived, deletable); KurrentDB
   // and an in-memory log fold a stream's whole history on its first command.
   // A stream not cached and far past its snapshot is loaded once a worker has stored one at its head
-  // (stream-snapshots/worker-snapshot-builder.ts).
-  const streamSnapshots = inMemory || config.kurrentUrl ? undefined : openSqliteStreamSnapshots(dataFile(STATES_FILE), log);
-  const snapshotBuilder = streamSnapshots
+  // (decision-state-snapshots/worker-snapshot-builder.ts).
+  const decisionStateSnapshots = inMemory || config.kurrentUrl ? undefined : openSqliteDecisionStateSnapshots(dataFile(STATES_FILE), log);
+  const snapshotBuilder = decisionStateSnapshots
     ? new WorkerSnapshotBuilder({ eventsPath: dataFile('events.sqlite'), statesPath: dataFile(STATES_FILE), distance: config.stateSnapshotEvery }, log)
     : undefined;
-  const commands = new CommandHandler({
+  const states = new CachedStreamStates({
     eventStore,
-    ids,
-    projections: runner,
     cacheDocuments: config.stateCacheDocuments,
-    snapshots: streamSnapshots,
+    snapshots: decisionStateSnapshots,
     snapshotBuilder,
     snapshotEvery: config.stateSnapshotEvery,
-    // At a close, builds asked for are refused (the handler stores those snapshots itself): nothing to warn of.
+    // At a close, builds asked for are refused (the states adapter stores those snapshots itself): nothing to warn of.
     onSnapshotError: (error, stream) => {
       if (!closing) log.warn('a stream state snapshot could not be read or stored', { stream, error: String(error) });
     },
   });
+  const commands = new CommandHandler({ eventStore, states, ids, projections: runner });
   const secrets = new PersonSecrets(credentials);
   // Every read of a read model goes through the time-travel scope: live, except inside a GET with
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
@@ -471,7 +471,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await checkpoints.close();
         await webhookDeliveries.close();
         await snapshotBuilder?.close();
-        await streamSnapshots?.close();
+        await decisionStateSnapshots?.close();
         await eventStore.close();
         await readStore.close();
         await credentials.close();

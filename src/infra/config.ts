@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { proxyRule } from '../api/client-address.js';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './projector/rebuild-working-set.js';
 import { DEFAULT_READ_CACHE_BYTES } from './read-store/sqlite-read-store.js';
-import { DEFAULT_SNAPSHOT_EVERY, DEFAULT_STATE_CACHE_DOCUMENTS } from '../commands/command-handler.js';
+import { DEFAULT_SNAPSHOT_EVERY, DEFAULT_STATE_CACHE_DOCUMENTS } from './stream-states/cached-stream-states.js';
 import { MAX_SEARCH_WORK } from '../domain/search/search-limits.js';
 
 export interface StorylineConfig {

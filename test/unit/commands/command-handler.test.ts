@@ -2,7 +2,7 @@
 // versions that follow, conflicts with another writer resolved by deciding again, a bounded retry,
 // idempotent commands, ids unique across allocators, and read-your-writes through the projections.
 import { expect } from 'chai';
-import { CommandHandler, type CommandMeta } from '../../../src/commands/command-handler.js';
+import { CommandHandler, type CommandHandlerOptions, type CommandMeta } from '../../../src/commands/command-handler.js';
 import type { Decide } from '../../../src/domain/decision.js';
 import { DomainError, invalidField } from '../../../src/domain/errors.js';
 import { streams } from '../../../src/domain/events.js';
@@ -10,8 +10,9 @@ import { snapshotOfState, type StreamState } from '../../../src/domain/resource-
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { WrongExpectedVersion, type EventStore } from '../../../src/ports/event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
-import { memoryStreamSnapshots } from '../../../src/infra/stream-snapshots/sqlite-stream-snapshots.js';
-import type { StreamSnapshotBuilder, StreamSnapshots } from '../../../src/ports/stream-snapshots.js';
+import { CachedStreamStates, type CachedStreamStatesOptions } from '../../../src/infra/stream-states/cached-stream-states.js';
+import { memoryDecisionStateSnapshots } from '../../../src/infra/decision-state-snapshots/sqlite-decision-state-snapshots.js';
+import type { DecisionStateSnapshotBuilder, DecisionStateSnapshots } from '../../../src/ports/decision-state-snapshots.js';
 
 const STREAM = streams.project(7);
 
@@ -45,8 +46,14 @@ function meta(overrides: Partial<CommandMeta> = {}): CommandMeta {
   return { commandId: `command-${++commandCount}`, actorId: 1, now: 1_700_000_000_000, ...overrides };
 }
 
+/** A handler over the one StreamStates adapter, made with the adapter's options beside the handler's. */
+function handlerWith(options: Omit<CommandHandlerOptions, 'states'> & Omit<CachedStreamStatesOptions, 'eventStore'>): CommandHandler {
+  const { eventStore, ids, projections, maxAttempts, ...stateOptions } = options;
+  return new CommandHandler({ eventStore, ids, projections, maxAttempts, states: new CachedStreamStates({ eventStore, ...stateOptions }) });
+}
+
 function handlerOver(eventStore: EventStore, waited: number[] = [], blockSize = 100): CommandHandler {
-  return new CommandHandler({
+  return handlerWith({
     eventStore,
     ids: new IdAllocator(eventStore, { blockSize }),
     projections: { waitFor: async (position) => void waited.push(position) },
@@ -115,18 +122,18 @@ describe('command handler', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const asked: string[] = [];
-    const builder: StreamSnapshotBuilder = {
+    const builder: DecisionStateSnapshotBuilder = {
       async catchUp(stream) {
         asked.push(stream);
         await released; // a build of a long history from a cold disk
       },
       close: async () => undefined,
     };
-    const handler = new CommandHandler({
+    const handler = handlerWith({
       eventStore: store,
       ids: new IdAllocator(store, { blockSize: 100 }),
       projections: { waitFor: async () => undefined },
-      snapshots: memoryStreamSnapshots(),
+      snapshots: memoryDecisionStateSnapshots(),
       snapshotBuilder: builder,
       snapshotEvery: 10,
     });
@@ -148,7 +155,7 @@ describe('command handler', () => {
         return store.readStream(stream, options);
       },
     };
-    const handler = new CommandHandler({ eventStore: counting, ids: new IdAllocator(store, { blockSize: 100 }), projections: { waitFor: async () => undefined }, cacheDocuments: 4 });
+    const handler = handlerWith({ eventStore: counting, ids: new IdAllocator(store, { blockSize: 100 }), projections: { waitFor: async () => undefined }, cacheDocuments: 4 });
     const [a, b] = [streams.project(21), streams.project(22)];
     const projectLoads = () => coldLoads.filter((stream) => stream.startsWith('project'));
     await handler.execute(a, addLabels(3), meta());
@@ -165,10 +172,10 @@ describe('command handler', () => {
 
   describe('stream state snapshots', () => {
     /** A handler over `eventStore` with `snapshots` every 10 events, and the `from` of every stream read it makes. */
-    function snapshotting(eventStore: EventStore, snapshots: StreamSnapshots, errors: unknown[] = [], snapshotBuilder?: StreamSnapshotBuilder) {
+    function snapshotting(eventStore: EventStore, snapshots: DecisionStateSnapshots, errors: unknown[] = [], snapshotBuilder?: DecisionStateSnapshotBuilder) {
       const reads: number[] = [];
       const counting: EventStore = { ...eventStore, readStream: (stream, options) => (stream === STREAM && reads.push(options?.from ?? 1), eventStore.readStream(stream, options)) };
-      const handler = new CommandHandler({
+      const handler = handlerWith({
         eventStore: counting,
         ids: new IdAllocator(eventStore, { blockSize: 100 }),
         projections: { waitFor: async () => undefined },
@@ -182,7 +189,7 @@ describe('command handler', () => {
     const labelNames = (state: StreamState) => [...state.docs.get('label')!.values()].map((label) => label['name']);
 
     it('folds a cold stream from its latest snapshot and the events after it', async () => {
-      const snapshots = memoryStreamSnapshots();
+      const snapshots = memoryDecisionStateSnapshots();
       const { handler: writer } = snapshotting(store, snapshots);
       for (let n = 1; n <= 25; n++) await writer.execute(STREAM, addLabel(`label ${n}`), meta());
       expect((await snapshots.latest(STREAM))!.version).to.equal(20);
@@ -200,7 +207,7 @@ describe('command handler', () => {
 
     it('snapshots a stream folded cold past the distance, and not one folded from a recent snapshot', async () => {
       for (let n = 0; n < 3; n++) await handlerOver(store).execute(STREAM, addLabels(4), meta());
-      const snapshots = memoryStreamSnapshots();
+      const snapshots = memoryDecisionStateSnapshots();
       for (let n = 0; n < 12; n++) await handlerOver(store).execute(STREAM, addLabel(`more ${n}`), meta());
       const { handler } = snapshotting(store, snapshots);
       await handler.load(STREAM);
@@ -213,7 +220,7 @@ describe('command handler', () => {
     });
 
     it('folds the whole stream when the log does not hold the snapshot\'s last event, or the snapshot is of another format', async () => {
-      const snapshots = memoryStreamSnapshots();
+      const snapshots = memoryDecisionStateSnapshots();
       const { handler: writer } = snapshotting(store, snapshots);
       for (let n = 1; n <= 12; n++) await writer.execute(STREAM, addLabel(`first log ${n}`), meta());
       const other = await openSqliteEventStore({ path: ':memory:' });
@@ -235,10 +242,10 @@ describe('command handler', () => {
     });
 
     it('loads a stream it has not cached once the snapshot builder has caught it up, unless the stream is shorter than the distance or near its snapshot', async () => {
-      const snapshots = memoryStreamSnapshots();
+      const snapshots = memoryDecisionStateSnapshots();
       const caughtUp: string[] = [];
       // What the worker does, here in the test: the state at the stream's head, snapshotted.
-      const builder: StreamSnapshotBuilder = {
+      const builder: DecisionStateSnapshotBuilder = {
         async catchUp(stream) {
           caughtUp.push(stream);
           await snapshots.save(snapshotOfState(await handlerOver(store).load(stream)));
@@ -260,9 +267,9 @@ describe('command handler', () => {
     });
 
     it('has the snapshot builder store the snapshots that fall due: nothing is serialised on the serving thread', async () => {
-      const snapshots = memoryStreamSnapshots();
+      const snapshots = memoryDecisionStateSnapshots();
       const asked: number[] = [];
-      const builder: StreamSnapshotBuilder = {
+      const builder: DecisionStateSnapshotBuilder = {
         async catchUp() {
           asked.push(await store.streamVersion(STREAM));
         },
@@ -277,13 +284,13 @@ describe('command handler', () => {
     it('folds the whole stream and stores its snapshot itself when the snapshot builder fails, and says so', async () => {
       for (let n = 1; n <= 12; n++) await handlerOver(store).execute(STREAM, addLabel(`label ${n}`), meta());
       const errors: unknown[] = [];
-      const failing: StreamSnapshotBuilder = {
+      const failing: DecisionStateSnapshotBuilder = {
         catchUp: async () => {
           throw new Error('the snapshot builder failed');
         },
         close: async () => undefined,
       };
-      const snapshots = memoryStreamSnapshots();
+      const snapshots = memoryDecisionStateSnapshots();
       const { handler, reads } = snapshotting(store, snapshots, errors, failing);
       expect(labelNames(await handler.load(STREAM))).to.have.length(12);
       expect(reads).to.deep.equal([1]);
@@ -295,7 +302,7 @@ describe('command handler', () => {
 
     it('goes on without snapshots that cannot be read or stored, and says so', async () => {
       const errors: unknown[] = [];
-      const broken: StreamSnapshots = {
+      const broken: DecisionStateSnapshots = {
         latest: async () => {
           throw new Error('unreadable');
         },
@@ -352,7 +359,7 @@ describe('command handler', () => {
   it('settles once every queued command has finished, including one still waiting for its projections', async () => {
     let release!: () => void;
     const projected = new Promise<void>((resolve) => (release = resolve));
-    const handler = new CommandHandler({
+    const handler = handlerWith({
       eventStore: store,
       ids: new IdAllocator(store, { blockSize: 100 }),
       projections: { waitFor: () => projected },
@@ -381,7 +388,7 @@ describe('command handler', () => {
         throw new WrongExpectedVersion(stream, expected, expected + 1);
       },
     });
-    const handler = new CommandHandler({ eventStore: alwaysBehind, ids: new IdAllocator(store), projections: { waitFor: async () => {} }, maxAttempts: 4 });
+    const handler = handlerWith({ eventStore: alwaysBehind, ids: new IdAllocator(store), projections: { waitFor: async () => {} }, maxAttempts: 4 });
     const error = await handler.execute(STREAM, addLabel('alpha'), meta()).catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(DomainError).and.have.property('code', 'deadlock');
     expect(appends).to.equal(4);
@@ -424,7 +431,7 @@ describe('command handler', () => {
   it('gives up with server_under_load when the ids it reserved keep being taken (bounded rounds)', async () => {
     let reservations = 0;
     const starved = { take: () => null, reserve: async () => void reservations++ };
-    const handler = new CommandHandler({ eventStore: store, ids: starved, projections: { waitFor: async () => {} } });
+    const handler = handlerWith({ eventStore: store, ids: starved, projections: { waitFor: async () => {} } });
     const error = await handler.execute(STREAM, addLabels(3), meta()).catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(DomainError).and.have.property('code', 'server_under_load');
     expect(reservations).to.equal(3);

@@ -1,16 +1,16 @@
 // How a stream's state is loaded from the store: from the stream's latest snapshot when that snapshot can
 // serve (this code's state format, this stream, and the log still holds the event it ends with), then the
 // events after it, folded a page at a time. The command handler loads this way on the serving thread, and
-// the snapshot builder (infra/stream-snapshots/worker-snapshot-builder.ts) in a worker, ahead of it.
-import { evolve, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../domain/resource-state.js';
-import type { EventStore } from '../ports/event-store.js';
-import type { StoredSnapshotHead, StreamSnapshots } from '../ports/stream-snapshots.js';
+// the snapshot builder (infra/decision-state-snapshots/worker-snapshot-builder.ts) in a worker, ahead of it.
+import { evolve, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../../domain/resource-state.js';
+import type { EventStore } from '../../ports/event-store.js';
+import type { StoredSnapshotHead, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 
 /** Events read per page of a fold. */
 const FOLD_PAGE = 1000;
 
 /** The state of the stream's latest snapshot when it can serve, else null; a snapshot that cannot be read rejects. */
-export async function stateOfLatestSnapshot(snapshots: StreamSnapshots, eventStore: EventStore, stream: string): Promise<StreamState | null> {
+export async function stateOfLatestSnapshot(snapshots: DecisionStateSnapshots, eventStore: EventStore, stream: string): Promise<StreamState | null> {
   const snapshot = await snapshots.latest(stream);
   if (!snapshot || snapshot.stream !== stream || !(await snapshotServes(eventStore, snapshot))) return null;
   return stateOfSnapshot(snapshot);
@@ -28,7 +28,7 @@ export async function snapshotServes(eventStore: EventStore, snapshot: StoredSna
 }
 
 /** How many events the stream's head is past its latest snapshot that serves (its head when it has none). */
-export async function eventsPastSnapshot(snapshots: StreamSnapshots, eventStore: EventStore, stream: string): Promise<number> {
+export async function eventsPastSnapshot(snapshots: DecisionStateSnapshots, eventStore: EventStore, stream: string): Promise<number> {
   const head = await eventStore.streamVersion(stream);
   const stored = await snapshots.storedHead(stream);
   return stored && stored.stream === stream && (await snapshotServes(eventStore, stored)) ? head - stored.version : head;

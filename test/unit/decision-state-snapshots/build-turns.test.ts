@@ -1,7 +1,7 @@
 // The snapshot builder's turns: one build at a time, a command's build before the sweep's waiting ones,
 // and the close as the last turn: the builds still waiting when it is asked for never run.
 import { expect } from 'chai';
-import { BuildTurns, TurnsClosed } from '../../../src/infra/stream-snapshots/build-turns.js';
+import { BuildTurns, TurnsClosed } from '../../../src/infra/decision-state-snapshots/build-turns.js';
 
 /** A build that runs until released, recording when it starts. */
 function heldBuild(ran: string[], name: string): { build: () => Promise<string>; release(): void } {

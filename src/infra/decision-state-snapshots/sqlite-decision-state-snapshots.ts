@@ -12,7 +12,7 @@
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
 import type { StreamStateSnapshot } from '../../domain/resource-state.js';
-import type { StoredSnapshotHead, StreamSnapshots } from '../../ports/stream-snapshots.js';
+import type { StoredSnapshotHead, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 import { isCorruption, openDerivedDatabase, removeDatabaseFiles } from '../derived-database-files.js';
 import type { Log } from '../log.js';
 
@@ -41,9 +41,9 @@ const SCHEMA = `
  * read or a write, is deleted and created again (that call still fails: the command folds without it);
  * one that cannot be opened at all gives way to no snapshots for the run.
  */
-export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapshots {
+export function openSqliteDecisionStateSnapshots(path: string, log: Log): DecisionStateSnapshots {
   let file = openOrRecreate(path, log);
-  const recoverable = async <T>(task: (file: StreamSnapshots) => Promise<T>): Promise<T> => {
+  const recoverable = async <T>(task: (file: DecisionStateSnapshots) => Promise<T>): Promise<T> => {
     try {
       return await task(file);
     } catch (error) {
@@ -63,7 +63,7 @@ export function openSqliteStreamSnapshots(path: string, log: Log): StreamSnapsho
   };
 }
 
-function openOrRecreate(path: string, log: Log): StreamSnapshots {
+function openOrRecreate(path: string, log: Log): DecisionStateSnapshots {
   try {
     return openStreamSnapshots(path);
   } catch (error) {
@@ -78,14 +78,14 @@ function openOrRecreate(path: string, log: Log): StreamSnapshots {
 }
 
 /** Where the file cannot be opened (a read-only volume): snapshots in memory would hold as much as the states they spare. */
-const NO_SNAPSHOTS: StreamSnapshots = {
+const NO_SNAPSHOTS: DecisionStateSnapshots = {
   latest: async () => null,
   save: async () => undefined,
   storedHead: async () => null,
   close: async () => undefined,
 };
 
-function openStreamSnapshots(path: string): StreamSnapshots {
+function openStreamSnapshots(path: string): DecisionStateSnapshots {
   const db = openDerivedDatabase(path, { version: LAYOUT_VERSION, tables: ['stream_states'], schema: SCHEMA });
   const upsert = db.prepare<[string, number, number, string, Buffer]>(
     `INSERT INTO stream_states (stream, version, format, last_event_id, body) VALUES (?, ?, ?, ?, ?)
@@ -122,7 +122,7 @@ function openStreamSnapshots(path: string): StreamSnapshots {
 }
 
 /** The same in memory (tests, an in-memory log): each snapshot kept as its JSON text, as the file would. */
-export function memoryStreamSnapshots(): StreamSnapshots {
+export function memoryDecisionStateSnapshots(): DecisionStateSnapshots {
   const bodies = new Map<string, string>();
   const latest = async (stream: string) => {
     const body = bodies.get(stream);

@@ -13,7 +13,7 @@
 //   (stream, version) index once per start (100-330 ms at 1.25M events, in the worker).
 // One build at a time; a build a command waits for goes first. A failed worker fails its calls (the
 // handler then folds on the serving thread, as without a builder); the next call starts a fresh one.
-import type { StreamSnapshotBuilder } from '../../ports/stream-snapshots.js';
+import type { DecisionStateSnapshotBuilder } from '../../ports/decision-state-snapshots.js';
 import type { Log } from '../log.js';
 import { WorkerCalls } from '../worker-calls.js';
 
@@ -28,7 +28,7 @@ export interface SnapshotBuilderData {
 /** One call to the worker; each answers a number of events folded (catchUp) or of snapshots stored (sweep). */
 export type SnapshotBuilderCall = { call: 'catchUp'; stream: string } | { call: 'sweep' } | { call: 'close' };
 
-export class WorkerSnapshotBuilder implements StreamSnapshotBuilder {
+export class WorkerSnapshotBuilder implements DecisionStateSnapshotBuilder {
   private readonly worker: WorkerCalls<SnapshotBuilderCall, number>;
 
   constructor(data: SnapshotBuilderData, log: Log) {

@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { STREAM_STATE_FORMAT, type StreamStateSnapshot } from '../../src/domain/resource-state.js';
 import { createLog, silentLog } from '../../src/infra/log.js';
-import { memoryStreamSnapshots, openSqliteStreamSnapshots } from '../../src/infra/stream-snapshots/sqlite-stream-snapshots.js';
-import type { StreamSnapshots } from '../../src/ports/stream-snapshots.js';
+import { memoryDecisionStateSnapshots, openSqliteDecisionStateSnapshots } from '../../src/infra/decision-state-snapshots/sqlite-decision-state-snapshots.js';
+import type { DecisionStateSnapshots } from '../../src/ports/decision-state-snapshots.js';
 
 function snapshotAt(stream: string, version: number): StreamStateSnapshot {
   return {
@@ -29,9 +29,9 @@ describe('stream-state snapshots', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const adapters: Array<[string, () => StreamSnapshots]> = [
-    ['in a file', () => openSqliteStreamSnapshots(join(dir, 'states.sqlite'), silentLog)],
-    ['in memory', () => memoryStreamSnapshots()],
+  const adapters: Array<[string, () => DecisionStateSnapshots]> = [
+    ['in a file', () => openSqliteDecisionStateSnapshots(join(dir, 'states.sqlite'), silentLog)],
+    ['in memory', () => memoryDecisionStateSnapshots()],
   ];
   for (const [name, open] of adapters) {
     it(`keeps the latest snapshot of each stream, read back as stored (${name})`, async () => {
@@ -55,10 +55,10 @@ describe('stream-state snapshots', () => {
 
   it('keeps its snapshots across a reopening of the file, and tells what each is of without its body', async () => {
     const path = join(dir, 'states.sqlite');
-    const first = openSqliteStreamSnapshots(path, silentLog);
+    const first = openSqliteDecisionStateSnapshots(path, silentLog);
     await first.save(snapshotAt('project-7', 1_000));
     await first.close();
-    const again = openSqliteStreamSnapshots(path, silentLog);
+    const again = openSqliteDecisionStateSnapshots(path, silentLog);
     try {
       expect((await again.latest('project-7'))!.lastEventId).to.equal('event-1000');
       expect(await again.storedHead('project-7')).to.deep.equal({ stream: 'project-7', version: 1_000, format: STREAM_STATE_FORMAT, lastEventId: 'event-1000' });
@@ -74,7 +74,7 @@ describe('stream-state snapshots', () => {
     old.exec('CREATE TABLE stream_states (stream TEXT PRIMARY KEY, version INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID');
     old.prepare('INSERT INTO stream_states VALUES (?, ?, ?)').run('project-1', 1_000, JSON.stringify(snapshotAt('project-1', 1_000)));
     old.close();
-    const snapshots = openSqliteStreamSnapshots(path, silentLog);
+    const snapshots = openSqliteDecisionStateSnapshots(path, silentLog);
     try {
       expect(await snapshots.latest('project-1')).to.equal(null);
       await snapshots.save(snapshotAt('project-1', 2_000));
@@ -88,7 +88,7 @@ describe('stream-state snapshots', () => {
     const path = join(dir, 'states.sqlite');
     mkdirSync(path);
     const warnings: string[] = [];
-    const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
+    const snapshots = openSqliteDecisionStateSnapshots(path, createLog('warn', (line) => warnings.push(line)));
     try {
       await snapshots.save(snapshotAt('project-1', 1_000));
       expect(await snapshots.latest('project-1')).to.equal(null);
@@ -102,7 +102,7 @@ describe('stream-state snapshots', () => {
     const path = join(dir, 'states.sqlite');
     writeFileSync(path, 'not a database at all, but long enough to be read as a header of one'.repeat(100));
     const warnings: string[] = [];
-    const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
+    const snapshots = openSqliteDecisionStateSnapshots(path, createLog('warn', (line) => warnings.push(line)));
     try {
       expect(await snapshots.latest('project-1')).to.equal(null);
       await snapshots.save(snapshotAt('project-1', 1_000));
@@ -116,7 +116,7 @@ describe('stream-state snapshots', () => {
   it('makes the file again when a read finds it corrupt while it is open', async () => {
     const path = join(dir, 'states.sqlite');
     const warnings: string[] = [];
-    const snapshots = openSqliteStreamSnapshots(path, createLog('warn', (line) => warnings.push(line)));
+    const snapshots = openSqliteDecisionStateSnapshots(path, createLog('warn', (line) => warnings.push(line)));
     try {
       // More than the connection's page cache holds, in bodies that do not deflate and span several
       // overflow pages, so that the read goes to the file and meets a page it cannot follow.

@@ -6,7 +6,7 @@ import type { StreamStateSnapshot } from '../domain/resource-state.js';
 /** What a stored snapshot is of, without its documents. */
 export type StoredSnapshotHead = Pick<StreamStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>;
 
-export interface StreamSnapshots {
+export interface DecisionStateSnapshots {
   /** The latest snapshot stored for the stream, or null (none, or none readable). */
   latest(stream: string): Promise<StreamStateSnapshot | null>;
   /** What the stream's latest snapshot is of (without reading its documents), or null. */
@@ -21,7 +21,7 @@ export interface StreamSnapshots {
  * command's first load of a long stream (after a start, an upgrade of the state format, a deleted
  * snapshot file, or its state let go from the cache) folds only the events after a recent snapshot.
  */
-export interface StreamSnapshotBuilder {
+export interface DecisionStateSnapshotBuilder {
   /** Resolves once the stream's latest snapshot is fewer than the builder's distance behind the stream's head (stored by then when it was not), or the stream is shorter than that. */
   catchUp(stream: string): Promise<void>;
   close(): Promise<void>;

@@ -3,19 +3,19 @@
 // the state in states.sqlite through a connection of its own. Its log lines go to the parent.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { workerData } from 'node:worker_threads';
-import { eventsPastSnapshot, foldNewEvents, stateOfLatestSnapshot } from '../../commands/stream-state-loading.js';
+import { eventsPastSnapshot, foldNewEvents, stateOfLatestSnapshot } from '../stream-states/stream-state-loading.js';
 import { emptyState, snapshotOfState } from '../../domain/resource-state.js';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
 import { answerCalls, parentLog } from '../worker-calls.js';
 import { BuildTurns, TurnsClosed } from './build-turns.js';
-import { openSqliteStreamSnapshots } from './sqlite-stream-snapshots.js';
+import { openSqliteDecisionStateSnapshots } from './sqlite-decision-state-snapshots.js';
 import type { SnapshotBuilderCall, SnapshotBuilderData } from './worker-snapshot-builder.js';
 
 const log = parentLog();
 const { eventsPath, statesPath, distance } = workerData as SnapshotBuilderData;
 // A log that cannot be opened fails the worker (the parent's calls reject; its next call starts a fresh one).
 const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
-const snapshots = openSqliteStreamSnapshots(statesPath, log);
+const snapshots = openSqliteDecisionStateSnapshots(statesPath, log);
 const turns = new BuildTurns();
 
 /** Between two pages of a fold: calls get their turn, and a close stops the fold. */

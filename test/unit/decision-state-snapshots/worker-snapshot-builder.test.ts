@@ -7,14 +7,14 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foldNewEvents } from '../../../src/commands/stream-state-loading.js';
+import { foldNewEvents } from '../../../src/infra/stream-states/stream-state-loading.js';
 import { streams } from '../../../src/domain/events.js';
 import { emptyState, evolve, snapshotOfState, stateOfSnapshot } from '../../../src/domain/resource-state.js';
 import { STATES_FILE } from '../../../src/infra/data-directory.js';
 import { openSqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { silentLog } from '../../../src/infra/log.js';
-import { openSqliteStreamSnapshots } from '../../../src/infra/stream-snapshots/sqlite-stream-snapshots.js';
-import { WorkerSnapshotBuilder } from '../../../src/infra/stream-snapshots/worker-snapshot-builder.js';
+import { openSqliteDecisionStateSnapshots } from '../../../src/infra/decision-state-snapshots/sqlite-decision-state-snapshots.js';
+import { WorkerSnapshotBuilder } from '../../../src/infra/decision-state-snapshots/worker-snapshot-builder.js';
 import { storylineApp } from '../../api/support/storyline-app.js';
 import { writeSeededProjectHistory } from '../time-travel/seeded-project-history.js';
 
@@ -42,7 +42,7 @@ describe('stream-state snapshots built in a worker', function () {
   const builderOver = () => new WorkerSnapshotBuilder({ eventsPath: join(dir, 'events.sqlite'), statesPath: join(dir, STATES_FILE), distance: 10 }, silentLog);
 
   async function stored(stream: string) {
-    const snapshots = openSqliteStreamSnapshots(join(dir, STATES_FILE), silentLog);
+    const snapshots = openSqliteDecisionStateSnapshots(join(dir, STATES_FILE), silentLog);
     try {
       return await snapshots.latest(stream);
     } finally {
@@ -78,7 +78,7 @@ describe('stream-state snapshots built in a worker', function () {
     try {
       await builder.catchUp(long);
       expect(await builder.sweep()).to.equal(0);
-      const snapshots = openSqliteStreamSnapshots(join(dir, STATES_FILE), silentLog);
+      const snapshots = openSqliteDecisionStateSnapshots(join(dir, STATES_FILE), silentLog);
       const current = (await snapshots.latest(long))!;
       await snapshots.save({ ...current, format: current.format - 1, version: 1 });
       await snapshots.close();
@@ -92,7 +92,7 @@ describe('stream-state snapshots built in a worker', function () {
   it('builds from the latest snapshot and the events after it the state a fold of the whole history holds', async () => {
     const MARKER = { id: 999_999, name: 'only in the snapshot' };
     const log = await openSqliteEventStore({ path: join(dir, 'events.sqlite'), readOnly: true });
-    const snapshots = openSqliteStreamSnapshots(join(dir, STATES_FILE), silentLog);
+    const snapshots = openSqliteDecisionStateSnapshots(join(dir, STATES_FILE), silentLog);
     const scratch = emptyState(long);
     try {
       const earlier = emptyState(long);
