@@ -54,7 +54,7 @@ import { AsOfReadScope } from '../queries/time-travel.js';
 import { FoldingProjectHistory, type FoldUsage } from './time-travel/project-history.js';
 import { WorkerProjectHistory } from './time-travel/worker-project-history.js';
 import { inThreadProjectSnapshots, WorkerProjectSnapshots, type PlacedProjectSnapshots } from './time-travel/snapshot-placement.js';
-import { openSqliteSnapshotStore } from './time-travel/snapshot-store.js';
+import { openSqliteReadModelSnapshotStore } from './time-travel/read-model-snapshot-store.js';
 import { projectSnapshotsReaction } from '../reactions/project-snapshots.js';
 import { blobFileUploads } from './blob-store/file-uploads.js';
 import { openBlobStore } from './blob-store/open-blob-store.js';
@@ -224,7 +224,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   // takes them with a history of its own (so it never evicts the folds requests use), in a worker thread
   // when the log is a file (time-travel/snapshot-placement.ts).
   const snapshots = inMemory || config.kurrentUrl
-    ? inThreadProjectSnapshots({ eventStore, store: openSqliteSnapshotStore(dataFile(SNAPSHOTS_FILE), log), cacheBytes: config.timeTravelCacheBytes })
+    ? inThreadProjectSnapshots({ eventStore, store: openSqliteReadModelSnapshotStore(dataFile(SNAPSHOTS_FILE), log), cacheBytes: config.timeTravelCacheBytes })
     : new WorkerProjectSnapshots({ eventsPath: dataFile('events.sqlite'), snapshotsPath: dataFile(SNAPSHOTS_FILE), cacheBytes: config.timeTravelCacheBytes, log });
   // Requests' folds of the past: in a worker thread of their own for a log in a file
   // (time-travel/worker-project-history.ts), else here, a page at a time with turns between pages.

@@ -13,7 +13,7 @@ export function storeFiles(dataDir: string): StoreFiles {
   return { events: join(dataDir, 'events.sqlite'), credentials: join(dataDir, 'credentials.sqlite') };
 }
 
-/** Snapshots of project folds for time travel: derived data, deletable (src/infra/time-travel/snapshot-store.ts). */
+/** Snapshots of project folds for time travel: derived data, deletable (src/infra/time-travel/read-model-snapshot-store.ts). */
 export const SNAPSHOTS_FILE = 'snapshots.sqlite';
 /** Snapshots of the stream states commands decide on (derived, deletable). */
 export const STATES_FILE = 'states.sqlite';

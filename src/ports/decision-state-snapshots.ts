@@ -1,6 +1,6 @@
-// The port: snapshots of the stream states commands decide on (domain/resource-state.ts), so that the
-// first command on a project after a start folds the events since its latest snapshot, not its whole
-// history. Derived data: a missing, unreadable or outdated snapshot only means a longer fold.
+// The port: decision-state snapshots, of the stream states commands decide on (domain/resource-state.ts),
+// so that the first command on a project after a start folds the events since its latest snapshot, not its
+// whole history. Derived data: a missing, unreadable or outdated snapshot only means a longer fold.
 import type { StreamStateSnapshot } from '../domain/resource-state.js';
 
 /** What a stored snapshot is of, without its documents. */

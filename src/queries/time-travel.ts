@@ -44,8 +44,8 @@ export class AsOfReadScope {
    * Runs `task` (and everything it awaits) reading project-scoped collections from `reader`.
    *
    * On Node 20 the first `run` of an AsyncLocalStorage installs promise hooks for the whole process, and
-   * they stay: every promise of every later request then costs about 2.5 times as much (measured with a
-   * loop of awaits: 177 ms before, 445 ms after one run). So the storage is disabled again whenever the
+   * they stay: every promise of every later request then costs more than twice as much
+   * (docs/benchmarks.md). So the storage is disabled again whenever the
    * last travelling request has finished; the next one enables it for its own time.
    */
   async run<T>(reader: CollectionReader, task: () => Promise<T>): Promise<T> {

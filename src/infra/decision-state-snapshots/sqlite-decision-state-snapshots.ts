@@ -1,14 +1,15 @@
-// Stream-state snapshots in a small SQLite file of their own (`states.sqlite` beside the log), one row
-// per stream (the latest snapshot replaces the one before), written by the serving process's command
-// handler and by its snapshot builder's worker (worker-snapshot-builder.ts), each through a connection of
-// its own (the later save wins). Derived data, deletable: `synchronous = NORMAL` (a power loss may take
-// back the last snapshots), a short busy timeout (a writer holding the file too long makes one save fail,
-// logged, not wait), a row that does not decode is read as no snapshot, a file of another layout is
-// emptied, and a file that is not a readable database (at the start or later) is deleted and created
-// again (one that cannot be opened at all: no snapshots for the run, logged).
+// Decision-state snapshots (the states commands decide on) in a small SQLite file of their own
+// (`states.sqlite` beside the log), one row per stream (the latest snapshot replaces the one before),
+// written by the serving process's states adapter (infra/stream-states) and by its snapshot builder's
+// worker (worker-snapshot-builder.ts), each through a connection of its own (the later save wins). Derived
+// data, deletable: `synchronous = NORMAL` (a power loss may take back the last snapshots), a short busy
+// timeout (a writer holding the file too long makes one save fail, logged, not wait), a row that does not
+// decode is read as no snapshot, a file of another layout is emptied, and a file that is not a readable
+// database (at the start or later) is deleted and created again (one that cannot be opened at all: no
+// snapshots for the run, logged).
 // A body is the snapshot as JSON, deflated (raw deflate, level 1, on libuv's thread pool, as
-// snapshots.sqlite does): a 1,539-document state's 0.8 MB of JSON is stored in 132 KB, and its upsert
-// held the serving thread 6 ms instead of 16-20. Saves are stored in the order they were asked for.
+// snapshots.sqlite does): a smaller upsert holds the serving thread less (docs/benchmarks.md). Saves are
+// stored in the order they were asked for.
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
 import type { StreamStateSnapshot } from '../../domain/resource-state.js';

@@ -1,18 +1,16 @@
-// Stream-state snapshots built in a worker thread (snapshot-builder-worker.ts) with read-only access to
+// Decision-state snapshots built in a worker thread (snapshot-builder-worker.ts) with read-only access to
 // the log and a connection of its own to states.sqlite, so that folding a long stream's history never
 // holds the serving thread:
-// - catchUp(stream): the command handler's first load of a stream `distance` events or more past its
-//   snapshot (or without one) waits until one is stored at the stream's head, then reads it and folds
-//   what was appended since itself. Sixteen first writes at once to projects of 18,000 events each, with
-//   no snapshot (the first start after an upgrade), folded on the serving thread side by side: 16 of them
-//   passed a client's 10 s timeout under the disk bench's load, and every other request waited. The
-//   handler also asks it, without waiting, for each snapshot that falls due (every `distance` events it
-//   folds), so the serving thread never serialises a state.
+// - catchUp(stream): a stream's first load, `distance` events or more past its snapshot (or without
+//   one), waits until one is stored at the stream's head, then reads it and folds what was appended since,
+//   instead of many long folds side by side on the serving thread (the first start after an upgrade;
+//   figures in docs/benchmarks.md). The states adapter (infra/stream-states) also asks it, without
+//   waiting, for each snapshot that falls due, so the serving thread never serialises a state.
 // - sweep(): after a start, the snapshots of every stream that lacks one that close are built, longest
 //   gap first; a stream a command waits for goes before the sweep's next. Finding them walks the log's
-//   (stream, version) index once per start (100-330 ms at 1.25M events, in the worker).
+//   (stream, version) index once per start, in the worker.
 // One build at a time; a build a command waits for goes first. A failed worker fails its calls (the
-// handler then folds on the serving thread, as without a builder); the next call starts a fresh one.
+// states adapter then folds on the serving thread, as without a builder); the next call starts a fresh one.
 import type { DecisionStateSnapshotBuilder } from '../../ports/decision-state-snapshots.js';
 import type { Log } from '../log.js';
 import { WorkerCalls } from '../worker-calls.js';
@@ -21,7 +19,7 @@ import { WorkerCalls } from '../worker-calls.js';
 export interface SnapshotBuilderData {
   eventsPath: string;
   statesPath: string;
-  /** A snapshot this many events or more behind its stream's head is built again (the handler's snapshot distance). */
+  /** A snapshot this many events or more behind its stream's head is built again (the states adapter's snapshot distance). */
   distance: number;
 }
 

@@ -1,7 +1,8 @@
 // How a stream's state is loaded from the store: from the stream's latest snapshot when that snapshot can
 // serve (this code's state format, this stream, and the log still holds the event it ends with), then the
-// events after it, folded a page at a time. The command handler loads this way on the serving thread, and
-// the snapshot builder (infra/decision-state-snapshots/worker-snapshot-builder.ts) in a worker, ahead of it.
+// events after it, folded a page at a time. The states adapter (cached-stream-states.ts) loads this way on
+// the serving thread, and the snapshot builder (infra/decision-state-snapshots/worker-snapshot-builder.ts)
+// in a worker, ahead of it.
 import { evolve, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../../domain/resource-state.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { StoredSnapshotHead, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';

@@ -17,14 +17,14 @@ import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
 import { createMemoryReadStore } from '../read-store/memory-read-store.js';
 import { answerCalls, parentLog, postNotice } from '../worker-calls.js';
 import { FoldingProjectHistory } from './project-history.js';
-import { openSnapshotReader } from './snapshot-store.js';
+import { openReadModelSnapshotReader } from './read-model-snapshot-store.js';
 import type { DiscardNotice, FoldWorkerCall, FoldWorkerData } from './worker-project-history.js';
 
 const log = parentLog();
 const { eventsPath, snapshotsPath, cacheEntries, cacheBytes, foldQueue } = workerData as FoldWorkerData;
 // A log that cannot be opened fails the worker (the parent fails the call; its next call starts a fresh one).
 const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
-const snapshots = openSnapshotReader(
+const snapshots = openReadModelSnapshotReader(
   snapshotsPath,
   async (projectId, projection, snapshot) =>
     postNotice({ discard: { projectId, projection: { name: projection.name, version: projection.version }, snapshot: { version: snapshot.version, position: snapshot.position } } } satisfies DiscardNotice),

@@ -8,7 +8,7 @@
 //   of one of its collections (a story GET folds the resources projection, never the activity, search,
 //   iteration or analytics indexes).
 // - A fold starts from the nearest of: the cached fold of the same project and projection at a lower
-//   version, and the persisted snapshot at or below the version (snapshot-store.ts; taken by the
+//   version, and the persisted snapshot at or below the version (read-model-snapshot-store.ts; taken by the
 //   project-snapshots reaction every K versions). Its documents and checkpoint are copied into a fresh
 //   store and only the events after it are applied (the runner resumes from the copied checkpoint, as it
 //   does after a restart). Without either it starts from the first event.
@@ -35,7 +35,7 @@ import type { HeldReader, ProjectHistory } from '../../queries/time-travel.js';
 import { silentLog, type Log } from '../log.js';
 import { ProjectorRunner } from '../projector/projector-runner.js';
 import { FoldQueue } from './fold-queue.js';
-import type { ProjectSnapshot, SnapshotSource } from './snapshot-store.js';
+import type { ProjectSnapshot, ReadModelSnapshotSource } from './read-model-snapshot-store.js';
 
 export interface ProjectHistoryOptions {
   eventStore: EventStore;
@@ -47,7 +47,7 @@ export interface ProjectHistoryOptions {
   /** Estimated memory of the folds kept, running and held, in bytes; the most recent fold is kept whatever its size. */
   cacheBytes: number;
   /** Persisted snapshots a fold may start from (none: every cold fold starts from the first event). */
-  snapshots?: SnapshotSource;
+  snapshots?: ReadModelSnapshotSource;
   /** Cold folds that may wait while one runs; one more is refused with 503 `server_under_load` (default: no bound). */
   foldQueue?: number;
   /** Where a failed fold is reported. */

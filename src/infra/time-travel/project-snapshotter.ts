@@ -13,7 +13,7 @@ import type { Projection } from '../../projections/projection.js';
 import type { ProjectSnapshots } from '../../reactions/project-snapshots.js';
 import { createMemoryReadStore } from '../read-store/memory-read-store.js';
 import { FoldingProjectHistory } from './project-history.js';
-import type { SnapshotStore } from './snapshot-store.js';
+import type { ReadModelSnapshotStore } from './read-model-snapshot-store.js';
 
 /**
  * The projections worth a snapshot: every one but the activity indexes (one document per event), which
@@ -30,7 +30,7 @@ export function snapshottedProjections(projections: readonly Projection[]): Proj
  * history of its own (one fold per projection in memory stores, at most `cacheBytes` of them beyond the
  * most recent), as both placements build it (snapshot-placement.ts).
  */
-export function projectSnapshotter(options: { eventStore: EventStore; store: SnapshotStore; projections: readonly Projection[]; cacheBytes: number }): {
+export function projectSnapshotter(options: { eventStore: EventStore; store: ReadModelSnapshotStore; projections: readonly Projection[]; cacheBytes: number }): {
   snapshotter: ProjectSnapshotter;
   history: FoldingProjectHistory;
 } {
@@ -54,7 +54,7 @@ export class ProjectSnapshotter implements ProjectSnapshots {
     private readonly options: {
       /** Folds for snapshots only, starting from `store`'s snapshots; one cached fold per projection is enough. */
       history: FoldingProjectHistory;
-      store: SnapshotStore;
+      store: ReadModelSnapshotStore;
       projections: readonly Projection[];
     },
   ) {}

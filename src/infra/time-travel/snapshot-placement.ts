@@ -18,19 +18,19 @@ import type { ProjectSnapshots } from '../../reactions/project-snapshots.js';
 import type { Log } from '../log.js';
 import { WorkerCalls } from '../worker-calls.js';
 import { projectSnapshotter } from './project-snapshotter.js';
-import { openSnapshotReader, type ProjectionKey, type ProjectSnapshot, type SnapshotSource, type SnapshotStore } from './snapshot-store.js';
+import { openReadModelSnapshotReader, type ProjectionKey, type ProjectSnapshot, type ReadModelSnapshotSource, type ReadModelSnapshotStore } from './read-model-snapshot-store.js';
 
 /** Taking snapshots (the reaction's port) and reading them (the request folds'), wherever they are taken. */
 export interface PlacedProjectSnapshots extends ProjectSnapshots {
   /** What the request path's folds read snapshots from. */
-  readonly source: SnapshotSource;
+  readonly source: ReadModelSnapshotSource;
   /** The thread id of the thread that ran the last take (null before the first): tests see where snapshots are taken. */
   readonly lastTakeThreadId: number | null;
   close(): Promise<void>;
 }
 
 /** Takes snapshots on the calling thread, into `store`, which requests read too. */
-export function inThreadProjectSnapshots(options: { eventStore: EventStore; store: SnapshotStore; cacheBytes: number }): PlacedProjectSnapshots {
+export function inThreadProjectSnapshots(options: { eventStore: EventStore; store: ReadModelSnapshotStore; cacheBytes: number }): PlacedProjectSnapshots {
   const { snapshotter, history } = projectSnapshotter({ ...options, projections });
   let lastTakeThreadId: number | null = null;
   return {
@@ -68,7 +68,7 @@ export type SnapshotWorkerCall =
 
 /** Takes snapshots in a worker thread over the files at `eventsPath` (the log, read-only) and `snapshotsPath` (written there only). */
 export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
-  readonly source: SnapshotSource & { close(): Promise<void> };
+  readonly source: ReadModelSnapshotSource & { close(): Promise<void> };
   /** The answers: takenUpTo's position, take's thread id, nothing for the others. */
   private readonly worker: WorkerCalls<SnapshotWorkerCall, number | null>;
   private lastThreadId: number | null = null;
@@ -76,7 +76,7 @@ export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
 
   constructor(private readonly options: SnapshotWorkerData & { log: Log }) {
     const { eventsPath, snapshotsPath, cacheBytes, log } = options;
-    this.source = openSnapshotReader(snapshotsPath, (projectId, projection, snapshot) => this.discard(projectId, projection, snapshot), log);
+    this.source = openReadModelSnapshotReader(snapshotsPath, (projectId, projection, snapshot) => this.discard(projectId, projection, snapshot), log);
     const workerData: SnapshotWorkerData = { eventsPath, snapshotsPath, cacheBytes };
     this.worker = new WorkerCalls({ url: new URL('./snapshot-worker.js', import.meta.url), workerData, log, name: 'the snapshot worker' });
   }
@@ -105,7 +105,7 @@ export class WorkerProjectSnapshots implements PlacedProjectSnapshots {
     await this.worker.close({ call: 'close' });
   }
 
-  /** Best effort, as SnapshotStore.discard: a failed worker leaves the snapshot for the next fold to find again. */
+  /** Best effort, as ReadModelSnapshotStore.discard: a failed worker leaves the snapshot for the next fold to find again. */
   private async discard(projectId: number, projection: ProjectionKey, snapshot: Pick<ProjectSnapshot, 'version' | 'position'>): Promise<void> {
     try {
       await this.worker.call({ call: 'discard', projectId, projection: { name: projection.name, version: projection.version }, snapshot: { version: snapshot.version, position: snapshot.position } });

@@ -7,13 +7,13 @@ import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
 import { answerCalls, parentLog } from '../worker-calls.js';
 import { projectSnapshotter } from './project-snapshotter.js';
 import type { SnapshotWorkerCall, SnapshotWorkerData } from './snapshot-placement.js';
-import { openSqliteSnapshotStore } from './snapshot-store.js';
+import { openSqliteReadModelSnapshotStore } from './read-model-snapshot-store.js';
 
 const log = parentLog();
 const { eventsPath, snapshotsPath, cacheBytes } = workerData as SnapshotWorkerData;
 // A log that cannot be opened fails the worker (the parent rejects the call; its next call starts a fresh one).
 const eventStore = await openSqliteEventStore({ path: eventsPath, readOnly: true });
-const store = openSqliteSnapshotStore(snapshotsPath, log);
+const store = openSqliteReadModelSnapshotStore(snapshotsPath, log);
 const { snapshotter, history } = projectSnapshotter({ eventStore, store, projections, cacheBytes });
 
 /** The call's answer: takenUpTo's position, the thread id that ran a take, nothing for the others. */

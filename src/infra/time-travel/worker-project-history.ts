@@ -22,7 +22,7 @@ import type { Filter, FindOptions, ReadOnlyCollection } from '../../ports/read-s
 import type { HeldReader, ProjectHistory } from '../../queries/time-travel.js';
 import type { Log } from '../log.js';
 import { WorkerCalls } from '../worker-calls.js';
-import type { ProjectionKey, ProjectSnapshot, SnapshotSource } from './snapshot-store.js';
+import type { ProjectionKey, ProjectSnapshot, ReadModelSnapshotSource } from './read-model-snapshot-store.js';
 import { versionAtInstant, type FoldUsage } from './project-history.js';
 
 /** What the worker is started with. */
@@ -57,7 +57,7 @@ export class WorkerProjectHistory implements ProjectHistory {
       /** The serving thread's connection to the log (versionAt). */
       eventStore: EventStore;
       /** Discards a snapshot the worker could not use (the snapshot writer's). */
-      discard: SnapshotSource['discard'];
+      discard: ReadModelSnapshotSource['discard'];
       log: Log;
     },
   ) {

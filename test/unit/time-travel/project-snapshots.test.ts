@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read-store.js';
 import { FoldingProjectHistory } from '../../../src/infra/time-travel/project-history.js';
 import { ProjectSnapshotter, snapshottedProjections } from '../../../src/infra/time-travel/project-snapshotter.js';
-import { openSqliteSnapshotStore, type SnapshotStore } from '../../../src/infra/time-travel/snapshot-store.js';
+import { openSqliteReadModelSnapshotStore, type ReadModelSnapshotStore } from '../../../src/infra/time-travel/read-model-snapshot-store.js';
 import type { RecordedEvent } from '../../../src/domain/events.js';
 import type { Projection } from '../../../src/projections/projection.js';
 import { projections } from '../../../src/projections/registry.js';
@@ -40,7 +40,7 @@ async function everyEvent(eventStore: EventStore): Promise<RecordedEvent[]> {
 }
 
 /** Runs the snapshot reaction over the whole log, as the reaction runner would after a start. */
-async function takeSnapshots(eventStore: EventStore, store: SnapshotStore, over: readonly Projection[]): Promise<void> {
+async function takeSnapshots(eventStore: EventStore, store: ReadModelSnapshotStore, over: readonly Projection[]): Promise<void> {
   const history = new FoldingProjectHistory({ eventStore, projections: over, newReadStore: createMemoryReadStore, cacheEntries: over.length, cacheBytes: 1 << 30, snapshots: store });
   const reaction = projectSnapshotsReaction(new ProjectSnapshotter({ history, store, projections: over }), EVERY);
   expect(await reaction.resumeAfter!(0)).to.equal(0);
@@ -52,12 +52,12 @@ describe('time travel: persisted snapshots', function () {
   this.timeout(60_000);
   const seeded = seededProjectHistorySuite(30);
 
-  const cold = (eventStore: EventStore, over: readonly Projection[], snapshots?: SnapshotStore) =>
+  const cold = (eventStore: EventStore, over: readonly Projection[], snapshots?: ReadModelSnapshotStore) =>
     new FoldingProjectHistory({ eventStore, projections: over, newReadStore: createMemoryReadStore, cacheEntries: 1, cacheBytes: 1 << 30, ...(snapshots ? { snapshots } : {}) });
 
   it('folds from the snapshot at or below N to the documents of a fold from the first event, reading fewer than K events', async () => {
     const { app, project, version } = seeded;
-    const store = openSqliteSnapshotStore(':memory:');
+    const store = openSqliteReadModelSnapshotStore(':memory:');
     const snapshotted = snapshottedProjections(projections);
     await takeSnapshots(app.storyline.eventStore, store, snapshotted);
     expect(await store.storedBytes()).to.be.greaterThan(0);
@@ -79,7 +79,7 @@ describe('time travel: persisted snapshots', function () {
 
   it('never starts from a snapshot whose event the log does not hold (another log), and discards it', async () => {
     const { app, project, version } = seeded;
-    const store = openSqliteSnapshotStore(':memory:');
+    const store = openSqliteReadModelSnapshotStore(':memory:');
     const resources = projections.filter((projection) => projection.name === 'resources');
     await takeSnapshots(app.storyline.eventStore, store, resources);
     const other = await storylineApp();
@@ -108,7 +108,7 @@ describe('time travel: persisted snapshots', function () {
       collections: [{ name: 'tallies', indexes: [] }],
       apply: (event) => [{ collection: 'tallies', ops: [{ op: 'upsert', filter: { id: 1 }, update: { $set: { seen: event.version, meaning: `v${version}` } } }] }],
     });
-    const store = openSqliteSnapshotStore(':memory:');
+    const store = openSqliteReadModelSnapshotStore(':memory:');
     await takeSnapshots(app.storyline.eventStore, store, [tally(1)]);
     const before = await store.storedBytes();
     expect(before).to.be.greaterThan(0);

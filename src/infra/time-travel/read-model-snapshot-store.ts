@@ -1,4 +1,4 @@
-// Persisted snapshots of project folds (`snapshots.sqlite` beside the log): one projection of one
+// Read-model snapshots, for time travel: persisted snapshots of project folds (`snapshots.sqlite` beside the log): one projection of one
 // project folded up to one version, stored so that a process that never folded the project starts a
 // fold from the nearest snapshot at or below the version asked instead of from the first event.
 //
@@ -9,7 +9,7 @@
 //   Where the file cannot be opened at all (a read-only volume) the snapshots live in memory instead
 //   (taken in the snapshot worker, they then serve only its own folds: requests fold from the first event).
 // - One connection writes the file (the snapshot worker's, or the serving thread's for a log that the
-//   worker cannot reach); the serving thread reads the worker's through openSnapshotReader.
+//   worker cannot reach); the serving thread reads the worker's through openReadModelSnapshotReader.
 // - Keyed by (project, projection name, projection version, project version): a projection whose
 //   version changes never reads the snapshots of its earlier version, and they are deleted when the
 //   reaction starts over for the new one (`progress`). Each carries the hash of the stream's event at its
@@ -18,9 +18,9 @@
 // - A snapshot that cannot serve (its body does not decode, its event is not in the log) is discarded
 //   and the reaction's progress moved back before it, so the next start takes it again.
 // - A body is the fold's collections (physical names, the runner's checkpoint included) as JSON,
-//   deflated (raw deflate, level 1: the benchmark's 11.2 MB of JSON at 100,000 events is stored in 1.0 MB,
-//   and inflating it costs 35-70 ms beside 70-250 ms of JSON.parse). Compression runs on libuv's thread
-//   pool, off the event loop.
+//   deflated (raw deflate, level 1: about a tenth of the size, and inflating costs far less than the
+//   JSON.parse it precedes; figures in docs/benchmarks.md). Compression runs on libuv's thread pool, off
+//   the event loop.
 // - `synchronous = NORMAL`: a power loss may take back the last commits (snapshots, then the progress
 //   row written after them); the worst case is a missing snapshot (a longer fold), never a wrong one.
 import { promisify } from 'node:util';
@@ -47,9 +47,9 @@ export interface ProjectSnapshot {
 }
 
 /** What a fold reads of the snapshots: the nearest one, and discarding one that cannot serve. */
-export type SnapshotSource = Pick<SnapshotStore, 'nearest' | 'discard'>;
+export type ReadModelSnapshotSource = Pick<ReadModelSnapshotStore, 'nearest' | 'discard'>;
 
-export interface SnapshotStore {
+export interface ReadModelSnapshotStore {
   /** The snapshot of the project's projection at the highest version at or below `atOrBelow`; null when none is readable. */
   nearest(projectId: number, projection: ProjectionKey, atOrBelow: number): Promise<ProjectSnapshot | null>;
   /** Stores (or replaces) one snapshot. */
@@ -152,7 +152,7 @@ function openDatabase(path: string): { db: Database.Database; statements: Statem
 }
 
 /** The snapshot store in `path` (`:memory:` in tests and memory-only servers). */
-export function openSqliteSnapshotStore(path: string, log: Log = silentLog): SnapshotStore {
+export function openSqliteReadModelSnapshotStore(path: string, log: Log = silentLog): ReadModelSnapshotStore {
   let current = openOrRecreate(path, log);
 
   /** After corruption: the file is deleted and created empty (every snapshot is derived data). */
@@ -250,7 +250,7 @@ async function decodedOrDiscarded(
  * as "no snapshot" (the fold starts from the first event). Discarding is the writer's: `discard` hands
  * it over.
  */
-export function openSnapshotReader(path: string, discard: SnapshotSource['discard'], log: Log = silentLog): SnapshotSource & { close(): Promise<void> } {
+export function openReadModelSnapshotReader(path: string, discard: ReadModelSnapshotSource['discard'], log: Log = silentLog): ReadModelSnapshotSource & { close(): Promise<void> } {
   let open: { db: Database.Database; nearest: Database.Statement<[number, string, number, number], StoredRow> } | null = null;
 
   function nearestStatement() {
