@@ -1,6 +1,7 @@
-// Read-model snapshots, for time travel: persisted snapshots of project folds (`snapshots.sqlite` beside the log): one projection of one
-// project folded up to one version, stored so that a process that never folded the project starts a
-// fold from the nearest snapshot at or below the version asked instead of from the first event.
+// Read-model snapshots, for time travel: persisted snapshots of project folds (`snapshots.sqlite` beside
+// the log): one projection of one project folded up to one version, stored so that a process that never
+// folded the project starts a fold from the nearest snapshot at or below the version asked instead of
+// from the first event.
 //
 // - Derived data, like readmodels.sqlite: written by the project-snapshots reaction, deletable. A missing
 //   file is created empty; a file that is not a readable database (or turns out corrupt while it is
