@@ -28,8 +28,11 @@ import type { Reaction, ReactionFailure, ReactionStep } from './reaction.js';
 
 /** The activity items of a project's versions (api/activity-items.ts). */
 export interface WebhookActivityItems {
-  after(projectId: number, afterVersion: number, limit: number, format: { millis: boolean }): Promise<Array<{ version: number; json: string | null }>>;
+  after(projectId: number, afterVersion: number, limit: number, format: { millis: boolean }): Promise<ActivityItem[]>;
 }
+
+/** A version's activity item as JSON (null: the version has none). */
+type ActivityItem = { version: number; json: string | null };
 
 export interface WebhookSettings {
   /** First retry after this; each further failure doubles it, up to `retryMaxMs`. */
@@ -95,11 +98,22 @@ export function webhooksReaction(deps: WebhookDeps): WebhookReaction {
   let adoptUntil: number | null = null;
 
   const failures = new StepFailures(clock);
+  /** Reads in flight by project and version: the webhooks of a project, woken together, share one. */
+  const reading = new Map<string, Promise<readonly ActivityItem[]>>();
   const shared: WorkerContext = {
     deps,
     clock,
     slots,
     failures,
+    itemsAfter(projectId, afterVersion) {
+      const key = `${projectId}:${afterVersion}`;
+      let read = reading.get(key);
+      if (!read) {
+        read = deps.items.after(projectId, afterVersion, READ_AHEAD, { millis: false }).finally(() => reading.delete(key));
+        reading.set(key, read);
+      }
+      return read;
+    },
     changed(worker) {
       dirty.add(worker);
       flushTimer ??= setTimeout(() => void flush(), FLUSH_MS);
@@ -248,6 +262,8 @@ interface WorkerContext {
   slots: HostSlots;
   /** The workers' own storage failures, shown as the reaction's (/health). */
   failures: StepFailures;
+  /** The next items of a project after a version (READ_AHEAD at most; shared by the webhooks reading the same). */
+  itemsAfter(projectId: number, afterVersion: number): Promise<readonly ActivityItem[]>;
   /** The state moved on: written with the next flush. */
   changed(worker: WebhookWorker): void;
   /** Writes the state now (failures, pauses, register changes); a failed write is retried by the flushes. */
@@ -347,17 +363,17 @@ class WebhookWorker {
   }
 
   /** The next items after the checkpoint (kept only while they are delivered one after the other). */
-  private ahead: Array<{ version: number; json: string | null }> = [];
+  private ahead: ActivityItem[] = [];
   /** The webhook as the read model held it when it was last registered (URL, secret ref), and its secret. */
   private known: { registeredAt: number; webhook: Doc | null; secret: { ref: string; value: string | null } | null } | null = null;
 
   /** The next items after the checkpoint; null after a failure to read them (retried after a pause). */
-  private async readNext(): Promise<Array<{ version: number; json: string | null }> | null> {
+  private async readNext(): Promise<ActivityItem[] | null> {
     const { deps, failures } = this.context;
     try {
-      const items = await deps.items.after(this.state.projectId, this.state.deliveredVersion, READ_AHEAD, { millis: false });
+      const items = await this.context.itemsAfter(this.state.projectId, this.state.deliveredVersion);
       failures.succeeded('read');
-      return items;
+      return [...items];
     } catch (error) {
       if (failures.failed('read', error)) deps.log.warn('webhooks cannot read their projects\' activity; trying again', { webhook_id: this.state.webhookId, error: String(error) });
       await this.sleep(this.context.deps.settings.retryMs);
