@@ -364,6 +364,8 @@ class WebhookWorker {
 
   /** The next items after the checkpoint (kept only while they are delivered one after the other). */
   private ahead: ActivityItem[] = [];
+  /** The receiving host of the webhook's URL (parsed once per URL). */
+  private receiver: { url: string; host: string } | null = null;
   /** The webhook as the read model held it when it was last registered (URL, secret ref), and its secret. */
   private known: { registeredAt: number; webhook: Doc | null; secret: { ref: string; value: string | null } | null } | null = null;
 
@@ -418,7 +420,8 @@ class WebhookWorker {
       if (secret === null) return { status: null, error: 'the signing secret is not in this server\'s credentials (an imported log?): set it again with PUT' };
       headers['X-Storyline-Signature'] = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     }
-    return this.context.slots.run(hostOf(url), () => deps.sender.post({ url, body, headers }));
+    if (this.receiver?.url !== url) this.receiver = { url, host: hostOf(url) };
+    return this.context.slots.run(this.receiver.host, () => deps.sender.post({ url, body, headers }));
   }
 
   /** The webhook's document, read again only after a change of it was registered. */

@@ -12,10 +12,13 @@ import type { WebhookAddresses } from './webhook-addresses.js';
 
 /** Bytes of an answer read before the connection is let go. */
 const MAX_ANSWER_BYTES = 64 * 1024;
+/** Parsed webhook URLs kept (all are forgotten at once past it). */
+const MAX_PARSED_URLS = 10_000;
 
 export class HttpWebhookSender implements WebhookSender {
   private readonly http: HttpAgent;
   private readonly https: HttpsAgent;
+  private readonly parsed = new Map<string, URL | null>();
 
   /** `socketsPerHost`: connections kept open per receiving host, as many as deliveries may run at once there. */
   constructor(
@@ -28,18 +31,15 @@ export class HttpWebhookSender implements WebhookSender {
   }
 
   async post(delivery: WebhookRequest): Promise<WebhookAnswer> {
-    let url: URL;
-    try {
-      url = new URL(delivery.url);
-    } catch {
-      return { status: null, error: 'the webhook URL is not a URL' };
-    }
+    const url = this.parse(delivery.url);
+    if (url === null) return { status: null, error: 'the webhook URL is not a URL' };
     const secure = url.protocol === 'https:';
     if (!secure && url.protocol !== 'http:') return { status: null, error: 'the webhook URL is not http or https' };
     const checked = await this.addresses.resolve(url.hostname);
     if (!checked.ok) return { status: null, error: checked.problem };
-    const body = Buffer.from(delivery.body);
-    const headers: Record<string, string> = { ...delivery.headers, Host: url.host, 'Content-Length': String(body.length) };
+    // Written as a string: the request's head and body then go out in one write, not two gathered.
+    const body = delivery.body;
+    const headers: Record<string, string> = { ...delivery.headers, Host: url.host, 'Content-Length': String(Buffer.byteLength(body)) };
     if (url.username !== '' || url.password !== '') {
       headers['Authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
     }
@@ -79,8 +79,22 @@ export class HttpWebhookSender implements WebhookSender {
         settle({ status: null, error: `no answer within ${Math.round(this.timeoutMs / 1000)} s` });
       }, this.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => settle({ status: null, error: connectionProblem(error) }));
-      req.end(body);
+      req.end(body, 'utf8');
     });
+  }
+
+  /** The URL parsed (null: not a URL), kept for the next deliveries to it: each webhook has one URL. */
+  private parse(text: string): URL | null {
+    if (this.parsed.has(text)) return this.parsed.get(text)!;
+    let url: URL | null;
+    try {
+      url = new URL(text);
+    } catch {
+      url = null;
+    }
+    if (this.parsed.size >= MAX_PARSED_URLS) this.parsed.clear();
+    this.parsed.set(text, url);
+    return url;
   }
 
   close(): void {
