@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../src/infra/config.js';
 import { withBenchOwner } from './bench-owner.js';
-import { cpuMs, freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
+import { cpuMs, freePort, machine, startChild, stopChild, waitUntilServing } from './http-bench.js';
 
 const STREAMS = Number(process.env['STREAM_BENCH_STREAMS'] ?? 1000);
 const WRITERS = Number(process.env['STREAM_BENCH_WRITERS'] ?? 8);
@@ -58,6 +58,7 @@ export async function run(): Promise<void> {
       return { ...load, cpuPerWrite };
     };
 
+    process.stdout.write(`machine: ${machine()}\n`);
     await writer.load(WARM_UP_S);
     const before = await measured();
     report('without streams', before);
@@ -102,7 +103,7 @@ export async function run(): Promise<void> {
 /** A phase's write rate and what a write cost the server's CPU (the fan-out included; less distorted by a busy machine). */
 function report(what: string, load: { rate: number; cpuPerWrite: number | null }): void {
   const cpu = load.cpuPerWrite === null ? '' : `, server CPU ${load.cpuPerWrite.toFixed(2)} ms per write`;
-  process.stdout.write(`durable writes ${what}: ${load.rate.toFixed(0)} /s (${WRITERS} connections, ${DURATION_S} s)${cpu}\n`);
+  process.stdout.write(`durable writes ${what}: ${load.rate.toFixed(0)} /s (${WRITERS} connections, ${DURATION_S} s)${cpu}; ${machine()}\n`);
 }
 
 function rssMb(pid: number): number {

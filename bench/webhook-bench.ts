@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../src/infra/config.js';
 import { withBenchOwner } from './bench-owner.js';
-import { cpuMs, freePort, startChild, stopChild, waitUntilServing } from './http-bench.js';
+import { cpuMs, freePort, machine, startChild, stopChild, waitUntilServing } from './http-bench.js';
 import { percentile } from './stats.js';
 
 const WEBHOOKS = Number(process.env['WEBHOOK_BENCH_WEBHOOKS'] ?? 100);
@@ -55,7 +55,7 @@ export async function run(): Promise<void> {
     await waitUntilServing(port, `${PREFIX}/projects/${projectId}`, { 'X-TrackerToken': token });
     const api = new Api(port, token, projectId);
     for (let i = 0; i < WEBHOOKS; i++) await api.post(`/projects/${projectId}/webhooks`, { webhook_url: `${receiver.url}/hook/${i}` });
-    process.stdout.write(`${WEBHOOKS} webhooks to one receiver on loopback; server RSS ${rssMb(child.pid!)} MB\n`);
+    process.stdout.write(`${WEBHOOKS} webhooks to one receiver on loopback; server RSS ${rssMb(child.pid!)} MB; machine: ${machine()}\n`);
 
     // 1. Delivery delay at RATE writes/s (the webhooks' own creations, delivered to the earlier ones, not
     //    counted: they are delivered before the paced writes start, so no backlog of them delays those).
@@ -80,7 +80,7 @@ export async function run(): Promise<void> {
       `paced writes: ${answers.size} in ${DURATION_S} s (${(answers.size / DURATION_S).toFixed(0)} /s asked ${RATE}); ${delays.length} deliveries ` +
         `(${receiver.received} received with retries); delay after the write's answer p50 ${percentile(delays, 50).toFixed(0)} ms, ` +
         `p99 ${percentile(delays, 99).toFixed(0)} ms (target <= 1000), max ${delays.at(-1)?.toFixed(0)} ms` +
-        `${allArrived ? '' : `; ${late} not arrived ${DELIVERY_WAIT_MS / 1000} s after the last write (p99 over the arrived only)`}${cpu}; server RSS ${rssMb(child.pid!)} MB\n`,
+        `${allArrived ? '' : `; ${late} not arrived ${DELIVERY_WAIT_MS / 1000} s after the last write (p99 over the arrived only)`}${cpu}; server RSS ${rssMb(child.pid!)} MB; ${machine()}\n`,
     );
 
     // 2. A silent receiver, then its backlog.

@@ -48,9 +48,9 @@ const CATCH_UP_PAGE = 100;
 /** Applied events waiting for a fan-out before further ones are left to the streams' catch-up from the log. */
 const MAX_WAITING_EVENTS = 10_000;
 /**
- * A fan-out waits at least this many times as long as the last one took: writing to every socket (a
- * system call each) may take at most a fifth of the server's time, whatever the machine's load, so
- * writes keep >= 80% of their rate; on a busy machine the period stretches instead.
+ * A fan-out waits at least this many times as long as the last one spent writing to the sockets (a
+ * system call each): that may take at most a fifth of the server's time, whatever the machine's load,
+ * so writes keep >= 80% of their rate; on a busy machine the period stretches instead.
  */
 const FAN_OUT_SPACING = 5;
 /** What a client waits before reconnecting after the stream ended (EventSource's `retry`). */
@@ -98,8 +98,8 @@ export class LiveActivity {
   private fanning = false;
   /** When the last fan-out began (performance.now()). */
   private lastFanOut = Number.NEGATIVE_INFINITY;
-  /** How long the last fan-out took (ms). */
-  private lastFanOutMs = 0;
+  /** How long the last fan-out spent writing to the sockets (ms). */
+  private lastWritingMs = 0;
 
   constructor(
     private readonly deps: { applied: AppliedEvents; items: Pick<ActivityItems, 'of' | 'after'>; log: ApiLog },
@@ -215,14 +215,14 @@ export class LiveActivity {
 
   /**
    * Fans out what waits at once when the last fan-out began `flushMs` ago or more (and at least
-   * FAN_OUT_SPACING times its duration), else when that much has passed: under a stream of writes each
-   * stream gets one write per period holding every version of it, instead of one per applied batch (a
-   * socket write per stream is what a fan-out costs).
+   * FAN_OUT_SPACING times as long as its socket writes took), else when that much has passed: under a
+   * stream of writes each stream gets one write per period holding every version of it, instead of one
+   * per applied batch (a socket write per stream is what a fan-out costs).
    */
   private schedule(): void {
     if (this.flushTimer || this.fanning || this.closed) return;
     if (this.waiting.length === 0 && this.behind.size === 0) return;
-    const period = Math.max(this.settings.flushMs, FAN_OUT_SPACING * this.lastFanOutMs);
+    const period = Math.max(this.settings.flushMs, FAN_OUT_SPACING * this.lastWritingMs);
     const delay = Math.max(0, this.lastFanOut + period - performance.now());
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
@@ -238,18 +238,19 @@ export class LiveActivity {
     const behind = [...this.behind];
     this.behind.clear();
     try {
-      if (events.length > 0) await this.fanOut(events);
+      this.lastWritingMs = events.length > 0 ? await this.fanOut(events) : 0;
       for (const projectId of behind) for (const stream of this.byProject.get(projectId) ?? []) void this.catchUp(stream);
     } catch (error) {
       this.deps.log.error('the live activity stream could not fan out a batch', { error: String(error) });
     } finally {
       this.fanning = false;
-      this.lastFanOutMs = performance.now() - this.lastFanOut;
       this.schedule();
     }
   }
 
-  private async fanOut(batch: readonly RecordedEvent[]): Promise<void> {
+  /** Writes the batch's items to the live streams; returns the time spent writing (ms). */
+  private async fanOut(batch: readonly RecordedEvent[]): Promise<number> {
+    let writingMs = 0;
     const projects = projectsWithStreams(batch, this.byProject);
     for (const projectId of projects) {
       const events = batch.filter((event) => projectIdOfStream(event.stream) === projectId);
@@ -266,11 +267,14 @@ export class LiveActivity {
         const items = await this.deps.items.of(projectId, events, group[0]!.format);
         // Streams in step (the same last version sent) get the same bytes: built once, written to each.
         const chunks = new Map<number, { bytes: Buffer; last: number } | null>();
+        const began = performance.now();
         for (const stream of group) this.deliverLive(stream, items, chunks);
+        writingMs += performance.now() - began;
       }
       if (events.some((event) => event.type === 'project_delete')) for (const stream of streams) this.end(stream);
     }
     if (batch.some(changesAccess)) this.recheck(accessConcerns(batch));
+    return writingMs;
   }
 
   private deliverLive(

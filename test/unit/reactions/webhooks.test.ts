@@ -1,7 +1,7 @@
 // The webhook deliveries with their collaborators faked (a log of versions, a register store, a sender
 // answering as scripted): the register keeps one worker per webhook whatever the runner replays, a
 // paused webhook reads nothing more from the log whatever is written, and the address policy refuses
-// every private range, IPv4-mapped IPv6 included.
+// every private range, IPv4-mapped IPv6 included; the webhooks of a project woken together read the log once.
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/domain/events.js';
 import { isPrivateAddress, WebhookAddresses } from '../../../src/infra/webhooks/webhook-addresses.js';
@@ -34,7 +34,7 @@ interface Faults {
 }
 
 function world(answer: (request: WebhookRequest) => WebhookAnswer, faults: Faults = { documentReads: 0, checkpointWrites: 0 }) {
-  const log = { head: 2, reads: 0 };
+  const log = { head: 2, reads: 0, readAfter: [] as number[] };
   const warnings: string[] = [];
   const rows = new Map<number, WebhookDeliveryState>();
   const sent: WebhookRequest[] = [];
@@ -42,6 +42,7 @@ function world(answer: (request: WebhookRequest) => WebhookAnswer, faults: Fault
     items: {
       async after(_projectId, afterVersion, limit) {
         log.reads++;
+        log.readAfter.push(afterVersion);
         const items = [];
         for (let version = afterVersion + 1; version <= log.head && items.length < limit; version++) items.push({ version, json: `{"v":${version}}` });
         return items;
@@ -133,6 +134,21 @@ describe('webhook deliveries', () => {
     await reaction.delivered(WEBHOOK, 6);
     expect(sent.map((request) => request.headers['X-Storyline-Delivery'])).to.deep.equal([3, 3, 3, 4, 5, 6].map((version) => `${WEBHOOK}-${version}`));
     expect(reaction.deliveryState(WEBHOOK)).to.include({ paused: false, failures: 0, lastError: null, registeredAt: 6 });
+    await reaction.stop!();
+  });
+
+  it('reads a version once for all the webhooks of a project woken together', async () => {
+    const { log, sent, reaction } = world(() => ({ status: 204, error: null }));
+    await reaction.start!();
+    const ids = [WEBHOOK, WEBHOOK + 1, WEBHOOK + 2];
+    await reaction.handle([event(2, 'webhook_create', ids.map((id) => ({ kind: 'webhook', change_type: 'create', id, new_values: { webhook_url: 'http://hooks.example/x' } })))]);
+    await settle();
+    const readsBefore = log.readAfter.length;
+    log.head = 3;
+    await reaction.handle([event(3, 'story_create')]);
+    for (const id of ids) await reaction.delivered(id, 3);
+    expect(log.readAfter.slice(readsBefore).filter((after) => after === 2), 'one read after version 2 for the three').to.have.length(1);
+    expect(sent.map((request) => request.headers['X-Storyline-Delivery']).sort()).to.deep.equal(ids.map((id) => `${id}-3`));
     await reaction.stop!();
   });
 
