@@ -220,15 +220,15 @@ export function line(result: AutocannonResult): string {
   );
 }
 
-/**
- * CPU time (user + system) the child process has used, from /proc (Linux); null elsewhere. Beside the
- * writes/s it tells what a write costs the server, which a machine busy with other work distorts less.
- */
 /** The CPU model, cores and load average over 1, 5 and 15 minutes: the machine a figure was measured on. */
 export function machine(): string {
   return `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`;
 }
 
+/**
+ * CPU time (user + system) the child process has used, from /proc (Linux); null elsewhere. Beside the
+ * writes/s it tells what a write costs the server, which a machine busy with other work distorts less.
+ */
 export function cpuMs(child: ChildProcess): number | null {
   try {
     const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
