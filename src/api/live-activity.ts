@@ -49,10 +49,12 @@ const CATCH_UP_PAGE = 100;
 const MAX_WAITING_EVENTS = 10_000;
 /**
  * A fan-out waits at least this many times as long as the last one spent writing to the sockets (a
- * system call each): that may take at most a fifth of the server's time, whatever the machine's load,
- * so writes keep >= 80% of their rate; on a busy machine the period stretches instead.
+ * system call each): that may take at most a fifth of the server's time, so writes keep >= 80% of
+ * their rate; on a busy machine the period stretches instead, up to MAX_STRETCH times `flushMs`, which
+ * bounds what a version waits.
  */
 const FAN_OUT_SPACING = 5;
+const MAX_STRETCH = 5;
 /** What a client waits before reconnecting after the stream ended (EventSource's `retry`). */
 const RECONNECT_MS = 2000;
 
@@ -215,14 +217,16 @@ export class LiveActivity {
 
   /**
    * Fans out what waits at once when the last fan-out began `flushMs` ago or more (and at least
-   * FAN_OUT_SPACING times as long as its socket writes took), else when that much has passed: under a
-   * stream of writes each stream gets one write per period holding every version of it, instead of one
-   * per applied batch (a socket write per stream is what a fan-out costs).
+   * FAN_OUT_SPACING times as long as its socket writes took, at most MAX_STRETCH times `flushMs`), else
+   * when that much has passed: under a stream of writes each stream gets one write per period holding
+   * every version of it, instead of one per applied batch (a socket write per stream is what a fan-out
+   * costs).
    */
   private schedule(): void {
     if (this.flushTimer || this.fanning || this.closed) return;
     if (this.waiting.length === 0 && this.behind.size === 0) return;
-    const period = Math.max(this.settings.flushMs, FAN_OUT_SPACING * this.lastWritingMs);
+    const { flushMs } = this.settings;
+    const period = Math.min(Math.max(flushMs, FAN_OUT_SPACING * this.lastWritingMs), MAX_STRETCH * flushMs);
     const delay = Math.max(0, this.lastFanOut + period - performance.now());
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
