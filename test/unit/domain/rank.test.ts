@@ -1,8 +1,22 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { FIRST_KEY, compareKeys, isKey, keyAfter, keyBetween } from '../../../src/domain/rank.js';
 
+/** [above, below, keyBetween, keyAfter?] as the hand-written implementation gave them before the library. */
+const recordedKeys = JSON.parse(
+  readFileSync(new URL('../../../../test/unit/domain/fixtures/rank-keys-recorded.json', import.meta.url), 'utf8'),
+) as [string | null, string | null, string, string?][];
+
 describe('rank keys (fractional indexing)', () => {
+  it('gives the same keys as the hand-written implementation did (appends, prepends, one gap, runs, random, extremes)', () => {
+    expect(recordedKeys.length).to.be.greaterThan(3000);
+    for (const [above, below, between, after] of recordedKeys) {
+      expect(keyBetween(above, below), `between ${above} and ${below}`).to.equal(between);
+      if (after !== undefined) expect(keyAfter(above!, below!), `after ${above} before ${below}`).to.equal(after);
+    }
+  });
+
   it('hands out a first key and keys on either side of it', () => {
     const first = keyBetween(null, null);
     expect(first).to.equal(FIRST_KEY);
