@@ -146,6 +146,28 @@ describe('CLI: --help and --version', function () {
     expect(bare?.stderr).to.contain('storyline person add').and.not.to.contain('storyline serve');
   });
 
+  it('refuses an option a command does not take, naming the nearest one it takes, exit 2 (every command)', async () => {
+    for (const command of cliCommands) {
+      const option = /--([a-z-]+)/.exec(command.usage)?.[1] ?? 'help';
+      const nearMiss = `--${option.slice(0, -1)}`;
+      const refused = await run(process.execPath, [bin, ...command.words, nearMiss, 'x'], { env: { ...process.env, STORYLINE_DATA: ':memory:' } }).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code, command.words.join(' ')).to.equal(2);
+      expect(refused?.stderr, command.words.join(' ')).to.contain(`unknown option '${nearMiss}' (did you mean --${option}?)`).and.to.contain(`usage: storyline ${command.usage}`);
+    }
+  });
+
+  it('answers an option no command takes without a guess, exit 2', async () => {
+    const refused = await run(process.execPath, [bin, 'export', '--verbose'], { env: { ...process.env, STORYLINE_DATA: ':memory:' } }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).to.equal(2);
+    expect(refused?.stderr).to.contain("unknown option '--verbose'\n").and.not.to.contain('did you mean');
+  });
+
   it("prints package.json's version", async () => {
     expect((await run(process.execPath, [bin, '--version'])).stdout.trim()).to.equal(packageJson.version);
   });

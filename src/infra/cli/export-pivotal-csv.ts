@@ -2,15 +2,14 @@
 // (src/infra/pivotal-csv/pivotal-csv-export.ts), the file `import-pivotal-csv` turns back into the same
 // stories and epics. Reads the read models (beside a running server or not); FILE must not exist.
 import { existsSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { CliUsageError, type CliCommand } from './command.js';
+import { CliUsageError, parseCommandArgs, type CliCommand } from './command.js';
 
 export const exportPivotalCsvCommand: CliCommand = {
   words: ['export-pivotal-csv'],
   usage: 'export-pivotal-csv --project ID --out FILE',
   summary: "write project ID's stories and epics as a Pivotal Tracker CSV export (what import-pivotal-csv reads); FILE must not exist",
   async run(args, { config, out, err }) {
-    const { values } = parseArgs({ args, options: { project: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    const { values } = parseCommandArgs({ args, options: { project: { type: 'string' }, out: { type: 'string' } }, strict: true });
     if (!values.project || !/^[1-9][0-9]{0,15}$/.test(values.project)) throw new CliUsageError('export-pivotal-csv needs --project ID (a project id)');
     if (!values.out) throw new CliUsageError('export-pivotal-csv needs --out FILE');
     if (existsSync(values.out)) {

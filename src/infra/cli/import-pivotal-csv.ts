@@ -5,13 +5,12 @@
 // failures), 1 when some row could not be read or made into one (each is reported with its problems).
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { PivotalStoryImport, type PivotalRowOutcome } from '../../commands/pivotal-story-import.js';
 import { DomainError } from '../../domain/errors.js';
 import { createLog } from '../log.js';
 import { readPivotalCsv } from '../pivotal-csv/pivotal-csv-file.js';
 import { PivotalHeaderError } from '../pivotal-csv/pivotal-story-rows.js';
-import { CliUsageError, type CliCommand } from './command.js';
+import { CliUsageError, parseCommandArgs, type CliCommand } from './command.js';
 
 const BAR_WIDTH = 30;
 
@@ -20,7 +19,7 @@ export const importPivotalCsvCommand: CliCommand = {
   usage: 'import-pivotal-csv FILE --project ID',
   summary: "turn a Pivotal Tracker CSV export into stories and epics of project ID, in the file's order; prints a summary line",
   async run(args, { config, out, err }) {
-    const { values, positionals } = parseArgs({ args, options: { project: { type: 'string' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseCommandArgs({ args, options: { project: { type: 'string' } }, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new CliUsageError('import-pivotal-csv needs exactly one FILE');
     if (!values.project || !/^[1-9][0-9]{0,15}$/.test(values.project)) throw new CliUsageError('import-pivotal-csv needs --project ID (a project id)');
     const file = positionals[0]!;

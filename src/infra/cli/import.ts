@@ -8,7 +8,6 @@
 // nothing serves until it is emptied and imported again.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { openDataDirectory } from '../data-directory.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { StorylineConfig } from '../config.js';
@@ -24,7 +23,7 @@ import {
   restoreDataDirectory,
   type DataDirectoryState,
 } from '../export/log-import.js';
-import { CliUsageError, type CliCommand, type CliContext } from './command.js';
+import { CliUsageError, parseCommandArgs, type CliCommand, type CliContext } from './command.js';
 
 export const importCommand: CliCommand = {
   words: ['import'],
@@ -33,7 +32,7 @@ export const importCommand: CliCommand = {
   summary:
     'recreate a log from an export file into an empty data directory (with STORYLINE_KURRENT_URL: into an empty KurrentDB), printing its heads as verify does; people then need `person reset-token`',
   async run(args, { config, out, err }) {
-    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+    const { positionals } = parseCommandArgs({ args, options: {}, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new CliUsageError('import needs exactly one FILE');
     const file = positionals[0]!;
     if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {

@@ -1,7 +1,8 @@
 // The `storyline` command line: finds the command named by the first words (commands.ts) and runs it
 // with the configuration read from the environment. `--help` after any command prints that command's
 // usage (here, once for every command), after a group's word (`person --help`) its subcommands';
-// `--version` prints package.json's version. The configuration is read exactly as the server reads it; `--data DIR` (anywhere on the line) stands for STORYLINE_DATA. A
+// `--version` prints package.json's version. An option a command does not take is refused naming the
+// nearest one it takes (command.ts parseCommandArgs), exit 2. The configuration is read exactly as the server reads it; `--data DIR` (anywhere on the line) stands for STORYLINE_DATA. A
 // command that does not create data (all but `serve` and `import`) refuses a directory without Storyline
 // data. Problems the operator can act on are one line on stderr and a non-zero exit.
 import { ConfigError, configFromEnv } from '../config.js';

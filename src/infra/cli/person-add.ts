@@ -1,14 +1,13 @@
 // `storyline person add`: a person who can sign in, added beside a running server or on its own.
-import { parseArgs } from 'node:util';
 import { createLog } from '../log.js';
-import { CliUsageError, type CliCommand } from './command.js';
+import { CliUsageError, parseCommandArgs, type CliCommand } from './command.js';
 
 export const personAddCommand: CliCommand = {
   words: ['person', 'add'],
   usage: 'person add --email E --name N --password P [--initials I] [--username U]',
   summary: 'add a person; prints {"id":..,"api_token":..} as one JSON line',
   async run(args, { config, out }) {
-    const { values } = parseArgs({
+    const { values } = parseCommandArgs({
       args,
       options: {
         email: { type: 'string' },

@@ -2,9 +2,8 @@
 // generation each, switched over together. `--only NAME` (repeatable) picks projections, `--list`
 // prints the names the registry holds. Progress on standard error; one JSON report line per projection
 // on standard output.
-import { parseArgs } from 'node:util';
 import { projections } from '../../projections/registry.js';
-import { CliUsageError, type CliCommand } from './command.js';
+import { CliUsageError, parseCommandArgs, type CliCommand } from './command.js';
 import { progressDisplay } from './rebuild-progress.js';
 
 export const rebuildProjectionsCommand: CliCommand = {
@@ -12,7 +11,7 @@ export const rebuildProjectionsCommand: CliCommand = {
   usage: 'rebuild-projections [--only NAME]... | --list',
   summary: 'rebuild read models from one read of the event log into fresh collections and switch over (stop the server first)',
   async run(args, { config, log, out }) {
-    const { values } = parseArgs({ args, options: { only: { type: 'string', multiple: true }, list: { type: 'boolean' } }, strict: true });
+    const { values } = parseCommandArgs({ args, options: { only: { type: 'string', multiple: true }, list: { type: 'boolean' } }, strict: true });
     const known = projections.map((projection) => projection.name);
     if (values.list) {
       for (const name of known) out(name);

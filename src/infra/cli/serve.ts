@@ -4,14 +4,15 @@
 // reactions, the state-snapshot build and the log's integrity check start in the background.
 import { accessSync, constants } from 'node:fs';
 import { OperatorError } from '../operator-error.js';
-import type { CliCommand } from './command.js';
+import { parseCommandArgs, type CliCommand } from './command.js';
 
 export const serveCommand: CliCommand = {
   words: ['serve'],
   usage: 'serve',
   summary: 'serve HTTP on PORT (default 3000), data under STORYLINE_DATA or --data DIR (default ./data)',
   createsData: true,
-  async run(_args, { config, log, out }) {
+  async run(args, { config, log, out }) {
+    parseCommandArgs({ args, options: {} });
     const { openStoryline } = await import('../composition.js');
     const { listen } = await import('../http-server.js');
     const { seedDemoIfEmpty } = await import('../demo-seed.js');

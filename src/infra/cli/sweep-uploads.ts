@@ -2,9 +2,8 @@
 // more (nor names as its thumbnail or large preview), stored longer ago than the grace period, are
 // removed (unreferenced-blob-sweep.ts). Runs beside a
 // running server: the grace period keeps it off uploads whose event is still being recorded.
-import { parseArgs } from 'node:util';
 import { createLog } from '../log.js';
-import { CliUsageError, type CliCommand } from './command.js';
+import { CliUsageError, parseCommandArgs, type CliCommand } from './command.js';
 
 const DEFAULT_GRACE_HOURS = 24;
 
@@ -13,7 +12,7 @@ export const sweepUploadsCommand: CliCommand = {
   usage: `sweep-uploads [--grace-hours H]`,
   summary: `remove upload bytes no file attachment names, stored more than H hours ago (default ${DEFAULT_GRACE_HOURS}); prints {"removed":..}`,
   async run(args, { config, out }) {
-    const { values } = parseArgs({ args, options: { 'grace-hours': { type: 'string' } }, strict: true });
+    const { values } = parseCommandArgs({ args, options: { 'grace-hours': { type: 'string' } }, strict: true });
     const graceHours = values['grace-hours'] === undefined ? DEFAULT_GRACE_HOURS : Number(values['grace-hours']);
     if (!Number.isFinite(graceHours) || graceHours < 0) throw new CliUsageError('--grace-hours must be a number of hours, 0 or more');
     const { openStoryline } = await import('../composition.js');

@@ -5,10 +5,9 @@
 // export or import printed, or an export's trailer line), the log's summary is compared with FILE's and
 // the command exits 1 naming each stream that differs.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { verifyLog } from '../event-store/chain-verifier.js';
 import { readLogSummary, summaryDifferences, type LogSummary, type StreamHead } from '../event-store/log-summary.js';
-import type { CliCommand } from './command.js';
+import { parseCommandArgs, type CliCommand } from './command.js';
 
 export const verifyCommand: CliCommand = {
   words: ['verify'],
@@ -17,7 +16,7 @@ export const verifyCommand: CliCommand = {
     "check every stream's hash chain; prints a JSON summary with each stream's head hash, exit 1 at the first altered event; " +
     '--expect FILE: exit 1 naming each stream whose head differs from FILE (a summary verify, export or import printed)',
   async run(args, { config, out, err }) {
-    const { values } = parseArgs({ args, options: { expect: { type: 'string' } }, strict: true });
+    const { values } = parseCommandArgs({ args, options: { expect: { type: 'string' } }, strict: true });
     const expected = values.expect === undefined ? null : readExpected(values.expect);
     if (typeof expected === 'string') {
       err(`storyline verify: ${values.expect} is not a summary of a log: ${expected}`);
