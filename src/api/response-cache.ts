@@ -2,11 +2,12 @@
 // to it, so (project, version, route and query, caller's role) determines the answer: an entry is never
 // stale, it simply stops being asked for once the version moves on.
 //
-// Bounded twice, least recently used first out: by entries and by bytes. An entry's size counts its body,
+// Bounded twice, least recently used first out (lru-cache): by entries and by bytes. An entry's size counts its body,
 // its key and its headers (strings at two bytes a character) plus a fixed overhead for the objects that
 // hold them, so the bound follows what the heap pays; an entry larger than the whole budget is not kept.
 
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
   status: number;
@@ -32,47 +33,33 @@ export function entrySize(key: string, response: CachedResponse): number {
 }
 
 export class ResponseCache {
-  /** Map order is recency order: the first key is the least recently used. */
-  private readonly entries = new Map<string, { response: CachedResponse; size: number }>();
-  private totalBytes = 0;
+  /** null when the limits disable the cache. */
+  private readonly entries: LRUCache<string, CachedResponse> | null;
 
-  constructor(private readonly limits: ResponseCacheLimits) {}
-
-  get(key: string): CachedResponse | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    // Re-insert to mark it most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.response;
+  constructor(limits: ResponseCacheLimits) {
+    this.entries =
+      limits.entries > 0 && limits.bytes > 0
+        ? new LRUCache({ max: limits.entries, maxSize: limits.bytes, sizeCalculation: (response, key) => entrySize(key, response) })
+        : null;
   }
 
+  get(key: string): CachedResponse | undefined {
+    return this.entries?.get(key);
+  }
+
+  /** Keeps the response (replacing one under the same key); one larger than the whole budget is not kept. */
   set(key: string, response: CachedResponse): void {
-    this.remove(key);
-    const size = entrySize(key, response);
-    if (this.limits.entries <= 0 || size > this.limits.bytes) return;
-    this.entries.set(key, { response, size });
-    this.totalBytes += size;
-    while (this.entries.size > this.limits.entries || this.totalBytes > this.limits.bytes) {
-      this.remove(this.entries.keys().next().value as string);
-    }
+    this.entries?.set(key, response);
   }
 
   /** Entries held. */
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 
   /** Bytes held, as `entrySize` counts them; never above the limit. */
   get bytes(): number {
-    return this.totalBytes;
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.totalBytes -= entry.size;
+    return this.entries?.calculatedSize ?? 0;
   }
 }
 
