@@ -3,10 +3,11 @@
 // serializer, with `fields` and `date_format` as the reader chose. What the live activity stream and
 // webhook deliveries send, one version at a time.
 //
-// Items are kept once rendered (bounded, least recently used out first), keyed by project, version and
+// Items are kept once rendered (lru-cache bounded by bytes, least recently used out first), keyed by project, version and
 // format, and checked against what else they show: the project's name and the people's change stamp
 // (performers' names), so a kept item is the one a GET would render now. A thousand streams or a
 // hundred webhooks of one project render each version once.
+import { LRUCache } from 'lru-cache';
 import type { ActivityDoc } from '../domain/activity/activity-doc.js';
 import type { RecordedEvent } from '../domain/events.js';
 import type { ReadModelChanges } from '../ports/read-model-changes.js';
@@ -54,12 +55,11 @@ interface Kept {
 }
 
 export class ActivityItems {
-  private readonly kept = new Map<string, Kept>();
-  private keptBytes = 0;
-  private readonly cacheBytes: number;
+  /** Least recently used out first, bounded by Kept.bytes (at least 1 byte: lru-cache needs a bound). */
+  private readonly kept: LRUCache<string, Kept>;
 
   constructor(private readonly deps: ActivityItemsDeps) {
-    this.cacheBytes = deps.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    this.kept = new LRUCache({ maxSize: Math.max(1, deps.cacheBytes ?? DEFAULT_CACHE_BYTES), sizeCalculation: (kept) => kept.bytes });
   }
 
   /**
@@ -113,12 +113,9 @@ export class ActivityItems {
     const kept = this.kept.get(key);
     if (!kept) return null;
     if (kept.shows !== shows) {
-      this.forget(key, kept);
+      this.kept.delete(key);
       return null;
     }
-    // Least recently used out first: a hit moves to the end of the map's order.
-    this.kept.delete(key);
-    this.kept.set(key, kept);
     return kept;
   }
 
@@ -127,23 +124,9 @@ export class ActivityItems {
     for (const { version, activity } of versions) {
       const json = activity === null ? null : await this.render(activity, format);
       items.push({ version, json });
-      const key = itemKey(projectId, version, format);
-      const previous = this.kept.get(key);
-      if (previous) this.forget(key, previous);
-      const kept: Kept = { shows, json, bytes: (json?.length ?? 0) * 2 + ENTRY_OVERHEAD_BYTES };
-      this.kept.set(key, kept);
-      this.keptBytes += kept.bytes;
-    }
-    for (const [key, kept] of this.kept) {
-      if (this.keptBytes <= this.cacheBytes) break;
-      this.forget(key, kept);
+      this.kept.set(itemKey(projectId, version, format), { shows, json, bytes: (json?.length ?? 0) * 2 + ENTRY_OVERHEAD_BYTES });
     }
     return items;
-  }
-
-  private forget(key: string, kept: Kept): void {
-    this.kept.delete(key);
-    this.keptBytes -= kept.bytes;
   }
 
   private async render(activity: ActivityDoc, format: ItemFormat): Promise<string> {
