@@ -1,5 +1,8 @@
-// Structured log lines (one JSON object per line on stderr). Callers never pass secrets: tokens and
-// passwords have no field here, and request logging records paths without query strings.
+// Structured log lines (one JSON object per line on stderr: level, time, the details, message), written
+// by pino. Callers never pass secrets (request logging records paths without query strings);
+// fields that would hold one are redacted all the same. Lines reach stderr synchronously
+// (pino.destination sync), so a crash right after a line does not lose it.
+import { pino, type DestinationStream } from 'pino';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -10,12 +13,29 @@ export interface Log {
   error(message: string, details?: Record<string, unknown>): void;
 }
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** Detail fields that would carry a secret, at the top level or one object down. */
+const SECRET_FIELDS = ['token', 'api_token', 'password', 'secret', 'invitation_secret', 'authorization'];
+const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]);
 
-export function createLog(minimum: LogLevel = 'info', write: (line: string) => void = (line) => process.stderr.write(line)): Log {
+const LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
+
+export function createLog(minimum: LogLevel = 'info', write?: (line: string) => void): Log {
+  const destination: DestinationStream = write ? { write } : pino.destination({ dest: 2, sync: true });
+  const logger = pino(
+    {
+      // a level name it does not know (STORYLINE_LOG_LEVEL mistyped) logs everything, as before pino
+      level: LEVELS.includes(minimum) ? minimum : 'debug',
+      base: undefined,
+      messageKey: 'message',
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    destination,
+  );
   const emit = (level: LogLevel) => (message: string, details?: Record<string, unknown>) => {
-    if (ORDER[level] < ORDER[minimum]) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...details })}\n`);
+    if (details) logger[level](details, message);
+    else logger[level](message);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
