@@ -292,9 +292,9 @@ export class FoldingProjectHistory implements ProjectHistory {
 
   /**
    * Forgets the least recently used done folds that no reader holds while the cache is beyond its bounds
-   * (the most recent one stays). Hand-written rather than lru-cache: held folds, the one in flight and the
-   * newest must be skipped by eviction, which lru-cache cannot do. Their stores are not closed: a fold copying one may still read it; it is
-   * garbage once nothing holds it.
+   * (the most recent one stays). Their stores are not closed: a fold copying one may still read it; it is
+   * garbage once nothing holds it. Hand-written rather than lru-cache: held folds, the one in flight and
+   * the newest must be skipped by eviction, which lru-cache cannot do.
    */
   private evictBeyondBounds(): void {
     const over = () => this.entries.size > this.options.cacheEntries || this.bytes > this.options.cacheBytes;
