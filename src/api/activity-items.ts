@@ -3,9 +3,9 @@
 // serializer, with `fields` and `date_format` as the reader chose. What the live activity stream and
 // webhook deliveries send, one version at a time.
 //
-// Items are kept once rendered (lru-cache bounded by bytes, least recently used out first), keyed by project, version and
-// format, and checked against what else they show: the project's name and the people's change stamp
-// (performers' names), so a kept item is the one a GET would render now. A thousand streams or a
+// Items are kept once rendered (lru-cache bounded by bytes, least recently used out first), keyed by
+// project, version and format, and checked against what else they show: the project's name and the
+// people's change stamp (performers' names), so a kept item is the one a GET would render now. A thousand streams or a
 // hundred webhooks of one project render each version once.
 import { LRUCache } from 'lru-cache';
 import type { ActivityDoc } from '../domain/activity/activity-doc.js';
