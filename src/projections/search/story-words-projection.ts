@@ -1,5 +1,5 @@
 // The text index of stories: one small document per story (id = the story's id) listing the distinct
-// words of its name and of its description, folded as src/domain/search-words.ts says. Both lists are
+// words of its name and of its description, folded as src/domain/search/search-words.ts says. Both lists are
 // indexed (multikey), so a word resolves to the stories holding it with one indexed lookup, and a
 // word's beginning (`web*`) to an indexed range of words ($elemMatch $gte / $lt).
 //
@@ -9,7 +9,7 @@
 // document of the event's project, so a move (a create in the target stream, a delete in the source
 // one) never undoes itself whatever the order.
 import { projectIdOfStream, type RecordedEvent, type ResourceChange, type Values } from '../../domain/events.js';
-import { searchWords } from '../../domain/search-words.js';
+import { searchWords } from '../../domain/search/search-words.js';
 import type { WriteOp } from '../../ports/read-store.js';
 import type { StoryWordsReadDoc } from '../documents.js';
 import type { ProjectedWrite, Projection } from '../projection.js';

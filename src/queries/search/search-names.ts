@@ -15,7 +15,7 @@
 import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc, Filter, ReadBudget, ReadCollection } from '../../ports/read-store.js';
 import type { PersonReadDoc, ReadModelName, ReadModels, ReviewReadDoc, ReviewTypeReadDoc } from '../../projections/documents.js';
-import { prefixRangeEnd } from '../../domain/search-words.js';
+import { prefixRangeEnd } from '../../domain/search/search-words.js';
 import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField, type IndexedWordList } from '../../projections/search/story-words-projection.js';
 import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/search-ast.js';
 import { chainOperands } from '../../domain/search/search-normal-form.js';

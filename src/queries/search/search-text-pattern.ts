@@ -1,13 +1,13 @@
 // How a free-text word or phrase matches a text: case-insensitively, as a whole word (or a word's
 // beginning, for a trailing `*`), the word's characters taken literally. The pattern is a plain regular
 // expression source (escaped, no nested quantifiers, so matching stays linear) that MongoDB, mingo and
-// JavaScript all read the same way. What a word is: src/domain/search-words.ts, shared with the text
+// JavaScript all read the same way. What a word is: src/domain/search/search-words.ts, shared with the text
 // index. White space inside a phrase matches any run of white space.
 //
 // The text index answers a word without reading any text: every word the query text holds is a whole
 // word of a matching text (the last one only its beginning, for a trailing `*`), so the stories holding
 // them all are the candidates; when the text is that one word and nothing else, they are the answer.
-import { WORD_CHARACTERS, foldWord, isWordCharacter, searchWords } from '../../domain/search-words.js';
+import { WORD_CHARACTERS, foldWord, isWordCharacter, searchWords } from '../../domain/search/search-words.js';
 import type { TextWord } from '../../domain/search/search-ast.js';
 
 // Lookarounds of one character (fixed width: JavaScript and PCRE alike), faster than alternations.

@@ -2,7 +2,7 @@
 // path (every character through the case-insensitive word pattern, each word folded by foldWord).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { WORD_CHARACTERS, foldWord, searchWords } from '../../../src/domain/search-words.js';
+import { WORD_CHARACTERS, foldWord, searchWords } from '../../../src/domain/search/search-words.js';
 
 /** The general path, written out: what searchWords gives for any text. */
 function generalWords(text: string): string[] {

@@ -2,7 +2,7 @@
 // twice to prove that a replay changes nothing.
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../../src/domain/events.js';
-import { foldWord, searchWords } from '../../../src/domain/search-words.js';
+import { foldWord, searchWords } from '../../../src/domain/search/search-words.js';
 import { guardOp } from '../../../src/infra/projector/replay-guard.js';
 import { createMemoryReadStore } from '../../../src/infra/read-store/memory-read-store.js';
 import type { Doc, ReadStore } from '../../../src/ports/read-store.js';
