@@ -17,7 +17,7 @@ import {
 import { ACCOUNT_MEMBERSHIP_FLAGS } from '../domain/account/account-membership-flags.js';
 import { LAST_OWNER, decideRemoveMembership } from '../domain/project/membership-decisions.js';
 import { DomainError, invalidField } from '../domain/errors.js';
-import { PROJECT_ROLES } from '../domain/project-state.js';
+import { PROJECT_ROLES } from '../domain/project-documents.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/resource-state.js';
 import type { IdAllocation } from '../ports/id-allocation.js';

@@ -8,7 +8,7 @@
 // is still a member of the project; otherwise it is unknown (404), whatever the reason.
 // With an SMTP server configured the link is also mailed; a mail the server refuses or cannot take
 // leaves the invitation valid, answered `emailed: false` (the mailer logs why).
-import { PROJECT_ROLES } from '../domain/project-state.js';
+import { PROJECT_ROLES } from '../domain/project-documents.js';
 import { invalidField, unfound } from '../domain/errors.js';
 import type { PersonSecretsPort, StoredInvitation } from '../ports/credentials.js';
 import type { Mailer } from '../ports/mailer.js';

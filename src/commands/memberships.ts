@@ -1,7 +1,7 @@
 // Project memberships: invite by `person_id` or by email (a person unknown by that email is created
 // first, without a password, in its own stream; the membership event follows in the project stream).
 import { decideAddMembership, decideChangeMembership, decideRemoveMembership, type MemberName } from '../domain/project/membership-decisions.js';
-import type { ProjectRole } from '../domain/project-state.js';
+import type { ProjectRole } from '../domain/project-documents.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import type { Doc } from '../ports/read-store.js';

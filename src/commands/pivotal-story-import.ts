@@ -22,7 +22,8 @@
 // - Command ids are `<prefix>:<record>`: importing the same file again (same prefix) writes nothing twice.
 import { DomainError, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
-import { membershipsOf, projectOf, type StoryPriority, type StoryState, type StoryType } from '../domain/project-state.js';
+import { membershipsOf, projectOf } from '../domain/project-state.js';
+import type { StoryPriority, StoryState, StoryType } from '../domain/project-documents.js';
 import { requestedTimeZoneName } from '../domain/project/time-zone.js';
 import type { NewComment } from '../domain/comment/comment-create.js';
 import { decideCreateEpic, type CreateEpicCommand } from '../domain/epic/epic-decisions.js';

@@ -15,7 +15,7 @@
 // GOT the project or its stories list (see lastViewedAtAttribute).
 import { DomainError, invalidField } from '../../domain/errors.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
-import { PROJECT_ROLES } from '../../domain/project-state.js';
+import { PROJECT_ROLES } from '../../domain/project-documents.js';
 import type { ProjectViewReads } from '../../ports/project-views.js';
 import type { ProjectMembershipReadDoc } from '../../projections/documents.js';
 import { AS_OF, AS_OF_VERSION } from '../as-of-parameters.js';

@@ -9,7 +9,7 @@ import { datetimeParameter } from '../datetime-parameter.js';
 import type { LabelReference } from '../../domain/label/label-references.js';
 import type { CreateStoryInput, NewTaskInput } from '../../domain/story/create-story.js';
 import type { StoryGroup, UpdateStoryInput } from '../../domain/story/update-story.js';
-import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
+import type { StoryPriority, StoryState, StoryType } from '../../domain/project-documents.js';
 import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import { requestSchema, text } from '../request-schema.js';

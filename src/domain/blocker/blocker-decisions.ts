@@ -8,7 +8,7 @@ import { invalidField, unfound } from '../errors.js';
 import { changedValues } from '../changed-values.js';
 import type { EventType, ResourceChange } from '../events.js';
 import { docsOfKind, findDoc, findStory, storyOf } from '../project-state.js';
-import type { StoryDoc } from '../project-state.js';
+import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 

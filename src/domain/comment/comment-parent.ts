@@ -6,7 +6,7 @@ import type { ResourceChange, ResourceRef, Values } from '../events.js';
 import { epicOf, epicRef, epicUpdateChange } from '../epic/epic-state.js';
 import type { EpicDoc } from '../epic/epic-state.js';
 import { storyOf } from '../project-state.js';
-import type { StoryDoc } from '../project-state.js';
+import type { StoryDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import { unique } from '../story/story-people.js';

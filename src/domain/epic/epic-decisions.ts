@@ -10,7 +10,7 @@ import type { EventType, ResourceChange } from '../events.js';
 import { emptyStoryCounts } from '../label/label-counts.js';
 import { labelCreateChange, labelNameProblem, newLabel } from '../label/label-references.js';
 import { findLabel, findLabelByName, projectIdOf, projectOf } from '../project-state.js';
-import type { LabelDoc } from '../project-state.js';
+import type { LabelDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import type { Neighbours, PositionRequest } from '../story/story-order.js';
 import { commentDeleteChanges, commentsOfEpic } from '../comment/comment-edit.js';

@@ -11,7 +11,8 @@
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
-import { docsOfKind, projectOf, type StoryDoc } from '../project-state.js';
+import { docsOfKind, projectOf } from '../project-state.js';
+import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { iterationNumberAt, projectIterationCalendar, type IterationOverride } from './iteration-calendar.js';
 

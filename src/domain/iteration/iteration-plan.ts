@@ -15,7 +15,7 @@
 // Within an iteration, accepted stories come first by `accepted_at` (a back-dated acceptance moves up),
 // ties by priority, then the rest by priority.
 import { compareKeys } from '../rank.js';
-import type { StoryState } from '../project-state.js';
+import type { StoryState } from '../project-documents.js';
 import { iterationLength, iterationSpan, type IterationCalendar } from './iteration-calendar.js';
 import { iterationCapacity } from './velocity.js';
 

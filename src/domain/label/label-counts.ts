@@ -4,18 +4,9 @@
 // updates), so reading them never scans the stories.
 import type { ResourceChange } from '../events.js';
 import { findLabel } from '../project-state.js';
-import type { StoryState } from '../project-state.js';
+import type { CountsByState, StoryCounts, StoryState } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { STORY_STATES } from '../story/story-rules.js';
-
-export type CountsByState = { kind: 'counts_by_story_state' } & Record<StoryState, number>;
-
-export interface StoryCounts {
-  kind: 'story_counts';
-  number_of_stories_by_state: CountsByState;
-  sum_of_story_estimates_by_state: CountsByState;
-  number_of_zero_point_stories_by_state: CountsByState;
-}
 
 /** What the counts see of a story. */
 export interface CountedStory {

@@ -5,7 +5,7 @@ import { epicOfLabel } from '../epic/epic-state.js';
 import { invalidField } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';
 import { docsOfKind, findLabelByName, labelOf, normalizedLabelName, projectOf } from '../project-state.js';
-import type { LabelDoc, StoryDoc } from '../project-state.js';
+import type { LabelDoc, StoryDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { labelNames, storyUpdateChange } from '../story/story-changes.js';
 import { emptyStoryCounts } from './label-counts.js';

@@ -4,9 +4,9 @@ import type { DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import type { ResourceChange } from '../events.js';
 import { findLabel, findLabelByName, normalizedLabelName, projectIdOf } from '../project-state.js';
-import type { LabelDoc } from '../project-state.js';
+import type { LabelDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
-import type { StoryCounts } from './label-counts.js';
+import type { StoryCounts } from '../project-documents.js';
 
 /** A label as a request names it: a bare name, or an object with `id` and/or `name`. */
 export type LabelReference = string | { id?: number; name?: string };

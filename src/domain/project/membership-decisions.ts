@@ -11,15 +11,8 @@ import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
-import {
-  membershipById,
-  projectOf,
-  membershipOf,
-  membershipsOf,
-  ownerCount,
-  PROJECT_ROLES,
-  type ProjectRole,
-} from '../project-state.js';
+import { membershipById, projectOf, membershipOf, membershipsOf, ownerCount } from '../project-state.js';
+import { PROJECT_ROLES, type ProjectRole } from '../project-documents.js';
 
 /** Colors handed to new memberships in turn (hex, no `#`, as the service returns them). */
 export const MEMBERSHIP_COLORS = ['8100ea', '1d8be6', '2ab500', 'f08200', 'e6001d', '00a6a6', 'c4008f', '737373'] as const;

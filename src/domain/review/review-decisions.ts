@@ -7,7 +7,7 @@ import { changedValues } from '../changed-values.js';
 import { invalidField, invalidParameter, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange } from '../events.js';
 import { membershipOf, storyOf } from '../project-state.js';
-import type { StoryDoc } from '../project-state.js';
+import type { StoryDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import {

@@ -14,7 +14,7 @@ import type { ResourceChange } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { LabelReference } from '../label/label-references.js';
 import { projectIdOf, projectOf } from '../project-state.js';
-import type { StoryDoc, StoryPriority, StoryState, StoryType, TaskDoc } from '../project-state.js';
+import type { StoryDoc, StoryPriority, StoryState, StoryType, TaskDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { assertTaskDescription, assertTasksEnabled } from '../task/task-rules.js';
 import { taskCreateChange } from '../task/task-decisions.js';

@@ -14,7 +14,7 @@ import { invalidField, invalidParameter } from '../errors.js';
 import type { ResourceChange, ResourceKind } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
 import { storyContents, findLabel, findStory, projectIdOf, projectOf, storyOf } from '../project-state.js';
-import type { StoryDoc } from '../project-state.js';
+import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { decideDeleteStory } from './delete-story.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';

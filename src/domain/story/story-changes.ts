@@ -5,7 +5,7 @@ import type { ResourceChange, ResourceRef, Values } from '../events.js';
 import { emptyStoryCounts, labelCountsChange, labelRecounts } from '../label/label-counts.js';
 import { labelCreateChange } from '../label/label-references.js';
 import { findLabel } from '../project-state.js';
-import type { LabelDoc, StoryDoc } from '../project-state.js';
+import type { LabelDoc, StoryDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import type { Neighbours } from './story-order.js';
 

@@ -22,7 +22,7 @@
 import { DomainError, invalidField } from '../errors.js';
 import { compareKeys, keyAfter, keyBetween } from '../rank.js';
 import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
-import type { StoryDoc, StoryState } from '../project-state.js';
+import type { StoryDoc, StoryState } from '../project-documents.js';
 import type { MaintainedIndex, ResourceDoc, StreamState } from '../resource-state.js';
 import { SortedBlocks } from '../sorted-blocks.js';
 import { IN_PROGRESS_STATES } from './story-rules.js';

@@ -2,7 +2,7 @@
 // it would be stored, so a rule holds no matter which combination of attributes a request changes.
 import type { ValidationError } from '../errors.js';
 import { pointScaleValues } from '../project/point-scale.js';
-import type { ProjectDoc, StoryPriority, StoryState, StoryType } from '../project-state.js';
+import type { ProjectDoc, StoryPriority, StoryState, StoryType } from '../project-documents.js';
 
 export const STORY_TYPES: readonly StoryType[] = ['feature', 'bug', 'chore', 'release'];
 

@@ -9,7 +9,7 @@ import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { LabelReference } from '../label/label-references.js';
 import { projectOf, storyOf } from '../project-state.js';
-import type { ProjectDoc, StoryDoc, StoryState } from '../project-state.js';
+import type { ProjectDoc, StoryDoc, StoryState } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { optional, type StoryAttributes } from './create-story.js';
 import { isMoveOnly, storyRef, storyWriteChanges } from './story-changes.js';

@@ -7,7 +7,7 @@
 import type { Decision, DecisionContext } from '../decision.js';
 import type { EventType, ResourceChange } from '../events.js';
 import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
-import type { StoryDoc, TaskDoc } from '../project-state.js';
+import type { StoryDoc, TaskDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import { assertTaskDescription, assertTaskPosition, assertTasksEnabled } from './task-rules.js';

@@ -1,6 +1,6 @@
 // Rules for a story's tasks, with the messages the real service gave.
 import { DomainError, invalidField } from '../errors.js';
-import type { ProjectDoc } from '../project-state.js';
+import type { ProjectDoc } from '../project-documents.js';
 
 export const MAX_TASK_DESCRIPTION = 1000;
 

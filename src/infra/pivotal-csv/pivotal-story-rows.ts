@@ -7,7 +7,7 @@
 // dropped, so a title `=SUM(A1)` (or one starting with a tab) exported and imported again is the same.
 // Pure: no I/O; csv-parse splits the records.
 import { restoredText } from '../../domain/csv.js';
-import type { StoryPriority, StoryState, StoryType } from '../../domain/project-state.js';
+import type { StoryPriority, StoryState, StoryType } from '../../domain/project-documents.js';
 import type { PivotalComment, PivotalRow } from '../../commands/pivotal-story-import.js';
 import { parsePivotalDate } from './pivotal-dates.js';
 

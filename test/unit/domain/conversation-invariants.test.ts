@@ -12,7 +12,7 @@ import { decideDeleteComment, decideUpdateComment } from '../../../src/domain/co
 import { DomainError } from '../../../src/domain/errors.js';
 import type { FileAttachmentDoc } from '../../../src/domain/file-attachment/upload-file.js';
 import { docsOfKind } from '../../../src/domain/project-state.js';
-import type { StoryDoc } from '../../../src/domain/project-state.js';
+import type { StoryDoc } from '../../../src/domain/project-documents.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { seededRandom } from '../../support/seeded-random.js';

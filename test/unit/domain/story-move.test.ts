@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../src/domain/errors.js';
 import { EVENT_SCHEMA, type EventType, type ResourceChange } from '../../../src/domain/events.js';
-import { findLabelByName, findStory, type StoryDoc } from '../../../src/domain/project-state.js';
+import { findLabelByName, findStory } from '../../../src/domain/project-state.js';
+import type { StoryDoc } from '../../../src/domain/project-documents.js';
 import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideMoveStoryIn, decideMoveStoryOut, holdsStory, storyMoveSnapshot } from '../../../src/domain/story/move-story.js';

@@ -4,7 +4,7 @@ import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
 import { neighbours, orderedStories } from '../../../src/domain/story/story-order.js';
-import type { StoryState } from '../../../src/domain/project-state.js';
+import type { StoryState } from '../../../src/domain/project-documents.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { givenProject, problemsOf } from './decider-scenario.js';
 import type { Scenario } from './decider-scenario.js';
