@@ -9,7 +9,9 @@
 //   DELETE /projects/:project_id/labels/:label_id   writers; the label leaves every story carrying it
 //
 // `counts` (story_counts per state, kept by every story write) is returned when asked for in `fields`.
-import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../../domain/label/label-decisions.js';
+import { decideCreateLabel } from '../../domain/label/create-label.js';
+import { decideDeleteLabel } from '../../domain/label/delete-label.js';
+import { decideRenameLabel } from '../../domain/label/rename-label.js';
 import { streams } from '../../domain/events.js';
 import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';

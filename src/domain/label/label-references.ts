@@ -2,11 +2,10 @@
 // name that matches no label creates one). Label names are stored in lower case.
 import type { DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
-import type { ResourceChange } from '../events.js';
+import type { ResourceChange, ResourceRef } from '../events.js';
 import { findLabel, findLabelByName, normalizedLabelName, projectIdOf } from '../project-state.js';
-import type { LabelDoc } from '../project-documents.js';
+import type { LabelDoc, StoryCounts } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
-import type { StoryCounts } from '../project-documents.js';
 
 /** A label as a request names it: a bare name, or an object with `id` and/or `name`. */
 export type LabelReference = string | { id?: number; name?: string };
@@ -88,4 +87,17 @@ export function labelCreateChange(label: LabelDoc, counts: StoryCounts): Resourc
     name: label.name,
     new_values: { ...label, counts },
   };
+}
+
+/** How an event names a label among its primary resources. */
+export function labelRef(label: LabelDoc): ResourceRef {
+  return { kind: 'label', id: label.id, name: label.name };
+}
+
+/** A label may take `name`: a valid name no other label of the project holds (`ownId`: the label renamed). */
+export function assertLabelNameFree(state: StreamState, name: string, ownId: number | null): void {
+  const problem = labelNameProblem(name);
+  if (problem) throw invalidField('name', problem);
+  const holder = findLabelByName(state, name);
+  if (holder && holder.id !== ownId) throw invalidField('name', 'Name has already been taken');
 }

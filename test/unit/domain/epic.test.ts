@@ -4,7 +4,8 @@ import { decideCreateEpic, decideDeleteEpic, decideUpdateEpic } from '../../../s
 import type { CreateEpicCommand } from '../../../src/domain/epic/epic-decisions.js';
 import { orderedEpics } from '../../../src/domain/epic/epic-order.js';
 import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
-import { decideCreateLabel, decideDeleteLabel } from '../../../src/domain/label/label-decisions.js';
+import { decideCreateLabel } from '../../../src/domain/label/create-label.js';
+import { decideDeleteLabel } from '../../../src/domain/label/delete-label.js';
 import { findLabelByName } from '../../../src/domain/project-state.js';
 import { changeKinds, fileDoc, upload } from './conversation-scenario.js';
 import { givenProject, MEMBER, OWNER, problemsOf } from './decider-scenario.js';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { decideCreateLabel, decideDeleteLabel, decideRenameLabel } from '../../../src/domain/label/label-decisions.js';
+import { decideCreateLabel } from '../../../src/domain/label/create-label.js';
+import { decideDeleteLabel } from '../../../src/domain/label/delete-label.js';
+import { decideRenameLabel } from '../../../src/domain/label/rename-label.js';
 import { emptyStoryCounts, recount } from '../../../src/domain/label/label-counts.js';
 import { findLabelByName } from '../../../src/domain/project-state.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';

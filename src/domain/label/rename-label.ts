@@ -1,0 +1,38 @@
+// Renames a label: the new name, stored in lower case, must be free in the project regardless of case.
+// A rename to the same name still records the update (its updated_at moves).
+import type { Decision, DecisionContext } from '../decision.js';
+import type { ResourceChange } from '../events.js';
+import { labelOf, normalizedLabelName, projectOf } from '../project-state.js';
+import type { StreamState } from '../resource-state.js';
+import { assertLabelNameFree, labelRef } from './label-references.js';
+
+export interface RenameLabelInput {
+  label_id: number;
+  name: string;
+}
+
+export function decideRenameLabel(input: RenameLabelInput, state: StreamState, context: DecisionContext): Decision {
+  projectOf(state);
+  const label = labelOf(state, input.label_id);
+  assertLabelNameFree(state, input.name, label.id);
+  const name = normalizedLabelName(input.name);
+  const original: Record<string, unknown> = { updated_at: label.updated_at };
+  const next: Record<string, unknown> = { updated_at: context.now };
+  if (name !== label.name) {
+    original.name = label.name;
+    next.name = name;
+  }
+  const change: ResourceChange = {
+    kind: 'label',
+    change_type: 'update',
+    id: label.id,
+    name,
+    original_values: original,
+    new_values: next,
+  };
+  return {
+    type: 'label_update',
+    data: { changes: [change], primary_resources: [labelRef({ ...label, name })] },
+    subject: { kind: 'label', id: label.id },
+  };
+}
