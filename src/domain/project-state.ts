@@ -2,15 +2,15 @@
 // are the stored values of every resource inside the project. Deciders read the state only through
 // these accessors; they never modify it (evolve() does, after the store acknowledged an event).
 //
-// Derived indexes (labels by name, tasks by story, memberships by person, the story order) are kept
-// with the state (its `derived` map) tagged with the state's version: evolve() bumps the version with
-// every folded event, so an index is recomputed at most once per version, and repeated reads within one
-// decision are O(1).
+// Lookups (labels and review types by name, tasks by story, memberships by person, the story order)
+// read indexes the state keeps (resource-state.ts maintainedIndex): made on first use, then updated by
+// evolve() with each change of their kind, so a lookup costs the same however many events came before.
 import { projectIdOfStream } from './events.js';
 import type { ResourceKind } from './events.js';
 import { unfound } from './errors.js';
 import type { LabelDoc, MembershipDoc, ProjectDoc, StoryDoc, TaskDoc } from './project-documents.js';
-import type { ResourceDoc, StreamState } from './resource-state.js';
+import { filledIndex, maintainedIndex } from './resource-state.js';
+import type { MaintainedIndex, ResourceDoc, StreamState } from './resource-state.js';
 
 export function projectIdOf(state: StreamState): number {
   const id = projectIdOfStream(state.stream);
@@ -70,7 +70,7 @@ export function findLabelByName(state: StreamState, name: string): LabelDoc | un
 
 /**
  * The document of a kind whose name, under `keyOf` (its uniqueness rule: case, spaces), is `name`'s;
- * from an index made once per state version.
+ * from an index the state keeps current.
  */
 export function findByName<T extends ResourceDoc & { name: string }>(
   state: StreamState,
@@ -78,27 +78,57 @@ export function findByName<T extends ResourceDoc & { name: string }>(
   name: string,
   keyOf: (name: string) => string,
 ): T | undefined {
-  const byName = memoByVersion(state, `${kind}-by-name`, () => {
-    const index = new Map<string, T>();
-    for (const doc of docsOfKind<T>(state, kind)) index.set(keyOf(doc.name), doc);
-    return index;
-  });
-  return byName.get(keyOf(name));
+  return maintainedIndex(state, `${kind}-by-name`, () => filledIndex(state, new ByNameIndex(kind, keyOf))).get(keyOf(name)) as T | undefined;
+}
+
+/** Documents of a kind by their name's key (names are unique per project under `keyOf`). */
+class ByNameIndex implements MaintainedIndex {
+  private readonly byKey = new Map<string, ResourceDoc>();
+  constructor(
+    readonly kind: ResourceKind,
+    private readonly keyOf: (name: string) => string,
+  ) {}
+
+  get(key: string): ResourceDoc | undefined {
+    return this.byKey.get(key);
+  }
+
+  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+    if (before) {
+      const key = this.keyOf(before.name as string);
+      if (this.byKey.get(key)?.id === before.id) this.byKey.delete(key);
+    }
+    if (after) this.byKey.set(this.keyOf(after.name as string), after);
+  }
 }
 
 /** The tasks of a story, by position. */
 export function tasksOfStory(state: StreamState, storyId: number): readonly TaskDoc[] {
-  const byStory = memoByVersion(state, 'tasks-by-story', () => {
-    const index = new Map<number, TaskDoc[]>();
-    for (const task of docsOfKind<TaskDoc>(state, 'task')) {
-      const list = index.get(task.story_id) ?? [];
-      list.push(task);
-      index.set(task.story_id, list);
+  return maintainedIndex(state, 'tasks-by-story', () => filledIndex(state, new TasksByStoryIndex())).of(storyId);
+}
+
+/** Each story's tasks by position (ties by id); a list is replaced, never changed, so a reader's copy stays as read. */
+class TasksByStoryIndex implements MaintainedIndex {
+  readonly kind = 'task';
+  private readonly byStory = new Map<number, readonly TaskDoc[]>();
+
+  of(storyId: number): readonly TaskDoc[] {
+    return this.byStory.get(storyId) ?? [];
+  }
+
+  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+    if (before) {
+      const task = before as TaskDoc;
+      const rest = this.of(task.story_id).filter((other) => other.id !== task.id);
+      if (rest.length > 0) this.byStory.set(task.story_id, rest);
+      else this.byStory.delete(task.story_id);
     }
-    for (const list of index.values()) list.sort((a, b) => a.position - b.position || a.id - b.id);
-    return index;
-  });
-  return byStory.get(storyId) ?? [];
+    if (after) {
+      const task = after as TaskDoc;
+      const list = [...this.of(task.story_id), task].sort((a, b) => a.position - b.position || a.id - b.id);
+      this.byStory.set(task.story_id, list);
+    }
+  }
 }
 
 /** The task of that story, or unfound (also when the task belongs to another story). */
@@ -109,14 +139,25 @@ export function taskOf(state: StreamState, storyId: number, taskId: number): Tas
 }
 
 export function membershipOf(state: StreamState, personId: number): MembershipDoc | undefined {
-  const byPerson = memoByVersion(state, 'memberships-by-person', () => {
-    const index = new Map<number, MembershipDoc>();
-    for (const membership of docsOfKind<MembershipDoc>(state, 'project_membership')) {
-      index.set(membership.person_id, membership);
+  return maintainedIndex(state, 'memberships-by-person', () => filledIndex(state, new MembershipsByPersonIndex())).of(personId);
+}
+
+/** A project's memberships by person (a person holds at most one membership per project). */
+class MembershipsByPersonIndex implements MaintainedIndex {
+  readonly kind = 'project_membership';
+  private readonly byPerson = new Map<number, MembershipDoc>();
+
+  of(personId: number): MembershipDoc | undefined {
+    return this.byPerson.get(personId);
+  }
+
+  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+    if (before) {
+      const membership = before as MembershipDoc;
+      if (this.byPerson.get(membership.person_id)?.id === membership.id) this.byPerson.delete(membership.person_id);
     }
-    return index;
-  });
-  return byPerson.get(personId);
+    if (after) this.byPerson.set((after as MembershipDoc).person_id, after as MembershipDoc);
+  }
 }
 
 export function membershipsOf(state: StreamState): MembershipDoc[] {

@@ -21,12 +21,32 @@ export interface StreamState {
 
 /**
  * An index over the documents of one kind that evolve() updates with every change of that kind (where a
- * value of `derived` is recomputed whole once per version): the story order (story/story-order.ts).
+ * value of `derived` is recomputed whole once per version): the story order (story/story-order.ts),
+ * labels and review types by name, tasks by story, memberships by person (project-state.ts).
  */
 export interface MaintainedIndex {
   readonly kind: ResourceKind;
   /** A document changed: `before` is its previous version (undefined: created), `after` its new one (null: deleted). */
   replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void;
+}
+
+/**
+ * The state's index named `name`: made by `build` on first use (filled from the state's documents,
+ * usually through filledIndex), then kept current by evolve() with every change of its kind, so a read
+ * never rebuilds it. Made lazily because replay folds many states that no decision reads.
+ */
+export function maintainedIndex<T extends MaintainedIndex>(state: StreamState, name: string, build: () => T): T {
+  const known = state.indexes.get(name);
+  if (known) return known as T;
+  const index = build();
+  state.indexes.set(name, index);
+  return index;
+}
+
+/** An empty index given the state's documents of its kind, one by one in no particular order. */
+export function filledIndex<T extends MaintainedIndex>(state: StreamState, index: T): T {
+  for (const doc of state.docs.get(index.kind)?.values() ?? []) index.replace(undefined, doc);
+  return index;
 }
 
 /** Keys that a change carries for the activity feed but that are derived, so never stored. */

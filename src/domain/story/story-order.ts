@@ -23,6 +23,7 @@ import { DomainError, invalidField } from '../errors.js';
 import { compareKeys, keyAfter, keyBetween } from '../rank.js';
 import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
 import type { StoryDoc, StoryState } from '../project-documents.js';
+import { maintainedIndex } from '../resource-state.js';
 import type { MaintainedIndex, ResourceDoc, StreamState } from '../resource-state.js';
 import { SortedBlocks } from '../sorted-blocks.js';
 import { IN_PROGRESS_STATES } from './story-rules.js';
@@ -46,8 +47,6 @@ export function orderedStories(state: StreamState): readonly StoryDoc[] {
 function inOrder(a: StoryDoc, b: StoryDoc): number {
   return compareKeys(a.rank, b.rank) || a.id - b.id;
 }
-
-const ORDER_INDEX = 'story-order-index';
 
 /** The project's stories in the one order, all of them and per state; evolve() keeps it current. */
 class StoryOrderIndex implements MaintainedIndex {
@@ -78,17 +77,13 @@ class StoryOrderIndex implements MaintainedIndex {
   }
 }
 
-/**
- * The order index of the project: built from its stories on first use (one sort), then kept current by
- * evolve() with every story change (resource-state.ts MaintainedIndex).
- */
+/** The order index of the project (resource-state.ts maintainedIndex): filled in order, after one sort. */
 function orderIndex(state: StreamState): StoryOrderIndex {
-  const known = state.indexes.get(ORDER_INDEX);
-  if (known) return known as StoryOrderIndex;
-  const index = new StoryOrderIndex();
-  for (const story of [...docsOfKind<StoryDoc>(state, 'story')].sort(inOrder)) index.replace(undefined, story);
-  state.indexes.set(ORDER_INDEX, index);
-  return index;
+  return maintainedIndex(state, 'story-order-index', () => {
+    const index = new StoryOrderIndex();
+    for (const story of [...docsOfKind<StoryDoc>(state, 'story')].sort(inOrder)) index.replace(undefined, story);
+    return index;
+  });
 }
 
 /** The story directly above (`direction` 'above') or below `pivot` in the order, passing over `skipId`. */
