@@ -85,10 +85,13 @@ export function emptyState(stream: string): StreamState {
  * What a stored state was folded by: a snapshot of another format is not used. Raise it whenever
  * evolve() or applyChange() change what a state holds for the same events.
  */
-export const STREAM_STATE_FORMAT = 2; // 2: account memberships read under event schema 3
+export const DECISION_STATE_FORMAT = 2; // 2: account memberships read under event schema 3
 
-/** A state as stored between starts (ports/decision-state-snapshots.ts): its documents by kind, in fold order. */
-export interface StreamStateSnapshot {
+/**
+ * A decision state as stored between starts (ports/decision-state-snapshots.ts): the documents a stream's
+ * deciders decide on, by kind, in fold order. Not the read-model snapshots time travel reads.
+ */
+export interface DecisionStateSnapshot {
   readonly stream: string;
   readonly format: number;
   readonly version: number;
@@ -99,15 +102,15 @@ export interface StreamStateSnapshot {
 }
 
 /** The snapshot of a state that has folded at least one event (its documents shared: store it before the state folds more). */
-export function snapshotOfState(state: StreamState): StreamStateSnapshot {
+export function snapshotOfDecisionState(state: StreamState): DecisionStateSnapshot {
   if (state.lastEventId === null) throw new Error(`${state.stream} has folded no event`);
   const docs: Partial<Record<ResourceKind, ResourceDoc[]>> = {};
   for (const [kind, byId] of state.docs) if (byId.size > 0) docs[kind] = [...byId.values()];
-  return { stream: state.stream, format: STREAM_STATE_FORMAT, version: state.version, updatedAt: state.updatedAt, lastEventId: state.lastEventId, docs };
+  return { stream: state.stream, format: DECISION_STATE_FORMAT, version: state.version, updatedAt: state.updatedAt, lastEventId: state.lastEventId, docs };
 }
 
 /** The state a snapshot of the current format describes; derived values and indexes are built again on use. */
-export function stateOfSnapshot(snapshot: StreamStateSnapshot): StreamState {
+export function decisionStateOfSnapshot(snapshot: DecisionStateSnapshot): StreamState {
   const state = emptyState(snapshot.stream);
   state.version = snapshot.version;
   state.updatedAt = snapshot.updatedAt;

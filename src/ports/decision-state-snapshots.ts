@@ -1,18 +1,18 @@
 // The port: decision-state snapshots, of the stream states commands decide on (domain/resource-state.ts),
 // so that the first command on a project after a start folds the events since its latest snapshot, not its
 // whole history. Derived data: a missing, unreadable or outdated snapshot only means a longer fold.
-import type { StreamStateSnapshot } from '../domain/resource-state.js';
+import type { DecisionStateSnapshot } from '../domain/resource-state.js';
 
 /** What a stored snapshot is of, without its documents. */
-export type StoredSnapshotHead = Pick<StreamStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>;
+export type StoredSnapshotHead = Pick<DecisionStateSnapshot, 'stream' | 'version' | 'format' | 'lastEventId'>;
 
 export interface DecisionStateSnapshots {
   /** The latest snapshot stored for the stream, or null (none, or none readable). */
-  latest(stream: string): Promise<StreamStateSnapshot | null>;
+  latest(stream: string): Promise<DecisionStateSnapshot | null>;
   /** What the stream's latest snapshot is of (without reading its documents), or null. */
   storedHead(stream: string): Promise<StoredSnapshotHead | null>;
   /** Stores a snapshot in place of the stream's earlier one; the snapshot is read before this returns its promise. */
-  save(snapshot: StreamStateSnapshot): Promise<void>;
+  save(snapshot: DecisionStateSnapshot): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -8,9 +8,8 @@
 import type { ReadOnlyCollection } from '../ports/read-store.js';
 import type { ExtAttachment } from '../domain/comment/comment-attachments.js';
 import type { StoryHistoryValues } from '../domain/iteration/daily-history.js';
-import type { StoryCounts } from '../domain/label/label-counts.js';
 import type { TimeZone } from '../domain/project/time-zone.js';
-import type { StoryState, StoryType } from '../domain/project-state.js';
+import type { StoryCounts, StoryState, StoryType } from '../domain/project-documents.js';
 
 /** When a resource was created and last changed (ms). */
 type Stamped = { created_at: number; updated_at: number };

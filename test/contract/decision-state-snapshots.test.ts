@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { STREAM_STATE_FORMAT, type StreamStateSnapshot } from '../../src/domain/resource-state.js';
+import { DECISION_STATE_FORMAT, type DecisionStateSnapshot } from '../../src/domain/resource-state.js';
 import { createLog, silentLog } from '../../src/infra/log.js';
 import { memoryDecisionStateSnapshots, openSqliteDecisionStateSnapshots } from '../../src/infra/decision-state-snapshots/sqlite-decision-state-snapshots.js';
 import type { DecisionStateSnapshots } from '../../src/ports/decision-state-snapshots.js';
 
-function snapshotAt(stream: string, version: number): StreamStateSnapshot {
+function snapshotAt(stream: string, version: number): DecisionStateSnapshot {
   return {
     stream,
-    format: STREAM_STATE_FORMAT,
+    format: DECISION_STATE_FORMAT,
     version,
     updatedAt: 1_700_000_000_000 + version,
     lastEventId: `event-${version}`,
@@ -61,7 +61,7 @@ describe('stream-state snapshots', () => {
     const again = openSqliteDecisionStateSnapshots(path, silentLog);
     try {
       expect((await again.latest('project-7'))!.lastEventId).to.equal('event-1000');
-      expect(await again.storedHead('project-7')).to.deep.equal({ stream: 'project-7', version: 1_000, format: STREAM_STATE_FORMAT, lastEventId: 'event-1000' });
+      expect(await again.storedHead('project-7')).to.deep.equal({ stream: 'project-7', version: 1_000, format: DECISION_STATE_FORMAT, lastEventId: 'event-1000' });
       expect(await again.storedHead('project-8')).to.equal(null);
     } finally {
       await again.close();
@@ -120,7 +120,7 @@ describe('stream-state snapshots', () => {
     try {
       // More than the connection's page cache holds, in bodies that do not deflate and span several
       // overflow pages, so that the read goes to the file and meets a page it cannot follow.
-      const wide = (stream: string): StreamStateSnapshot => ({ ...snapshotAt(stream, 1_000), docs: { story: [{ id: 1, name: randomBytes(12_000).toString('base64') }] } });
+      const wide = (stream: string): DecisionStateSnapshot => ({ ...snapshotAt(stream, 1_000), docs: { story: [{ id: 1, name: randomBytes(12_000).toString('base64') }] } });
       for (let n = 0; n < 500; n++) await snapshots.save(wide(`project-${n}`));
       writeFileSync(path, Buffer.alloc(statSync(path).size + 40_960, 7));
       writeFileSync(`${path}-wal`, Buffer.alloc(0));

@@ -12,7 +12,7 @@
 // stored in the order they were asked for.
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, constants as zlib } from 'node:zlib';
-import type { StreamStateSnapshot } from '../../domain/resource-state.js';
+import type { DecisionStateSnapshot } from '../../domain/resource-state.js';
 import type { StoredSnapshotHead, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 import { isCorruption, openDerivedDatabase, removeDatabaseFiles } from '../derived-database-files.js';
 import type { Log } from '../log.js';
@@ -101,7 +101,7 @@ function openStreamSnapshots(path: string): DecisionStateSnapshots {
       const body = select.get(stream);
       if (body === undefined) return null;
       try {
-        return JSON.parse((await inflate(body)).toString('utf8')) as StreamStateSnapshot;
+        return JSON.parse((await inflate(body)).toString('utf8')) as DecisionStateSnapshot;
       } catch {
         return null;
       }
@@ -127,7 +127,7 @@ export function memoryDecisionStateSnapshots(): DecisionStateSnapshots {
   const bodies = new Map<string, string>();
   const latest = async (stream: string) => {
     const body = bodies.get(stream);
-    return body === undefined ? null : (JSON.parse(body) as StreamStateSnapshot);
+    return body === undefined ? null : (JSON.parse(body) as DecisionStateSnapshot);
   };
   return {
     latest,

@@ -5,7 +5,7 @@
 // A hand-written LRU over a Map: lru-cache refuses an entry larger than its bound, and the state just
 // used must be kept whatever its size; a state's size also changes in place as it is evolved.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { emptyState, snapshotOfState, type StreamState } from '../../domain/resource-state.js';
+import { emptyState, snapshotOfDecisionState, type StreamState } from '../../domain/resource-state.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { DecisionStateSnapshotBuilder, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 import type { StreamStates } from '../../ports/stream-states.js';
@@ -112,7 +112,7 @@ export class CachedStreamStates implements StreamStates<StreamState> {
     if (!snapshots || state.lastEventId === null) return;
     if (state.version - (this.snapshotVersions.get(state.stream) ?? 0) < this.snapshotEvery) return;
     this.snapshotVersions.set(state.stream, state.version);
-    const here = () => snapshots.save(snapshotOfState(state));
+    const here = () => snapshots.save(snapshotOfDecisionState(state));
     const failedThere = (error: unknown) => {
       this.options.onSnapshotError?.(error, state.stream);
       return here();

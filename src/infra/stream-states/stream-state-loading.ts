@@ -3,7 +3,7 @@
 // events after it, folded a page at a time. The states adapter (cached-stream-states.ts) loads this way on
 // the serving thread, and the snapshot builder (infra/decision-state-snapshots/worker-snapshot-builder.ts)
 // in a worker, ahead of it.
-import { evolve, stateOfSnapshot, STREAM_STATE_FORMAT, type StreamState } from '../../domain/resource-state.js';
+import { evolve, decisionStateOfSnapshot, DECISION_STATE_FORMAT, type StreamState } from '../../domain/resource-state.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { StoredSnapshotHead, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 
@@ -14,7 +14,7 @@ const FOLD_PAGE = 1000;
 export async function stateOfLatestSnapshot(snapshots: DecisionStateSnapshots, eventStore: EventStore, stream: string): Promise<StreamState | null> {
   const snapshot = await snapshots.latest(stream);
   if (!snapshot || snapshot.stream !== stream || !(await snapshotServes(eventStore, snapshot))) return null;
-  return stateOfSnapshot(snapshot);
+  return decisionStateOfSnapshot(snapshot);
 }
 
 /**
@@ -23,7 +23,7 @@ export async function stateOfLatestSnapshot(snapshots: DecisionStateSnapshots, e
  * again, does not).
  */
 export async function snapshotServes(eventStore: EventStore, snapshot: StoredSnapshotHead): Promise<boolean> {
-  if (snapshot.format !== STREAM_STATE_FORMAT) return false;
+  if (snapshot.format !== DECISION_STATE_FORMAT) return false;
   const [last] = await eventStore.readStream(snapshot.stream, { from: snapshot.version, limit: 1 });
   return last?.id === snapshot.lastEventId;
 }

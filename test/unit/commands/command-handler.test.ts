@@ -6,7 +6,7 @@ import { CommandHandler, type CommandHandlerOptions, type CommandMeta } from '..
 import type { Decide } from '../../../src/domain/decision.js';
 import { DomainError, invalidField } from '../../../src/domain/errors.js';
 import { streams } from '../../../src/domain/events.js';
-import { snapshotOfState, type StreamState } from '../../../src/domain/resource-state.js';
+import { snapshotOfDecisionState, type StreamState } from '../../../src/domain/resource-state.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { WrongExpectedVersion, type EventStore } from '../../../src/ports/event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
@@ -248,7 +248,7 @@ describe('command handler', () => {
       const builder: DecisionStateSnapshotBuilder = {
         async catchUp(stream) {
           caughtUp.push(stream);
-          await snapshots.save(snapshotOfState(await handlerOver(store).load(stream)));
+          await snapshots.save(snapshotOfDecisionState(await handlerOver(store).load(stream)));
         },
         close: async () => undefined,
       };

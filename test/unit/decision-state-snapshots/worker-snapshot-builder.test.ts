@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { foldNewEvents } from '../../../src/infra/stream-states/stream-state-loading.js';
 import { streams } from '../../../src/domain/events.js';
-import { emptyState, evolve, snapshotOfState, stateOfSnapshot } from '../../../src/domain/resource-state.js';
+import { emptyState, evolve, snapshotOfDecisionState, decisionStateOfSnapshot } from '../../../src/domain/resource-state.js';
 import { STATES_FILE } from '../../../src/infra/data-directory.js';
 import { openSqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { silentLog } from '../../../src/infra/log.js';
@@ -65,7 +65,7 @@ describe('stream-state snapshots built in a worker', function () {
     try {
       const scratch = emptyState(long);
       await foldNewEvents(log, scratch);
-      expect(stateOfSnapshot(snapshot).docs).to.deep.equal(scratch.docs);
+      expect(decisionStateOfSnapshot(snapshot).docs).to.deep.equal(scratch.docs);
       expect(scratch.docs.get('story')!.size, 'a state worth comparing').to.be.greaterThan(0);
     } finally {
       await log.close();
@@ -98,7 +98,7 @@ describe('stream-state snapshots built in a worker', function () {
       const earlier = emptyState(long);
       for (const event of await log.readStream(long, { from: 1, limit: head - 12 })) evolve(earlier, event);
       // A document only the snapshot holds: found in the built state, it shows the fold started there.
-      const snapshot = snapshotOfState(earlier);
+      const snapshot = snapshotOfDecisionState(earlier);
       await snapshots.save({ ...snapshot, docs: { ...snapshot.docs, epic: [...(snapshot.docs['epic'] ?? []), MARKER] } });
       await foldNewEvents(log, scratch);
     } finally {
@@ -111,7 +111,7 @@ describe('stream-state snapshots built in a worker', function () {
     } finally {
       await builder.close();
     }
-    const built = stateOfSnapshot((await stored(long))!);
+    const built = decisionStateOfSnapshot((await stored(long))!);
     expect(built.version).to.equal(head);
     const epics = built.docs.get('epic')!;
     expect(epics.get(MARKER.id)).to.deep.equal(MARKER);
