@@ -25,7 +25,7 @@ import { CachedStreamStates } from '../src/infra/stream-states/cached-stream-sta
 import { streams } from '../src/domain/events.js';
 import { decideCreateStory } from '../src/domain/story/create-story.js';
 import { decideUpdateStory } from '../src/domain/story/update-story.js';
-import { decideCreateTask } from '../src/domain/task/task-decisions.js';
+import { decideCreateTask } from '../src/domain/task/create-task.js';
 import { openStoryline, type Storyline } from '../src/infra/composition.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { SNAPSHOTS_FILE } from '../src/infra/data-directory.js';

@@ -7,7 +7,9 @@
 //   DELETE /projects/:project_id/stories/:story_id/tasks/:task_id   writers
 //
 // `complete` and `position` are accepted as strings too (`"false"`, `"1"`), as the service accepted them.
-import { decideCreateTask, decideDeleteTask, decideUpdateTask } from '../../domain/task/task-decisions.js';
+import { decideCreateTask } from '../../domain/task/create-task.js';
+import { decideDeleteTask } from '../../domain/task/delete-task.js';
+import { decideUpdateTask } from '../../domain/task/update-task.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';

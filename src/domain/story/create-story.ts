@@ -17,7 +17,7 @@ import { projectIdOf, projectOf } from '../project-state.js';
 import type { StoryDoc, StoryPriority, StoryState, StoryType, TaskDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { assertTaskDescription, assertTasksEnabled } from '../task/task-rules.js';
-import { taskCreateChange } from '../task/task-decisions.js';
+import { taskCreateChange } from '../task/task-changes.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { bandOf, hasPositionRequest, rankInSlot, requestedSlot, ruledSlot, slotNeighbours } from './story-order.js';
 import type { PositionRequest } from './story-order.js';

@@ -12,7 +12,7 @@ import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import { storyContents, storyOf } from '../project-state.js';
 import type { TaskDoc } from '../project-documents.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
-import { taskDeleteChange } from '../task/task-decisions.js';
+import { taskDeleteChange } from '../task/task-changes.js';
 import { reviewDeleteChange, reviewTypeName, type ReviewDoc } from '../review/review-state.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { UNMOVED } from './story-order.js';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { decideCreateTask, decideDeleteTask, decideUpdateTask } from '../../../src/domain/task/task-decisions.js';
+import { decideCreateTask } from '../../../src/domain/task/create-task.js';
+import { decideDeleteTask } from '../../../src/domain/task/delete-task.js';
+import { decideUpdateTask } from '../../../src/domain/task/update-task.js';
 import { tasksOfStory } from '../../../src/domain/project-state.js';
 import type { Decision } from '../../../src/domain/decision.js';
 import { givenProject, problemsOf } from './decider-scenario.js';
