@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decideCreateBlocker } from '../../src/domain/blocker/blocker-decisions.js';
+import { decideCreateBlocker } from '../../src/domain/blocker/create-blocker.js';
 import { decideCreateComment } from '../../src/domain/comment/comment-create.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 

@@ -8,8 +8,11 @@
 //   DELETE /projects/:project_id/stories/:story_id/blockers/:blocker_id   writers
 //
 // No source records the blocker's key set; it is rendered with every attribute the service stores.
-import { MAX_BLOCKER_DESCRIPTION, decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '../../domain/blocker/blocker-decisions.js';
-import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
+import { MAX_BLOCKER_DESCRIPTION } from '../../domain/blocker/blocker-changes.js';
+import { decideCreateBlocker } from '../../domain/blocker/create-blocker.js';
+import { decideDeleteBlocker } from '../../domain/blocker/delete-blocker.js';
+import { decideUpdateBlocker } from '../../domain/blocker/update-blocker.js';
+import type { NewBlocker } from '../../domain/blocker/blocker-changes.js';
 import { requestSchema, text } from '../request-schema.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ResourceDeps, ResourceModule } from './resource-module.js';

@@ -10,7 +10,7 @@ import type { LabelReference } from '../../domain/label/label-references.js';
 import type { CreateStoryInput, NewTaskInput } from '../../domain/story/create-story.js';
 import type { StoryGroup, UpdateStoryInput } from '../../domain/story/update-story.js';
 import type { StoryPriority, StoryState, StoryType } from '../../domain/project-documents.js';
-import type { NewBlocker } from '../../domain/blocker/blocker-decisions.js';
+import type { NewBlocker } from '../../domain/blocker/blocker-changes.js';
 import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import { requestSchema, text } from '../request-schema.js';
 import { NEW_BLOCKER } from './blockers.js';

@@ -1,8 +1,8 @@
 // Creating a story: defaults (unscheduled feature, priority p3, requested by the caller), nested task,
 // label, comment, blocker and review creates, a position in the one project order, and the rules every
 // story must satisfy.
-import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocker/blocker-decisions.js';
-import type { NewBlocker } from '../blocker/blocker-decisions.js';
+import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocker/blocker-changes.js';
+import type { NewBlocker } from '../blocker/blocker-changes.js';
 import { writeComments } from '../comment/comment-create.js';
 import type { NewComment } from '../comment/comment-create.js';
 import { newReviews, type NewReview } from '../review/review-decisions.js';

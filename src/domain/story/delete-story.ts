@@ -3,8 +3,8 @@
 // named as when it goes alone (a task or blocker by its description, a review by its type, a file by
 // its name).
 // Its labels are recounted, and the stories its blockers named no longer list it as blocked.
-import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-decisions.js';
-import type { BlockerDoc } from '../blocker/blocker-decisions.js';
+import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-changes.js';
+import type { BlockerDoc } from '../blocker/blocker-changes.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange, ResourceKind } from '../events.js';
 import { fileDeleteChange } from '../file-attachment/upload-file.js';

@@ -3,7 +3,9 @@
 import { expect } from 'chai';
 import { activitySubjects } from '../../../src/domain/activity/activity-subjects.js';
 import { renderActivity } from '../../../src/domain/activity/render-activity.js';
-import { decideCreateBlocker, decideUpdateBlocker, decideDeleteBlocker } from '../../../src/domain/blocker/blocker-decisions.js';
+import { decideCreateBlocker } from '../../../src/domain/blocker/create-blocker.js';
+import { decideDeleteBlocker } from '../../../src/domain/blocker/delete-blocker.js';
+import { decideUpdateBlocker } from '../../../src/domain/blocker/update-blocker.js';
 import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
 import type { Decision } from '../../../src/domain/decision.js';
 import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';

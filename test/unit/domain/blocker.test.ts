@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '../../../src/domain/blocker/blocker-decisions.js';
-import type { BlockerDoc } from '../../../src/domain/blocker/blocker-decisions.js';
+import { decideCreateBlocker } from '../../../src/domain/blocker/create-blocker.js';
+import { decideDeleteBlocker } from '../../../src/domain/blocker/delete-blocker.js';
+import { decideUpdateBlocker } from '../../../src/domain/blocker/update-blocker.js';
+import type { BlockerDoc } from '../../../src/domain/blocker/blocker-changes.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { changeKinds } from './conversation-scenario.js';

@@ -4,8 +4,10 @@
 // - a file's comment_id names a comment that lists the file, and every file a comment lists names it;
 // - a comment's attachment_ids are its file ids, then its ext attachment ids.
 import { expect } from 'chai';
-import { decideCreateBlocker, decideDeleteBlocker, decideUpdateBlocker } from '../../../src/domain/blocker/blocker-decisions.js';
-import type { BlockerDoc } from '../../../src/domain/blocker/blocker-decisions.js';
+import { decideCreateBlocker } from '../../../src/domain/blocker/create-blocker.js';
+import { decideDeleteBlocker } from '../../../src/domain/blocker/delete-blocker.js';
+import { decideUpdateBlocker } from '../../../src/domain/blocker/update-blocker.js';
+import type { BlockerDoc } from '../../../src/domain/blocker/blocker-changes.js';
 import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
 import type { CommentDoc } from '../../../src/domain/comment/comment-create.js';
 import { decideDeleteComment, decideUpdateComment } from '../../../src/domain/comment/comment-edit.js';

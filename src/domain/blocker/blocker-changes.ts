@@ -1,13 +1,14 @@
-// Deciders for a story's blockers: something that keeps the story from moving on, described in words
-// or by naming another story of the project as `#<id>` (the first such reference counts). While a
-// blocker that names story B is unresolved, B's `blocked_story_ids` lists the blocked story: every
-// blocker write records the recount of the stories it names, before and after. Every blocker write
-// touches the blocked story's updated_at. Blockers go and move with their story (project-state.ts).
+// A story's blockers: something that keeps the story from moving on, described in words or by naming
+// another story of the project as `#<id>` (the first such reference counts). While a blocker that names
+// story B is unresolved, B's `blocked_story_ids` lists the blocked story: every blocker write records the
+// recount of the stories it names, before and after. Every blocker write touches the blocked story's
+// updated_at. Blockers go and move with their story (project-state.ts). The deciders are
+// create-blocker.ts, update-blocker.ts and delete-blocker.ts; what they share with the story deciders
+// is here.
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
-import { changedValues } from '../changed-values.js';
 import type { EventType, ResourceChange } from '../events.js';
-import { docsOfKind, findDoc, findStory, storyOf } from '../project-state.js';
+import { docsOfKind, findDoc, findStory } from '../project-state.js';
 import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc, StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
@@ -29,51 +30,6 @@ export interface BlockerDoc extends ResourceDoc {
 export interface NewBlocker {
   description: string;
   resolved?: boolean;
-}
-
-export interface CreateBlockerCommand extends NewBlocker {
-  story_id: number;
-}
-
-export interface UpdateBlockerCommand {
-  story_id: number;
-  blocker_id: number;
-  description?: string;
-  resolved?: boolean;
-}
-
-export interface DeleteBlockerCommand {
-  story_id: number;
-  blocker_id: number;
-}
-
-export function decideCreateBlocker(command: CreateBlockerCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
-  const [blocker] = newBlockers(story.id, [command], '', context);
-  return blockerDecision('blocker_create', state, story, blocker!, [blockerCreateChange(blocker!)], context);
-}
-
-export function decideUpdateBlocker(command: UpdateBlockerCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
-  const before = blockerOf(state, story.id, command.blocker_id);
-  const after: BlockerDoc = {
-    ...before,
-    ...(command.description !== undefined ? { description: blockerDescription(command.description, 'description') } : {}),
-    ...(command.resolved !== undefined ? { resolved: blockerResolved(command.resolved, 'resolved') } : {}),
-    updated_at: context.now,
-  };
-  const change: ResourceChange = {
-    ...blockerHead(after),
-    change_type: 'update',
-    ...changedValues(before, after, ['description', 'resolved']),
-  };
-  return blockerDecision('blocker_update', state, story, after, [change], context, before);
-}
-
-export function decideDeleteBlocker(command: DeleteBlockerCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
-  const blocker = blockerOf(state, story.id, command.blocker_id);
-  return blockerDecision('blocker_delete', state, story, null, [blockerDeleteChange(blocker)], context, blocker);
 }
 
 /** The delete change of a blocker, whether it goes alone or with its story. */
@@ -165,19 +121,20 @@ function blocks(blocker: BlockerDoc, storyId: number): boolean {
   return !blocker.resolved && blocker.story_id !== storyId && blockingStoryId(blocker.description) === storyId;
 }
 
-function blockerOf(state: StreamState, storyId: number, blockerId: number): BlockerDoc {
+/** The blocker of that story, or unfound (also when it belongs to another story). */
+export function blockerOf(state: StreamState, storyId: number, blockerId: number): BlockerDoc {
   const blocker = findDoc<BlockerDoc>(state, 'blocker', blockerId);
   if (!blocker || blocker.story_id !== storyId) throw unfound();
   return blocker;
 }
 
 /** Every change of a blocker starts with its kind, id and description as name. */
-function blockerHead(blocker: BlockerDoc): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
+export function blockerHead(blocker: BlockerDoc): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
   return { kind: 'blocker', id: blocker.id, name: blocker.description };
 }
 
 /** The one way every blocker decision is built: the blocker's changes, the recounts, the story's touch. */
-function blockerDecision(
+export function blockerDecision(
   type: EventType,
   state: StreamState,
   story: StoryDoc,
@@ -192,7 +149,8 @@ function blockerDecision(
   return { type, data: { changes: [...changes, ...recounts, touch], primary_resources: [storyRef(story)] }, subject };
 }
 
-function blockerDescription(description: unknown, field: string): string {
+/** A blocker's description as a request gives it: non-blank, at most MAX_BLOCKER_DESCRIPTION characters. */
+export function blockerDescription(description: unknown, field: string): string {
   if (typeof description !== 'string' || description.trim() === '') throw invalidField(field, "Description can't be blank");
   if (description.length > MAX_BLOCKER_DESCRIPTION) {
     throw invalidField(field, `'description' parameter must be ${MAX_BLOCKER_DESCRIPTION} characters or less.`);
@@ -200,7 +158,8 @@ function blockerDescription(description: unknown, field: string): string {
   return description;
 }
 
-function blockerResolved(resolved: unknown, field: string): boolean {
+/** A blocker's `resolved` as a request gives it: a boolean. */
+export function blockerResolved(resolved: unknown, field: string): boolean {
   if (typeof resolved !== 'boolean') throw invalidField(field, 'resolved must be true or false.');
   return resolved;
 }

@@ -1,0 +1,32 @@
+// Edits a blocker's description or resolution; the stories it names before and after are recounted.
+import { changedValues } from '../changed-values.js';
+import type { Decision, DecisionContext } from '../decision.js';
+import type { ResourceChange } from '../events.js';
+import { storyOf } from '../project-state.js';
+import type { StreamState } from '../resource-state.js';
+import { blockerDecision, blockerDescription, blockerHead, blockerOf, blockerResolved } from './blocker-changes.js';
+import type { BlockerDoc } from './blocker-changes.js';
+
+export interface UpdateBlockerCommand {
+  story_id: number;
+  blocker_id: number;
+  description?: string;
+  resolved?: boolean;
+}
+
+export function decideUpdateBlocker(command: UpdateBlockerCommand, state: StreamState, context: DecisionContext): Decision {
+  const story = storyOf(state, command.story_id);
+  const before = blockerOf(state, story.id, command.blocker_id);
+  const after: BlockerDoc = {
+    ...before,
+    ...(command.description !== undefined ? { description: blockerDescription(command.description, 'description') } : {}),
+    ...(command.resolved !== undefined ? { resolved: blockerResolved(command.resolved, 'resolved') } : {}),
+    updated_at: context.now,
+  };
+  const change: ResourceChange = {
+    ...blockerHead(after),
+    change_type: 'update',
+    ...changedValues(before, after, ['description', 'resolved']),
+  };
+  return blockerDecision('blocker_update', state, story, after, [change], context, before);
+}
