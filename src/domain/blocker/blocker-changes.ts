@@ -26,6 +26,12 @@ export interface BlockerDoc extends ResourceDoc {
   updated_at: number;
 }
 
+/** How a request names a blocker: by its story and its id. */
+export interface BlockerAddress {
+  story_id: number;
+  blocker_id: number;
+}
+
 /** A blocker as a request creates it (alone, or nested in a story create). */
 export interface NewBlocker {
   description: string;

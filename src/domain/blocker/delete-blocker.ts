@@ -3,13 +3,9 @@ import type { Decision, DecisionContext } from '../decision.js';
 import { storyOf } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { blockerDecision, blockerDeleteChange, blockerOf } from './blocker-changes.js';
+import type { BlockerAddress } from './blocker-changes.js';
 
-export interface DeleteBlockerCommand {
-  story_id: number;
-  blocker_id: number;
-}
-
-export function decideDeleteBlocker(command: DeleteBlockerCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideDeleteBlocker(command: BlockerAddress, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, command.story_id);
   const blocker = blockerOf(state, story.id, command.blocker_id);
   return blockerDecision('blocker_delete', state, story, null, [blockerDeleteChange(blocker)], context, blocker);

@@ -5,11 +5,9 @@ import type { ResourceChange } from '../events.js';
 import { storyOf } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { blockerDecision, blockerDescription, blockerHead, blockerOf, blockerResolved } from './blocker-changes.js';
-import type { BlockerDoc } from './blocker-changes.js';
+import type { BlockerAddress, BlockerDoc } from './blocker-changes.js';
 
-export interface UpdateBlockerCommand {
-  story_id: number;
-  blocker_id: number;
+export interface UpdateBlockerCommand extends BlockerAddress {
   description?: string;
   resolved?: boolean;
 }

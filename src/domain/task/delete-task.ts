@@ -4,13 +4,9 @@ import type { Decision, DecisionContext } from '../decision.js';
 import { storyOf, taskOf, tasksOfStory } from '../project-state.js';
 import type { StreamState } from '../resource-state.js';
 import { shift, taskDecision, taskDeleteChange } from './task-changes.js';
+import type { TaskAddress } from './task-changes.js';
 
-export interface DeleteTaskInput {
-  story_id: number;
-  task_id: number;
-}
-
-export function decideDeleteTask(input: DeleteTaskInput, state: StreamState, context: DecisionContext): Decision {
+export function decideDeleteTask(input: TaskAddress, state: StreamState, context: DecisionContext): Decision {
   const story = storyOf(state, input.story_id);
   const task = taskOf(state, story.id, input.task_id);
   const tasks = tasksOfStory(state, story.id);

@@ -8,6 +8,12 @@ import type { EventType, ResourceChange } from '../events.js';
 import type { StoryDoc, TaskDoc } from '../project-documents.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 
+/** How a request names a task: by its story and its id. */
+export interface TaskAddress {
+  story_id: number;
+  task_id: number;
+}
+
 /** The delete change of a task, whether the task goes alone or with its story. */
 export function taskDeleteChange(task: TaskDoc): ResourceChange {
   return { ...taskHead(task), change_type: 'delete', original_values: { ...task } };

@@ -6,11 +6,10 @@ import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
 import type { TaskDoc } from '../project-documents.js';
 import type { StreamState } from '../resource-state.js';
 import { shift, taskDecision, taskHead } from './task-changes.js';
+import type { TaskAddress } from './task-changes.js';
 import { assertTaskDescription, assertTaskPosition, assertTasksEnabled } from './task-rules.js';
 
-export interface UpdateTaskInput {
-  story_id: number;
-  task_id: number;
+export interface UpdateTaskInput extends TaskAddress {
   description?: string;
   complete?: boolean;
   position?: number;
