@@ -155,6 +155,8 @@ describe('browser: the board', function () {
     await card(page, 'Cold').getByRole('button', { name: 'Cold' }).focus();
     await page.keyboard.press('Alt+ArrowUp');
     await expectOrder(() => orderOfNames(app, alice, id, { with_state: 'unstarted' }), ['Alpha', 'Gamma', 'Beta', 'Cold']);
+    // the board has shown that order too (its own move and the live echo settled) before the next key
+    await expectOrder(() => page.locator('.panel-current .card .story-name, .panel-backlog .card .story-name').allTextContents(), ['Alpha', 'Gamma', 'Beta', 'Cold']);
     await card(page, 'Alpha').getByRole('button', { name: 'Alpha' }).focus();
     await page.keyboard.press('Alt+ArrowDown');
     await expectOrder(() => orderOfNames(app, alice, id), ['Gamma', 'Alpha', 'Beta', 'Cold']);
