@@ -178,7 +178,6 @@ export class CommandHandler {
     });
   }
 
-
   /**
    * Runs `work` after the stream's earlier commands here. The handler serializes, not the port: a
    * command's load, decision, append and keep must not interleave with another's on the same stream
