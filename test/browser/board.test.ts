@@ -74,7 +74,11 @@ describe('browser: the board', function () {
     await page.getByRole('heading', { name: 'Sign in to Storyline' }).waitFor();
     expect(await page.evaluate('sessionStorage.length')).to.equal(0);
 
+    // The projects page's first reads must be answered before the token is rotated: one refused in this
+    // page signs it out (and forgets the token) before the reload could show the refusal.
+    const firstReads = Promise.all(['/projects', '/my/notifications'].map((path) => page.waitForResponse((response) => new URL(response.url()).pathname.endsWith(path))));
     await signInWithToken(page, app, person);
+    await firstReads;
     await app.storyline.deps.secrets.rotateToken(person.id);
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in to Storyline' }).waitFor();
