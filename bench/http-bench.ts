@@ -271,7 +271,7 @@ export async function waitUntilIdle(child: ChildProcess, timeoutMs = 600_000): P
 }
 
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat's utime and stime. */
-const CLOCK_TICKS_PER_SECOND = 100;
+export const CLOCK_TICKS_PER_SECOND = 100;
 
 function cpuPerWrite(child: ChildProcess, before: number | null, result: AutocannonResult): string {
   const after = cpuMs(child);
