@@ -15,7 +15,6 @@ export interface Log {
 
 /** Detail fields that would carry a secret (top level only: wildcard paths cost several times a line). */
 const SECRET_FIELDS = ['token', 'api_token', 'password', 'secret', 'invitation_secret', 'authorization'];
-const REDACTED_PATHS = SECRET_FIELDS;
 
 const LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'];
 
@@ -29,7 +28,7 @@ export function createLog(minimum: LogLevel = 'info', write?: (line: string) => 
       messageKey: 'message',
       timestamp: () => `,"time":"${new Date().toISOString()}"`,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      redact: { paths: SECRET_FIELDS, censor: '[redacted]' },
     },
     destination,
   );
