@@ -4,6 +4,7 @@
 // cache as configured by default and once with it off (every request computes the answer), next to a
 // bare express 5 app answering the same captured bytes (bench/http-bench-baseline.ts).
 // Target (issue 15): p99 < 50 ms.
+import { emptyState } from '../src/domain/decision-states.js';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../src/domain/events.js';
-import { emptyState, evolve } from '../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import type { Storyline } from '../src/infra/composition.js';
 import { seededRandom } from '../test/support/seeded-random.js';
@@ -114,7 +114,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
   const random = seededRandom(2026);
   const stream = streams.project(projectId);
   const state = emptyState(stream);
-  for (const event of await storyline.eventStore.readStream(stream)) evolve(state, event);
+  for (const event of await storyline.eventStore.readStream(stream)) state.evolve(event);
   const baseVersion = state.version;
   const now = Date.now();
   const commandId = crypto.randomUUID();
@@ -132,7 +132,7 @@ async function appendStories(storyline: Storyline, projectId: number, personId: 
     const decision = decideCreateStory(input, state, { now, actorId: personId, nextId: () => id });
     const event: NewEvent = { type: decision.type, data: decision.data, meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: personId, command_id: commandId } };
     events.push(event);
-    evolve(state, { ...event, id: `seed-${id}`, stream, version: state.version + 1, position: 0 });
+    state.evolve({ ...event, id: `seed-${id}`, stream, version: state.version + 1, position: 0 });
   }
   await storyline.eventStore.append(stream, baseVersion, events);
 }

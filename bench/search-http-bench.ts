@@ -12,13 +12,14 @@
 // cache as configured (every answer after the first of its key is answered from it: the key holds the
 // searcher, their day and the current iteration's start besides the version), once with the cache off
 // (every answer computed: what a cache miss costs), each time on a freshly started server.
+import { emptyState } from '../src/domain/decision-states.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { streams } from '../src/domain/events.js';
-import { emptyState, evolve, type StreamState } from '../src/domain/resource-state.js';
+import type { ProjectState } from '../src/domain/project-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../src/domain/story/create-story.js';
 import { configFromEnv } from '../src/infra/config.js';
 import { seededRandom } from '../test/support/seeded-random.js';
@@ -136,7 +137,7 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
     for (const name of LABELS) labelIds.push(Number((await call(`/projects/${projectId}/labels`, { name }))['id']));
 
     const before = emptyState(streams.project(projectId)); // the same project without its stories: what a create costs there
-    for (const event of await storyline.eventStore.readStream(streams.project(projectId))) evolve(before, event);
+    for (const event of await storyline.eventStore.readStream(streams.project(projectId))) before.evolve(event);
     const random = seededRandom(20261123);
     const words = zipfWords(random, vocabulary);
     const state = await appendStoryCreates(storyline, projectId, person.id, STORIES, () => {
@@ -160,7 +161,7 @@ async function seed(dir: string, vocabulary: readonly string[]): Promise<{ token
 }
 
 /** µs per story-create decision on `state` (decided, not folded: the state stays as it is), best of 5 rounds. */
-function createDecisionMicros(state: StreamState, actorId: number): number {
+function createDecisionMicros(state: ProjectState, actorId: number): number {
   const inputs: CreateStoryInput[] = [{ name: 'Unscheduled' }, { name: 'Started', current_state: 'started', estimate: 1 }];
   let best = Infinity;
   for (let round = 0; round < 5; round++) {

@@ -19,7 +19,7 @@ import { LAST_OWNER, decideRemoveMembership } from '../domain/project/membership
 import { DomainError, invalidField } from '../domain/errors.js';
 import { PROJECT_ROLES } from '../domain/project-documents.js';
 import { streams } from '../domain/events.js';
-import { emptyState } from '../domain/resource-state.js';
+import { emptyState } from '../domain/decision-states.js';
 import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
 import type { CommandMeta } from './command-handler.js';

@@ -3,10 +3,10 @@
 // version -> on a version conflict catch up and decide again (bounded) -> keep the evolved state -> wait
 // until the read models have applied the event -> return the new state and version.
 import { DomainError } from '../domain/errors.js';
-import { EVENT_SCHEMA, type NewEvent, type RecordedEvent } from '../domain/events.js';
+import { EVENT_SCHEMA, type NewEvent, type RecordedEvent, type StreamName } from '../domain/events.js';
 import { subjectIn, type Decide, type Decision, type DecisionContext, type DecisionSubject, type IdKind } from '../domain/decision.js';
 import { eventInWholeSeconds, wholeSecond } from '../domain/whole-seconds.js';
-import { evolve, type StreamState } from '../domain/resource-state.js';
+import type { StreamState } from '../domain/resource-state.js';
 import { WrongExpectedVersion, eventId, type AppendResult, type EventStore } from '../ports/event-store.js';
 import type { StreamStates } from '../ports/stream-states.js';
 
@@ -17,8 +17,8 @@ export interface CommandMeta {
   now: number;
 }
 
-export interface CommandOutcome {
-  state: StreamState;
+export interface CommandOutcome<S extends StreamState = StreamState> {
+  state: S;
   event: RecordedEvent;
   /** The resource the appended decision created or changed. */
   subject: DecisionSubject;
@@ -66,13 +66,14 @@ export class CommandHandler {
    * Decides and appends one event to `stream`. Commands on one stream run one at a time in this process;
    * conflicts with other processes are resolved by catching up and deciding again.
    */
-  execute(stream: string, decide: Decide<StreamState>, meta: CommandMeta): Promise<CommandOutcome> {
+  execute<S extends StreamState>(stream: StreamName<S>, decide: Decide<S>, meta: CommandMeta): Promise<CommandOutcome<S>> {
     return this.serialized(stream, () => this.decideAndAppend(stream, decide, meta));
   }
 
   /** The stream's current state, caught up with the store. Callers must not modify it. */
-  load(stream: string): Promise<StreamState> {
-    return this.serialized(stream, () => this.options.states.load(stream));
+  load<S extends StreamState>(stream: StreamName<S>): Promise<S> {
+    // the states port makes each stream's state of the class its name carries (decision-states.ts)
+    return this.serialized(stream, () => this.options.states.load(stream) as Promise<S>);
   }
 
   /**
@@ -83,14 +84,14 @@ export class CommandHandler {
     while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
   }
 
-  private async decideAndAppend(stream: string, decide: Decide<StreamState>, meta: CommandMeta): Promise<CommandOutcome> {
+  private async decideAndAppend<S extends StreamState>(stream: StreamName<S>, decide: Decide<S>, meta: CommandMeta): Promise<CommandOutcome<S>> {
     const { states, eventStore, projections } = this.options;
     // A kept state is decided on as it is: if another process appended meanwhile, the append's expected
     // version catches it. A refusal is not checked by an append, so one decided on an unverified kept
     // state is decided again on the caught-up state before it is believed.
-    let state = states.kept(stream);
+    let state = states.kept(stream) as S | undefined;
     let verified = state === undefined;
-    state ??= await states.load(stream);
+    state ??= (await states.load(stream)) as S;
     for (let attempt = 1; ; attempt++) {
       let decided: { event: NewEvent; subject: DecisionSubject };
       try {
@@ -98,7 +99,7 @@ export class CommandHandler {
       } catch (refusal) {
         if (verified) throw refusal;
         const version = state.version;
-        state = await states.load(stream);
+        state = (await states.load(stream)) as S;
         verified = true;
         if (state.version === version) throw refusal;
         continue;
@@ -109,13 +110,13 @@ export class CommandHandler {
       } catch (error) {
         if (!(error instanceof WrongExpectedVersion)) throw error;
         if (attempt >= this.maxAttempts) throw tooManyConflicts(stream);
-        state = await states.load(stream);
+        state = (await states.load(stream)) as S;
         verified = true;
         continue;
       }
       if (appended.version !== state.version + 1) return this.firstOutcome(stream, appended, decided.subject);
       const event: RecordedEvent = { ...decided.event, id: eventId(meta.commandId, 0), stream, version: appended.version, position: appended.position };
-      evolve(state, event);
+      state.evolve(event);
       states.keep(stream, state);
       await projections.waitFor(appended.position);
       return { state, event, subject: decided.subject, version: appended.version, position: appended.position };
@@ -123,18 +124,18 @@ export class CommandHandler {
   }
 
   /** The same command was appended before (a retried request): its first result stands. */
-  private async firstOutcome(stream: string, appended: AppendResult, subject: DecisionSubject): Promise<CommandOutcome> {
+  private async firstOutcome<S extends StreamState>(stream: StreamName<S>, appended: AppendResult, subject: DecisionSubject): Promise<CommandOutcome<S>> {
     const { states, eventStore, projections } = this.options;
-    const state = await states.load(stream);
+    const state = (await states.load(stream)) as S;
     const [first] = await eventStore.readStream(stream, { from: appended.version, limit: 1 });
     if (!first) throw new Error(`event ${appended.version} of ${stream} vanished`);
     await projections.waitFor(appended.position);
     return { state, event: first, subject: subjectIn(first.data, subject), version: appended.version, position: appended.position };
   }
 
-  private async decideWithIds(
-    state: StreamState,
-    decide: Decide<StreamState>,
+  private async decideWithIds<S extends StreamState>(
+    state: S,
+    decide: Decide<S>,
     meta: CommandMeta,
   ): Promise<{ event: NewEvent; subject: DecisionSubject }> {
     const ids = this.options.ids;

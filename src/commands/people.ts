@@ -14,7 +14,7 @@
 import { decideCreatePerson, decideRememberPeople, decideUpdatePerson, initialsOf, type TakenIdentities } from '../domain/person/person-decisions.js';
 import { invalidField, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
-import { emptyState } from '../domain/resource-state.js';
+import { emptyState } from '../domain/decision-states.js';
 import type { PersonSecretsPort } from '../ports/credentials.js';
 import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';

@@ -22,7 +22,6 @@
 // - Command ids are `<prefix>:<record>`: importing the same file again (same prefix) writes nothing twice.
 import { DomainError, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
-import { membershipsOf, projectOf } from '../domain/project-state.js';
 import type { StoryPriority, StoryState, StoryType } from '../domain/project-documents.js';
 import { requestedTimeZoneName } from '../domain/project/time-zone.js';
 import type { NewComment } from '../domain/comment/comment-create.js';
@@ -124,8 +123,8 @@ export class PivotalStoryImport {
   static async open(deps: PivotalImportDeps, projectId: number, commandPrefix: string): Promise<PivotalStoryImport> {
     const state = await deps.commands.load(streams.project(projectId));
     if (state.version === 0) throw unfound();
-    const project = projectOf(state);
-    const memberships = membershipsOf(state).sort((a, b) => a.id - b.id);
+    const project = state.project();
+    const memberships = [...state.memberships].sort((a, b) => a.id - b.id);
     const importer = memberships.find((membership) => membership.role === 'owner');
     if (!importer) throw new DomainError('unfound_resource', { general_problem: `project ${projectId} has no owner to import as` });
     const people = await deps.people.find({ id: { $in: memberships.map((membership) => membership.person_id) } });

@@ -5,7 +5,7 @@
 import { decideCreateProject, decideDeleteProject, decideUpdateProject } from '../domain/project/project-decisions.js';
 import { DomainError, invalidField, unauthorized } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
-import { emptyState } from '../domain/resource-state.js';
+import { emptyState } from '../domain/decision-states.js';
 import type { IdAllocation } from '../ports/id-allocation.js';
 import type { Doc } from '../ports/read-store.js';
 import type { AccountCommands } from './accounts.js';

@@ -3,8 +3,10 @@
 // with the project version the write produced. Every operation group uses it; there is no wrapper per
 // resource.
 import type { Decider } from '../domain/decision.js';
+import type { ProjectState } from '../domain/project-state.js';
+import type { StreamState } from '../domain/resource-state.js';
 import { DomainError } from '../domain/errors.js';
-import { streams } from '../domain/events.js';
+import { streams, type StreamName } from '../domain/events.js';
 import { resourceCollections } from '../projections/resources/resources-projection.js';
 import type { Doc } from '../ports/read-store.js';
 import type { CommandHandler, CommandMeta, CommandOutcome } from './command-handler.js';
@@ -26,19 +28,19 @@ export class ResourceWriter {
   constructor(private readonly deps: ResourceWriterDeps) {}
 
   /** Decides `command` on `stream` and appends the event; for writes answered without the resource (deletes). */
-  execute<C>(stream: string, decider: Decider<C>, command: C, meta: CommandMeta): Promise<CommandOutcome> {
+  execute<C, S extends StreamState>(stream: StreamName<S>, decider: Decider<C, S>, command: C, meta: CommandMeta): Promise<CommandOutcome<S>> {
     return this.deps.commands.execute(stream, (state, context) => decider(command, state, context), meta);
   }
 
   /** Decides on a project's stream and reads back the resource the decision names, in that project. */
-  async onProject<C>(projectId: number, decider: Decider<C>, command: C, meta: CommandMeta): Promise<Written> {
+  async onProject<C>(projectId: number, decider: Decider<C, ProjectState>, command: C, meta: CommandMeta): Promise<Written> {
     const outcome = await this.execute(streams.project(projectId), decider, command, meta);
     const filter = outcome.subject.kind === 'project' ? { id: projectId } : { id: outcome.subject.id, project_id: projectId };
     return { doc: await this.readBack(outcome, filter), version: outcome.version };
   }
 
   /** Decides on a stream outside projects (a person, an account) and reads back the decision's subject. */
-  async onStream<C>(stream: string, decider: Decider<C>, command: C, meta: CommandMeta): Promise<Written> {
+  async onStream<C, S extends StreamState>(stream: StreamName<S>, decider: Decider<C, S>, command: C, meta: CommandMeta): Promise<Written> {
     const outcome = await this.execute(stream, decider, command, meta);
     return { doc: await this.readBack(outcome, { id: outcome.subject.id }), version: outcome.version };
   }

@@ -9,7 +9,6 @@
 // again: a repeated move finds the story already in the target and only appends the source event.
 import { DomainError } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
-import { projectOf } from '../domain/project-state.js';
 import { decideMoveStoryIn, decideMoveStoryOut, holdsStory, storyMoveSnapshot } from '../domain/story/move-story.js';
 import type { CommandHandler, CommandMeta } from './command-handler.js';
 import type { ReadView } from './read-view.js';
@@ -31,7 +30,7 @@ export async function moveStory(deps: StoryMoveDeps, sourceId: number, targetId:
     const into = await deps.writer.execute(streams.project(targetId), decideMoveStoryIn, snapshot, { ...meta, commandId: `${meta.commandId}:into` });
     version = into.version;
   }
-  const moveOut = { story_id: storyId, target_project_id: targetId, target_project_name: projectOf(target).name };
+  const moveOut = { story_id: storyId, target_project_id: targetId, target_project_name: target.project().name };
   await deps.writer.execute(streams.project(sourceId), decideMoveStoryOut, moveOut, { ...meta, commandId: `${meta.commandId}:from` });
   version ??= (await deps.commands.load(streams.project(targetId))).version;
   const story = await deps.stories.findOne({ id: storyId, project_id: targetId });

@@ -1,7 +1,7 @@
 // What a decision receives and returns. Deciders are pure: time, ids and the acting person arrive in
 // the context; they return the one event a write request appends (or throw a DomainError).
+import type { ProjectState } from './project-state.js';
 import type { EventData, EventType, ResourceKind } from './events.js';
-import type { StreamState } from './resource-state.js';
 
 /**
  * Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere.
@@ -37,7 +37,7 @@ export interface DecisionSubject {
 export type Decide<S> = (state: S, context: DecisionContext) => Decision;
 
 /** The one shape of every decider: the command first, then the stream's state and the context. */
-export type Decider<C, S = StreamState> = (command: C, state: S, context: DecisionContext) => Decision;
+export type Decider<C, S = ProjectState> = (command: C, state: S, context: DecisionContext) => Decision;
 
 /**
  * The subject of an event appended earlier by the same command (a retried command returns its first

@@ -2,6 +2,11 @@
 // changes (create / update / delete with original and new values), exactly what the activity feed shows.
 // State folding and the read projections are therefore generic over resource kinds.
 
+import type { AccountState } from './account/account-state.js';
+import type { PersonState } from './person/person-state.js';
+import type { ProjectState } from './project-state.js';
+import type { StreamState } from './resource-state.js';
+
 /**
  * Version of the event data layout; bump it and add an upcaster in infra/event-codec.ts when it changes.
  * 2: every datetime is a whole second (whole-seconds.ts); schema-1 events are truncated when read.
@@ -161,11 +166,19 @@ export interface RecordedEvent extends NewEvent {
   position: number;
 }
 
+declare const stateType: unique symbol;
+
+/**
+ * A stream's name, carrying (in types only) the class of state its deciders read: the command handler
+ * hands a decider of a project stream a ProjectState (decision-states.ts makes it from the name).
+ */
+export type StreamName<S = StreamState> = string & { readonly [stateType]?: S };
+
 export const streams = {
-  project: (id: number) => `project-${id}`,
-  person: (id: number) => `person-${id}`,
-  account: (id: number) => `account-${id}`,
-  ids: (kind: string) => `ids-${kind}`,
+  project: (id: number): StreamName<ProjectState> => `project-${id}`,
+  person: (id: number): StreamName<PersonState> => `person-${id}`,
+  account: (id: number): StreamName<AccountState> => `account-${id}`,
+  ids: (kind: string): StreamName => `ids-${kind}`,
 } as const;
 
 /** The project id of a project stream name, or null for any other stream. */

@@ -1,60 +1,23 @@
-// Read-only accessors over a project's aggregate: the StreamState of stream `project-<id>`, whose docs
-// are the stored values of every resource inside the project. Deciders read the state only through
-// these accessors; they never modify it (evolve() does, after the store acknowledged an event).
-//
-// Lookups (labels and review types by name, tasks by story, memberships by person, the story order)
-// read indexes the state keeps (resource-state.ts maintainedIndex): made on first use, then updated by
-// evolve() with each change of their kind, so a lookup costs the same however many events came before.
-import { projectIdOfStream } from './events.js';
-import type { ResourceKind } from './events.js';
+// The state of a project's stream (`project-<id>`), as its deciders read it: one typed collection per
+// kind of document the project holds, and named look-ups (labels and review types by name, tasks by
+// story, memberships by person, the story and epic orders, commits recorded per story). The look-ups
+// read indexes the state keeps private: made on first use, then updated with each change of their kind
+// as events are folded (changed()), so a look-up costs the same however many events came before.
+// Deciders never change the state; folding an acknowledged event does.
+import type { CommentDoc } from './comment/comment-create.js';
+import type { EpicDoc } from './epic/epic-state.js';
 import { unfound } from './errors.js';
+import { projectIdOfStream, type ResourceKind } from './events.js';
+import type { FileAttachmentDoc } from './file-attachment/upload-file.js';
+import type { BlockerDoc } from './blocker/blocker-changes.js';
 import type { LabelDoc, MembershipDoc, ProjectDoc, StoryDoc, TaskDoc } from './project-documents.js';
-import { filledIndex, maintainedIndex } from './resource-state.js';
-import type { MaintainedIndex, ResourceDoc, StreamState } from './resource-state.js';
-
-export function projectIdOf(state: StreamState): number {
-  const id = projectIdOfStream(state.stream);
-  if (id === null) throw new Error(`${state.stream} is not a project stream`);
-  return id;
-}
-
-/** The project document; a project that does not exist (or was deleted) is unfound. */
-export function projectOf(state: StreamState): ProjectDoc {
-  const project = state.docs.get('project')?.get(projectIdOf(state));
-  if (!project) throw unfound();
-  return project as ProjectDoc;
-}
-
-/** Every document of a kind, in no particular order. */
-export function docsOfKind<T extends ResourceDoc>(state: StreamState, kind: ResourceKind): Iterable<T> {
-  return (state.docs.get(kind)?.values() ?? []) as Iterable<T>;
-}
-
-export function findDoc<T extends ResourceDoc>(state: StreamState, kind: ResourceKind, id: number): T | undefined {
-  return state.docs.get(kind)?.get(id) as T | undefined;
-}
-
-export function findStory(state: StreamState, id: number): StoryDoc | undefined {
-  return findDoc<StoryDoc>(state, 'story', id);
-}
-
-/** The story, or unfound. */
-export function storyOf(state: StreamState, id: number): StoryDoc {
-  const story = findStory(state, id);
-  if (!story) throw unfound();
-  return story;
-}
-
-export function findLabel(state: StreamState, id: number): LabelDoc | undefined {
-  return findDoc<LabelDoc>(state, 'label', id);
-}
-
-/** The label, or unfound. */
-export function labelOf(state: StreamState, id: number): LabelDoc {
-  const label = findLabel(state, id);
-  if (!label) throw unfound();
-  return label;
-}
+import { compareKeys } from './rank.js';
+import { filledIndex, StreamState, type MaintainedIndex, type ResourceDoc } from './resource-state.js';
+import type { ReviewDoc, ReviewTypeDoc } from './review/review-state.js';
+import type { SavedSearchDoc } from './saved-search/saved-search-decisions.js';
+import { SortedBlocks } from './sorted-blocks.js';
+import { StoryOrderIndex } from './story/story-order-index.js';
+import type { WebhookDoc } from './webhook/webhook-decisions.js';
 
 /**
  * The stored form of a label name, which is also its lookup key: label names are unique per project
@@ -64,148 +27,252 @@ export function normalizedLabelName(name: string): string {
   return name.trim().toLowerCase();
 }
 
-export function findLabelByName(state: StreamState, name: string): LabelDoc | undefined {
-  return findByName<LabelDoc>(state, 'label', name, normalizedLabelName);
+/** The key a review type's name is unique by within its project: case and surrounding spaces ignored. */
+export function reviewTypeKey(name: string): string {
+  return name.trim().toLowerCase();
 }
 
-/**
- * The document of a kind whose name, under `keyOf` (its uniqueness rule: case, spaces), is `name`'s;
- * from an index the state keeps current.
- */
-export function findByName<T extends ResourceDoc & { name: string }>(
-  state: StreamState,
-  kind: ResourceKind,
-  name: string,
-  keyOf: (name: string) => string,
-): T | undefined {
-  return maintainedIndex(state, `${kind}-by-name`, () => filledIndex(state, new ByNameIndex(kind, keyOf))).get(keyOf(name)) as T | undefined;
+/** Kinds of documents that live inside a story (through `story_id`): deleted and moved with it. */
+export const STORY_CONTENT_KINDS = ['task', 'comment', 'blocker', 'review'] as const;
+
+/** A document inside a story, with its kind (storyContents). */
+export type StoryContent =
+  | { kind: 'task'; doc: TaskDoc }
+  | { kind: 'comment'; doc: CommentDoc }
+  | { kind: 'blocker'; doc: BlockerDoc }
+  | { kind: 'review'; doc: ReviewDoc }
+  | { kind: 'file_attachment'; doc: FileAttachmentDoc };
+
+/** An iteration override as stored: its iteration's number and the attributes it overrides. */
+export interface IterationOverrideDoc extends ResourceDoc {
+  number: number;
 }
 
-/** Documents of a kind by their name's key (names are unique per project under `keyOf`). */
-class ByNameIndex implements MaintainedIndex {
-  private readonly byKey = new Map<string, ResourceDoc>();
-  constructor(
-    readonly kind: ResourceKind,
-    private readonly keyOf: (name: string) => string,
-  ) {}
+export class ProjectState extends StreamState {
+  readonly projects = this.collection<ProjectDoc>('project');
+  readonly memberships = this.collection<MembershipDoc>('project_membership');
+  readonly stories = this.collection<StoryDoc>('story');
+  readonly labels = this.collection<LabelDoc>('label');
+  readonly tasks = this.collection<TaskDoc>('task');
+  readonly comments = this.collection<CommentDoc>('comment');
+  readonly fileAttachments = this.collection<FileAttachmentDoc>('file_attachment');
+  readonly blockers = this.collection<BlockerDoc>('blocker');
+  readonly epics = this.collection<EpicDoc>('epic');
+  readonly iterationOverrides = this.collection<IterationOverrideDoc>('iteration_override');
+  readonly savedSearches = this.collection<SavedSearchDoc>('saved_search');
+  readonly reviewTypes = this.collection<ReviewTypeDoc>('review_type');
+  readonly reviews = this.collection<ReviewDoc>('review');
+  readonly webhooks = this.collection<WebhookDoc>('webhook');
 
-  get(key: string): ResourceDoc | undefined {
-    return this.byKey.get(key);
+  private storyOrderIndex: StoryOrderIndex | undefined;
+  private epicOrderIndex: EpicOrderIndex | undefined;
+  private labelsByName: ByNameIndex<LabelDoc> | undefined;
+  private reviewTypesByName: ByNameIndex<ReviewTypeDoc> | undefined;
+  private tasksByStory: TasksByStoryIndex | undefined;
+  private membershipsByPerson: ByPersonIndex<MembershipDoc> | undefined;
+  private commitsByStory: CommitsByStoryIndex | undefined;
+
+  get projectId(): number {
+    const id = projectIdOfStream(this.stream);
+    if (id === null) throw new Error(`${this.stream} is not a project stream`);
+    return id;
   }
 
-  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+  /** The project document; a project that does not exist (or was deleted) is unfound. */
+  project(): ProjectDoc {
+    return this.projects.required(this.projectId);
+  }
+
+  /** The label of that name (under normalizedLabelName), if any. */
+  labelNamed(name: string): LabelDoc | undefined {
+    this.labelsByName ??= filledIndex(this.labels, new ByNameIndex<LabelDoc>(normalizedLabelName));
+    return this.labelsByName.get(name);
+  }
+
+  /** The review type of that name (under reviewTypeKey), if any. */
+  reviewTypeNamed(name: string): ReviewTypeDoc | undefined {
+    this.reviewTypesByName ??= filledIndex(this.reviewTypes, new ByNameIndex<ReviewTypeDoc>(reviewTypeKey));
+    return this.reviewTypesByName.get(name);
+  }
+
+  /** The tasks of a story, by position. */
+  tasksOf(storyId: number): readonly TaskDoc[] {
+    this.tasksByStory ??= filledIndex(this.tasks, new TasksByStoryIndex());
+    return this.tasksByStory.of(storyId);
+  }
+
+  /** The task of that story, or unfound (also when the task belongs to another story). */
+  taskOf(storyId: number, taskId: number): TaskDoc {
+    const task = this.tasks.get(taskId);
+    if (!task || task.story_id !== storyId) throw unfound();
+    return task;
+  }
+
+  /** The person's membership of the project, if any. */
+  membershipOf(personId: number): MembershipDoc | undefined {
+    this.membershipsByPerson ??= filledIndex(this.memberships, new ByPersonIndex<MembershipDoc>());
+    return this.membershipsByPerson.of(personId);
+  }
+
+  isMember(personId: number): boolean {
+    return this.membershipOf(personId) !== undefined;
+  }
+
+  ownerCount(): number {
+    return this.memberships.filter((membership) => membership.role === 'owner').length;
+  }
+
+  /** The project's stories in the one order, all of them and per state (story/story-order.ts reads it). */
+  storyOrder(): StoryOrderIndex {
+    if (!this.storyOrderIndex) {
+      const index = new StoryOrderIndex();
+      for (const story of [...this.stories].sort(StoryOrderIndex.inOrder)) index.replace(undefined, story);
+      this.storyOrderIndex = index;
+    }
+    return this.storyOrderIndex;
+  }
+
+  /** The project's epics in their order (epic/epic-order.ts reads it). */
+  epicOrder(): SortedBlocks<EpicDoc> {
+    this.epicOrderIndex ??= filledIndex(this.epics, new EpicOrderIndex());
+    return this.epicOrderIndex.all;
+  }
+
+  /** Whether a comment of the story already records that commit (its `commit_identifier`). */
+  recordsCommit(storyId: number, commitId: string): boolean {
+    this.commitsByStory ??= filledIndex(this.comments, new CommitsByStoryIndex());
+    return this.commitsByStory.records(storyId, commitId);
+  }
+
+  /**
+   * The documents that live inside a story, by kind, and the uploaded files (metadata) of its comments,
+   * which go and move with their comments.
+   */
+  storyContents(storyId: number): StoryContent[] {
+    const contents: StoryContent[] = [];
+    for (const doc of this.tasks) if (doc.story_id === storyId) contents.push({ kind: 'task', doc });
+    for (const doc of this.comments) if (doc.story_id === storyId) contents.push({ kind: 'comment', doc });
+    for (const doc of this.blockers) if (doc.story_id === storyId) contents.push({ kind: 'blocker', doc });
+    for (const doc of this.reviews) if (doc.story_id === storyId) contents.push({ kind: 'review', doc });
+    const commentIds = new Set(contents.filter(({ kind }) => kind === 'comment').map(({ doc }) => doc.id));
+    if (commentIds.size === 0) return contents;
+    for (const doc of this.fileAttachments) {
+      if (doc.comment_id !== undefined && commentIds.has(doc.comment_id)) contents.push({ kind: 'file_attachment', doc });
+    }
+    return contents;
+  }
+
+  protected override changed(kind: ResourceKind, before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+    const index = this.indexOf(kind);
+    if (index) index.replace(before, after);
+  }
+
+  /** The index kept over a kind, when one has been made. */
+  private indexOf(kind: ResourceKind): MaintainedIndex | undefined {
+    switch (kind) {
+      case 'story':
+        return this.storyOrderIndex as MaintainedIndex | undefined;
+      case 'epic':
+        return this.epicOrderIndex as MaintainedIndex | undefined;
+      case 'label':
+        return this.labelsByName as MaintainedIndex | undefined;
+      case 'review_type':
+        return this.reviewTypesByName as MaintainedIndex | undefined;
+      case 'task':
+        return this.tasksByStory as MaintainedIndex | undefined;
+      case 'project_membership':
+        return this.membershipsByPerson as MaintainedIndex | undefined;
+      case 'comment':
+        return this.commitsByStory as MaintainedIndex | undefined;
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** Documents by their name's key (names are unique per project under `keyOf`). */
+class ByNameIndex<D extends ResourceDoc & { name: string }> implements MaintainedIndex<D> {
+  private readonly byKey = new Map<string, D>();
+  constructor(private readonly keyOf: (name: string) => string) {}
+
+  get(name: string): D | undefined {
+    return this.byKey.get(this.keyOf(name));
+  }
+
+  replace(before: D | undefined, after: D | null): void {
     if (before) {
-      const key = this.keyOf(before.name as string);
+      const key = this.keyOf(before.name);
       if (this.byKey.get(key)?.id === before.id) this.byKey.delete(key);
     }
-    if (after) this.byKey.set(this.keyOf(after.name as string), after);
+    if (after) this.byKey.set(this.keyOf(after.name), after);
   }
 }
 
-/** The tasks of a story, by position. */
-export function tasksOfStory(state: StreamState, storyId: number): readonly TaskDoc[] {
-  return maintainedIndex(state, 'tasks-by-story', () => filledIndex(state, new TasksByStoryIndex())).of(storyId);
+/** Memberships by person (a person holds at most one membership per project, or per account). */
+export class ByPersonIndex<D extends ResourceDoc & { person_id: number }> implements MaintainedIndex<D> {
+  private readonly byPerson = new Map<number, D>();
+
+  of(personId: number): D | undefined {
+    return this.byPerson.get(personId);
+  }
+
+  replace(before: D | undefined, after: D | null): void {
+    if (before && this.byPerson.get(before.person_id)?.id === before.id) this.byPerson.delete(before.person_id);
+    if (after) this.byPerson.set(after.person_id, after);
+  }
 }
 
 /** Each story's tasks by position (ties by id); a list is replaced, never changed, so a reader's copy stays as read. */
-class TasksByStoryIndex implements MaintainedIndex {
-  readonly kind = 'task';
+class TasksByStoryIndex implements MaintainedIndex<TaskDoc> {
   private readonly byStory = new Map<number, readonly TaskDoc[]>();
 
   of(storyId: number): readonly TaskDoc[] {
     return this.byStory.get(storyId) ?? [];
   }
 
-  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
+  replace(before: TaskDoc | undefined, after: TaskDoc | null): void {
     if (before) {
-      const task = before as TaskDoc;
-      const rest = this.of(task.story_id).filter((other) => other.id !== task.id);
-      if (rest.length > 0) this.byStory.set(task.story_id, rest);
-      else this.byStory.delete(task.story_id);
+      const rest = this.of(before.story_id).filter((other) => other.id !== before.id);
+      if (rest.length > 0) this.byStory.set(before.story_id, rest);
+      else this.byStory.delete(before.story_id);
     }
     if (after) {
-      const task = after as TaskDoc;
-      const list = [...this.of(task.story_id), task].sort((a, b) => a.position - b.position || a.id - b.id);
-      this.byStory.set(task.story_id, list);
+      const list = [...this.of(after.story_id), after].sort((a, b) => a.position - b.position || a.id - b.id);
+      this.byStory.set(after.story_id, list);
     }
   }
 }
 
-/** The task of that story, or unfound (also when the task belongs to another story). */
-export function taskOf(state: StreamState, storyId: number, taskId: number): TaskDoc {
-  const task = findDoc<TaskDoc>(state, 'task', taskId);
-  if (!task || task.story_id !== storyId) throw unfound();
-  return task;
-}
+/** The epics by rank, ties by id. */
+class EpicOrderIndex implements MaintainedIndex<EpicDoc> {
+  readonly all = new SortedBlocks<EpicDoc>((a, b) => compareKeys(a.rank, b.rank) || a.id - b.id);
 
-export function membershipOf(state: StreamState, personId: number): MembershipDoc | undefined {
-  return maintainedIndex(state, 'memberships-by-person', () => filledIndex(state, new MembershipsByPersonIndex())).of(personId);
-}
-
-/** A project's memberships by person (a person holds at most one membership per project). */
-class MembershipsByPersonIndex implements MaintainedIndex {
-  readonly kind = 'project_membership';
-  private readonly byPerson = new Map<number, MembershipDoc>();
-
-  of(personId: number): MembershipDoc | undefined {
-    return this.byPerson.get(personId);
-  }
-
-  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
-    if (before) {
-      const membership = before as MembershipDoc;
-      if (this.byPerson.get(membership.person_id)?.id === membership.id) this.byPerson.delete(membership.person_id);
-    }
-    if (after) this.byPerson.set((after as MembershipDoc).person_id, after as MembershipDoc);
+  replace(before: EpicDoc | undefined, after: EpicDoc | null): void {
+    if (before) this.all.delete(before);
+    if (after) this.all.insert(after);
   }
 }
 
-export function membershipsOf(state: StreamState): MembershipDoc[] {
-  return [...docsOfKind<MembershipDoc>(state, 'project_membership')];
-}
+/** The commit ids recorded on each story, counted (two comments may quote one commit). */
+class CommitsByStoryIndex implements MaintainedIndex<CommentDoc> {
+  private readonly byStory = new Map<number, Map<string, number>>();
 
-export function membershipById(state: StreamState, membershipId: number): MembershipDoc {
-  const membership = findDoc<MembershipDoc>(state, 'project_membership', membershipId);
-  if (!membership) throw unfound();
-  return membership;
-}
-
-export function ownerCount(state: StreamState): number {
-  return membershipsOf(state).filter((membership) => membership.role === 'owner').length;
-}
-
-/** Kinds of documents that live inside a story (through `story_id`): deleted and moved with it. */
-export const STORY_CONTENT_KINDS: readonly ResourceKind[] = ['task', 'comment', 'blocker', 'review'];
-
-/**
- * The documents that live inside a story, by kind, and the uploaded files (metadata) of its comments,
- * which go and move with their comments.
- */
-export function storyContents(state: StreamState, storyId: number): Array<{ kind: ResourceKind; doc: ResourceDoc }> {
-  const contents: Array<{ kind: ResourceKind; doc: ResourceDoc }> = [];
-  for (const kind of STORY_CONTENT_KINDS) {
-    for (const doc of docsOfKind(state, kind)) if (doc.story_id === storyId) contents.push({ kind, doc });
+  records(storyId: number, commitId: string): boolean {
+    return this.byStory.get(storyId)?.has(commitId) ?? false;
   }
-  const commentIds = new Set(contents.filter(({ kind }) => kind === 'comment').map(({ doc }) => doc.id));
-  if (commentIds.size === 0) return contents;
-  for (const doc of docsOfKind(state, 'file_attachment')) {
-    if (commentIds.has(doc.comment_id as number)) contents.push({ kind: 'file_attachment', doc });
+
+  replace(before: CommentDoc | undefined, after: CommentDoc | null): void {
+    if (before) this.count(before, -1);
+    if (after) this.count(after, 1);
   }
-  return contents;
-}
 
-export function isMember(state: StreamState, personId: number): boolean {
-  return membershipOf(state, personId) !== undefined;
-}
-
-/**
- * A value derived from the state, computed once per state version. `compute` must read the state
- * only; callers must not mutate the returned value.
- */
-export function memoByVersion<T>(state: StreamState, key: string, compute: () => T): T {
-  const hit = state.derived.get(key);
-  if (hit && hit.version === state.version) return hit.value as T;
-  const value = compute();
-  state.derived.set(key, { version: state.version, value });
-  return value;
+  private count(comment: CommentDoc, step: 1 | -1): void {
+    if (comment.story_id === undefined || comment.commit_identifier === undefined) return;
+    let commits = this.byStory.get(comment.story_id);
+    if (!commits) this.byStory.set(comment.story_id, (commits = new Map()));
+    const count = (commits.get(comment.commit_identifier) ?? 0) + step;
+    if (count > 0) commits.set(comment.commit_identifier, count);
+    else commits.delete(comment.commit_identifier);
+    if (commits.size === 0) this.byStory.delete(comment.story_id);
+  }
 }

@@ -1,53 +1,9 @@
 // State folding shared by every aggregate: a stream's events are lists of resource changes, so the
 // state of a stream is the set of resource documents those changes describe.
+import { unfound } from './errors.js';
 import type { ChangeType, RecordedEvent, ResourceChange, ResourceKind, Values } from './events.js';
 
 export type ResourceDoc = Values & { id: number; rank?: string };
-
-export interface StreamState {
-  readonly stream: string;
-  /** Number of events folded so far (0 for a stream that does not exist yet). */
-  version: number;
-  /** ms of the last folded event. */
-  updatedAt: number;
-  /** The id of the last folded event (null before the first). */
-  lastEventId: string | null;
-  readonly docs: Map<ResourceKind, Map<number, ResourceDoc>>;
-  /** Values derived from the docs, each tagged with the version it was computed at (project-state.ts). */
-  readonly derived: Map<string, { version: number; value: unknown }>;
-  /** Indexes over documents that evolve() keeps current, by name; each is built by its owner on first use. */
-  readonly indexes: Map<string, MaintainedIndex>;
-}
-
-/**
- * An index over the documents of one kind that evolve() updates with every change of that kind (where a
- * value of `derived` is recomputed whole once per version): the story order (story/story-order.ts),
- * labels and review types by name, tasks by story, memberships by person (project-state.ts).
- */
-export interface MaintainedIndex {
-  readonly kind: ResourceKind;
-  /** A document changed: `before` is its previous version (undefined: created), `after` its new one (null: deleted). */
-  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void;
-}
-
-/**
- * The state's index named `name`: made by `build` on first use (filled from the state's documents,
- * usually through filledIndex), then kept current by evolve() with every change of its kind, so a read
- * never rebuilds it. Made lazily because replay folds many states that no decision reads.
- */
-export function maintainedIndex<T extends MaintainedIndex>(state: StreamState, name: string, build: () => T): T {
-  const known = state.indexes.get(name);
-  if (known) return known as T;
-  const index = build();
-  state.indexes.set(name, index);
-  return index;
-}
-
-/** An empty index given the state's documents of its kind, one by one in no particular order. */
-export function filledIndex<T extends MaintainedIndex>(state: StreamState, index: T): T {
-  for (const doc of state.docs.get(index.kind)?.values() ?? []) index.replace(undefined, doc);
-  return index;
-}
 
 /** Keys that a change carries for the activity feed but that are derived, so never stored. */
 const DERIVED_KEYS: Partial<Record<ResourceKind, ReadonlySet<string>>> = {
@@ -77,8 +33,18 @@ export function storedValues(kind: ResourceKind, values: Values | undefined): { 
   return { set, unset };
 }
 
-export function emptyState(stream: string): StreamState {
-  return { stream, version: 0, updatedAt: 0, lastEventId: null, docs: new Map(), derived: new Map(), indexes: new Map() };
+
+/** Applies one change to a document (or its absence); returns the new document, or null when deleted. */
+export function applyChange(doc: ResourceDoc | undefined, change: ResourceChange): ResourceDoc | null {
+  const type: ChangeType = change.change_type;
+  if (type === 'delete') return null;
+  const { set, unset } = storedValues(change.kind, change.new_values);
+  const next: ResourceDoc = type === 'create' || !doc ? { id: change.id } : { ...doc };
+  Object.assign(next, set);
+  for (const key of unset) delete next[key];
+  next.id = change.id;
+  if (change.rank !== undefined) next.rank = change.rank;
+  return next;
 }
 
 /**
@@ -101,90 +67,166 @@ export interface DecisionStateSnapshot {
   readonly docs: Readonly<Partial<Record<ResourceKind, readonly ResourceDoc[]>>>;
 }
 
-/** The snapshot of a state that has folded at least one event (its documents shared: store it before the state folds more). */
-export function snapshotOfDecisionState(state: StreamState): DecisionStateSnapshot {
-  if (state.lastEventId === null) throw new Error(`${state.stream} has folded no event`);
-  const docs: Partial<Record<ResourceKind, ResourceDoc[]>> = {};
-  for (const [kind, byId] of state.docs) if (byId.size > 0) docs[kind] = [...byId.values()];
-  return { stream: state.stream, format: DECISION_STATE_FORMAT, version: state.version, updatedAt: state.updatedAt, lastEventId: state.lastEventId, docs };
-}
+type DocumentsByKind = Map<ResourceKind, Map<number, ResourceDoc>>;
 
-/** The state a snapshot of the current format describes; derived values and indexes are built again on use. */
-export function decisionStateOfSnapshot(snapshot: DecisionStateSnapshot): StreamState {
-  const state = emptyState(snapshot.stream);
-  state.version = snapshot.version;
-  state.updatedAt = snapshot.updatedAt;
-  state.lastEventId = snapshot.lastEventId;
-  for (const [kind, docs] of Object.entries(snapshot.docs) as Array<[ResourceKind, readonly ResourceDoc[]]>) {
-    state.docs.set(kind, new Map(docs.map((doc) => [doc.id, doc])));
+/** The documents of one kind in a state, typed; read-only (the state changes only by folding events). */
+export class Collection<D extends ResourceDoc> implements Iterable<D> {
+  constructor(
+    private readonly docs: DocumentsByKind,
+    readonly kind: ResourceKind,
+  ) {}
+
+  get(id: number): D | undefined {
+    return this.docs.get(this.kind)?.get(id) as D | undefined;
   }
-  return state;
-}
 
-export function docsOf(state: StreamState, kind: ResourceKind): Map<number, ResourceDoc> {
-  let docs = state.docs.get(kind);
-  if (!docs) {
-    docs = new Map();
-    state.docs.set(kind, docs);
+  /** The document, or unfound. */
+  required(id: number): D {
+    const doc = this.get(id);
+    if (!doc) throw unfound();
+    return doc;
   }
-  return docs;
-}
 
-/** Applies one change to a document (or its absence); returns the new document, or null when deleted. */
-export function applyChange(doc: ResourceDoc | undefined, change: ResourceChange): ResourceDoc | null {
-  const type: ChangeType = change.change_type;
-  if (type === 'delete') return null;
-  const { set, unset } = storedValues(change.kind, change.new_values);
-  const next: ResourceDoc = type === 'create' || !doc ? { id: change.id } : { ...doc };
-  Object.assign(next, set);
-  for (const key of unset) delete next[key];
-  next.id = change.id;
-  if (change.rank !== undefined) next.rank = change.rank;
-  return next;
-}
+  has(id: number): boolean {
+    return this.docs.get(this.kind)?.has(id) ?? false;
+  }
 
-/**
- * Folds one recorded event into the state, in place (the state of a busy project holds thousands of
- * documents; copying them per event would cost more than the write). Callers fold only events that the
- * store has acknowledged, so a rejected decision never touches the state.
- */
-export function evolve(state: StreamState, event: RecordedEvent): StreamState {
-  foldChanges(state, event.data.changes);
-  state.version = event.version;
-  state.updatedAt = event.meta.occurred_at;
-  state.lastEventId = event.id;
-  return state;
-}
+  get size(): number {
+    return this.docs.get(this.kind)?.size ?? 0;
+  }
 
-/** Applies changes to the state's documents and maintained indexes, in place (evolve() and working copies). */
-function foldChanges(state: StreamState, changes: readonly ResourceChange[]): void {
-  for (const change of changes) {
-    const docs = docsOf(state, change.kind);
-    const before = docs.get(change.id);
-    const next = applyChange(before, change);
-    if (next) docs.set(change.id, next);
-    else docs.delete(change.id);
-    for (const index of state.indexes.values()) if (index.kind === change.kind) index.replace(before, next);
+  /** Every document, in no particular order. */
+  [Symbol.iterator](): Iterator<D> {
+    return ((this.docs.get(this.kind)?.values() ?? []) as Iterable<D>)[Symbol.iterator]();
+  }
+
+  /** The documents `accepts`, in no particular order. */
+  filter(accepts: (doc: D) => boolean): D[] {
+    const kept: D[] = [];
+    for (const doc of this) if (accepts(doc)) kept.push(doc);
+    return kept;
+  }
+
+  find(accepts: (doc: D) => boolean): D | undefined {
+    for (const doc of this) if (accepts(doc)) return doc;
+    return undefined;
   }
 }
 
 /**
- * A working copy of a state for a decision made of several steps, each deciding on what the steps
- * before it changed (a source commit touching several stories): the document maps are copied (the
- * documents themselves are never changed in place, only replaced), derived values and indexes start
- * empty. The state itself is left as it is.
+ * The state of one stream, folded from its events: the documents of every resource the stream's changes
+ * describe, by kind. Deciders read it through typed collections and the named look-ups a stream's state
+ * class adds (project-state.ts, person-state.ts, account-state.ts); only evolve() changes it, after the
+ * store acknowledged an event. Kinds of state are made by decision-states.ts from the stream's name.
  */
-export function workingCopy(state: StreamState): StreamState {
-  const copy = emptyState(state.stream);
-  copy.version = state.version;
-  copy.updatedAt = state.updatedAt;
-  copy.lastEventId = state.lastEventId;
-  for (const [kind, docs] of state.docs) copy.docs.set(kind, new Map(docs));
-  return copy;
+export class StreamState {
+  /** Number of events folded so far (0 for a stream that does not exist yet). */
+  version = 0;
+  /** ms of the last folded event. */
+  updatedAt = 0;
+  /** The id of the last folded event (null before the first). */
+  lastEventId: string | null = null;
+  /** The documents by kind and id: the storage behind the collections, in fold order. */
+  private readonly docs: DocumentsByKind = new Map();
+
+  /** An empty state, or one holding what `from` holds (a snapshot; a state to copy, its documents shared). */
+  constructor(
+    readonly stream: string,
+    from?: DecisionStateSnapshot | StreamState,
+  ) {
+    if (!from) return;
+    this.version = from.version;
+    this.updatedAt = from.updatedAt;
+    this.lastEventId = from.lastEventId;
+    if (from instanceof StreamState) {
+      for (const [kind, docs] of from.docs) this.docs.set(kind, new Map(docs));
+    } else {
+      for (const [kind, docs] of Object.entries(from.docs) as Array<[ResourceKind, readonly ResourceDoc[]]>) {
+        this.docs.set(kind, new Map(docs.map((doc) => [doc.id, doc])));
+      }
+    }
+  }
+
+  /** The typed collection of one kind of document (subclasses name theirs). */
+  protected collection<D extends ResourceDoc>(kind: ResourceKind): Collection<D> {
+    return new Collection<D>(this.docs, kind);
+  }
+
+  /** How many documents the state holds (what a cache of states is bounded by). */
+  documentCount(): number {
+    let count = 0;
+    for (const docs of this.docs.values()) count += docs.size;
+    return count;
+  }
+
+  /**
+   * Folds one recorded event into the state, in place (the state of a busy project holds thousands of
+   * documents; copying them per event would cost more than the write). Callers fold only events that the
+   * store has acknowledged, so a rejected decision never touches the state.
+   */
+  evolve(event: RecordedEvent): this {
+    this.fold(event.data.changes);
+    this.version = event.version;
+    this.updatedAt = event.meta.occurred_at;
+    this.lastEventId = event.id;
+    return this;
+  }
+
+  /**
+   * A working copy for a decision made of several steps, each deciding on what the steps before it
+   * changed (a source commit touching several stories): the document maps are copied (the documents
+   * themselves are never changed in place, only replaced), indexes are built again on use. This state
+   * is left as it is.
+   */
+  workingCopy(): this {
+    return new (this.constructor as new (stream: string, from: StreamState) => this)(this.stream, this);
+  }
+
+  /** Folds a step's changes into a working copy; its version moves on, as an event's would. */
+  foldStep(changes: readonly ResourceChange[]): void {
+    this.fold(changes);
+    this.version++;
+  }
+
+  /** The snapshot of a state that has folded at least one event (its documents shared: store it before the state folds more). */
+  snapshot(): DecisionStateSnapshot {
+    if (this.lastEventId === null) throw new Error(`${this.stream} has folded no event`);
+    const docs: Partial<Record<ResourceKind, ResourceDoc[]>> = {};
+    for (const [kind, byId] of this.docs) if (byId.size > 0) docs[kind] = [...byId.values()];
+    return { stream: this.stream, format: DECISION_STATE_FORMAT, version: this.version, updatedAt: this.updatedAt, lastEventId: this.lastEventId, docs };
+  }
+
+  /**
+   * A document changed: `before` is its previous version (undefined: created), `after` its new one
+   * (null: deleted). Subclasses keep their indexes current here.
+   */
+  protected changed(_kind: ResourceKind, _before: ResourceDoc | undefined, _after: ResourceDoc | null): void {}
+
+  private fold(changes: readonly ResourceChange[]): void {
+    for (const change of changes) {
+      let docs = this.docs.get(change.kind);
+      if (!docs) this.docs.set(change.kind, (docs = new Map()));
+      const before = docs.get(change.id);
+      const next = applyChange(before, change);
+      if (next) docs.set(change.id, next);
+      else docs.delete(change.id);
+      this.changed(change.kind, before, next);
+    }
+  }
 }
 
-/** Folds a step's changes into a working copy; its version moves so values derived before are computed again. */
-export function foldIntoCopy(copy: StreamState, changes: readonly ResourceChange[]): void {
-  foldChanges(copy, changes);
-  copy.version++;
+/**
+ * An index over the documents of one kind that its state keeps current with every change of that kind:
+ * made on first use (filled from the state's documents), so replay, which folds many states no decision
+ * reads, never builds one, and a read never rebuilds one.
+ */
+export interface MaintainedIndex<D extends ResourceDoc = ResourceDoc> {
+  /** A document changed: `before` is its previous version (undefined: created), `after` its new one (null: deleted). */
+  replace(before: D | undefined, after: D | null): void;
+}
+
+/** An empty index given every document of a collection, one by one in no particular order. */
+export function filledIndex<D extends ResourceDoc, T extends MaintainedIndex<D>>(documents: Iterable<D>, index: T): T {
+  for (const doc of documents) index.replace(undefined, doc);
+  return index;
 }

@@ -1,5 +1,6 @@
 // The operator's sweep of upload bytes, as a child process over a data directory: blobs that a recorded
 // file attachment names stay, others go once older than the grace period.
+import { emptyState } from '../../src/domain/decision-states.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,6 @@ import { decideUploadFile } from '../../src/domain/file-attachment/upload-file.j
 import { EVENT_SCHEMA, streams } from '../../src/domain/events.js';
 import type { NewEvent } from '../../src/domain/events.js';
 import { openFileBlobStore } from '../../src/infra/blob-store/file-blob-store.js';
-import { emptyState, evolve } from '../../src/domain/resource-state.js';
 import { openDataDirectory } from '../../src/infra/data-directory.js';
 import { openSqliteEventStore } from '../../src/infra/event-store/sqlite-event-store.js';
 import { chunked, seededBytes } from '../contract/blob-store.contract.js';
@@ -41,7 +41,7 @@ describe('storyline sweep-uploads', function () {
       data: { changes: [{ kind: 'project', change_type: 'create', id: 1, new_values: { name: 'P' } }], primary_resources: [] },
       meta: meta('c1'),
     };
-    const state = evolve(emptyState(stream), { ...projectCreate, id: 'e1', stream, version: 1, position: 1 });
+    const state = emptyState(stream).evolve({ ...projectCreate, id: 'e1', stream, version: 1, position: 1 });
     const command = { filename: 'kept.bin', content_type: 'application/octet-stream', size: 500, content_hash: kept.key };
     const upload = decideUploadFile(command, state, { now: Date.now(), actorId: 5, nextId: () => 1 });
     openDataDirectory(dataDir, { embeddedEventLog: true }); // as `serve` would have made it

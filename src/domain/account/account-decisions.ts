@@ -6,10 +6,11 @@
 //   `time_enterer` included); only owners grant or revoke `owner`;
 // - the last owner can be neither removed nor demoted;
 // - plan is `self_hosted` and status `active`: a self-hosted server has no billing plans.
+import type { AccountState } from './account-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange, Values } from '../events.js';
-import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
+import { type ResourceDoc } from '../resource-state.js';
 import { ACCOUNT_CREATOR_FLAGS, ACCOUNT_MEMBERSHIP_FLAGS, newMembershipFlags, type AccountMembershipFlags } from './account-membership-flags.js';
 
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
@@ -43,7 +44,7 @@ export interface RemoveAccountMember {
   actorId: number | null;
 }
 
-export function decideCreateAccount(command: CreateAccount, state: StreamState, context: DecisionContext): Decision {
+export function decideCreateAccount(command: CreateAccount, state: AccountState, context: DecisionContext): Decision {
   if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The account already exists.' });
   const name = validAccountName(command.name);
   const account: Values = {
@@ -69,7 +70,7 @@ export function decideCreateAccount(command: CreateAccount, state: StreamState, 
   };
 }
 
-export function decideAddAccountMember(command: AddAccountMember, state: StreamState, context: DecisionContext): Decision {
+export function decideAddAccountMember(command: AddAccountMember, state: AccountState, context: DecisionContext): Decision {
   const account = existingAccount(state);
   const flags = requestedFlags(command.request);
   requireManager(state, command.actorId, flags.owner === true);
@@ -79,13 +80,13 @@ export function decideAddAccountMember(command: AddAccountMember, state: StreamS
   return accountEvent('account_membership_create', account, { kind: 'account_membership', change_type: 'create', id, new_values: values });
 }
 
-export function decideChangeAccountMember(command: ChangeAccountMember, state: StreamState, context: DecisionContext): Decision {
+export function decideChangeAccountMember(command: ChangeAccountMember, state: AccountState, context: DecisionContext): Decision {
   const account = existingAccount(state);
   const membership = accountMembershipOf(state, command.personId);
   if (!membership) throw unfound();
   const flags = requestedFlags(command.request);
   requireManager(state, command.actorId, flags.owner !== undefined && flags.owner !== membership['owner']);
-  if (membership['owner'] === true && flags.owner === false && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
+  if (membership['owner'] === true && flags.owner === false && state.ownerCount() === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
   const original: Values = { updated_at: membership['updated_at'] ?? null };
   const changed: Values = { updated_at: context.now };
   for (const [key, value] of Object.entries(flags)) {
@@ -102,12 +103,12 @@ export function decideChangeAccountMember(command: ChangeAccountMember, state: S
   });
 }
 
-export function decideRemoveAccountMember(command: RemoveAccountMember, state: StreamState, _context: DecisionContext): Decision {
+export function decideRemoveAccountMember(command: RemoveAccountMember, state: AccountState, _context: DecisionContext): Decision {
   const account = existingAccount(state);
   const membership = accountMembershipOf(state, command.personId);
   if (!membership) throw unfound();
   requireManager(state, command.actorId, membership['owner'] === true);
-  if (membership['owner'] === true && ownerCount(state) === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
+  if (membership['owner'] === true && state.ownerCount() === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
   return accountEvent('account_membership_delete', account, {
     kind: 'account_membership',
     change_type: 'delete',
@@ -116,14 +117,14 @@ export function decideRemoveAccountMember(command: RemoveAccountMember, state: S
   });
 }
 
-export function existingAccount(state: StreamState): ResourceDoc {
-  const [account] = docsOf(state, 'account').values();
+export function existingAccount(state: AccountState): ResourceDoc {
+  const [account] = state.accounts;
   if (!account) throw unfound();
   return account;
 }
 
-export function accountMembershipOf(state: StreamState, personId: number): ResourceDoc | undefined {
-  return [...docsOf(state, 'account_membership').values()].find((membership) => membership['person_id'] === personId);
+export function accountMembershipOf(state: AccountState, personId: number): ResourceDoc | undefined {
+  return [...state.memberships].find((membership) => membership['person_id'] === personId);
 }
 
 function accountMembershipValues(
@@ -144,7 +145,7 @@ function accountMembershipValues(
 }
 
 /** Owners and admins manage memberships; only owners touch the `owner` flag. Operator commands (no actor) may do all. */
-function requireManager(state: StreamState, actorId: number | null, touchesOwnership: boolean): void {
+function requireManager(state: AccountState, actorId: number | null, touchesOwnership: boolean): void {
   if (actorId === null) return;
   const actor = accountMembershipOf(state, actorId);
   const isOwner = actor?.['owner'] === true;
@@ -165,9 +166,6 @@ function requestedFlags(request: Record<string, unknown>): Partial<AccountMember
   return flags;
 }
 
-function ownerCount(state: StreamState): number {
-  return [...docsOf(state, 'account_membership').values()].filter((membership) => membership['owner'] === true).length;
-}
 
 function validAccountName(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalidField('name', "Name can't be blank");

@@ -5,12 +5,12 @@
 // updated_at. Blockers go and move with their story (project-state.ts). The deciders are
 // create-blocker.ts, update-blocker.ts and delete-blocker.ts; what they share with the story deciders
 // is here.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
 import type { EventType, ResourceChange } from '../events.js';
-import { docsOfKind, findDoc, findStory } from '../project-state.js';
 import type { StoryDoc } from '../project-documents.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 
 export const MAX_BLOCKER_DESCRIPTION = 1000;
@@ -79,7 +79,7 @@ export interface BlockerWrite {
  * The `blocked_story_ids` updates of the stories that blockers being written name (before or after),
  * other than the blocked story itself: ids still blocking keep their place, new ones follow by id.
  */
-export function blockedStoryChanges(state: StreamState, writes: readonly BlockerWrite[], now: number): ResourceChange[] {
+export function blockedStoryChanges(state: ProjectState, writes: readonly BlockerWrite[], now: number): ResourceChange[] {
   const named = new Set<number>();
   for (const { before, after } of writes) {
     for (const blocker of [before, after]) {
@@ -89,7 +89,7 @@ export function blockedStoryChanges(state: StreamState, writes: readonly Blocker
   }
   const changes: ResourceChange[] = [];
   for (const storyId of named) {
-    const story = findStory(state, storyId);
+    const story = state.stories.get(storyId);
     if (!story) continue;
     const blocked = storiesBlockedBy(state, storyId, writes);
     const current = story.blocked_story_ids ?? [];
@@ -103,20 +103,20 @@ export function blockedStoryChanges(state: StreamState, writes: readonly Blocker
 }
 
 /** The `blocked_story_ids` updates when a story goes: its own blockers no longer block anything. */
-export function blockedStoryChangesForDeletedStory(state: StreamState, storyId: number, now: number): ResourceChange[] {
+export function blockedStoryChangesForDeletedStory(state: ProjectState, storyId: number, now: number): ResourceChange[] {
   const writes: BlockerWrite[] = [];
-  for (const blocker of docsOfKind<BlockerDoc>(state, 'blocker')) {
+  for (const blocker of state.blockers) {
     if (blocker.story_id === storyId) writes.push({ before: blocker, after: null });
   }
   return blockedStoryChanges(state, writes, now);
 }
 
 /** The stories with an unresolved blocker naming `storyId`, once `writes` are applied. */
-function storiesBlockedBy(state: StreamState, storyId: number, writes: readonly BlockerWrite[]): Set<number> {
+function storiesBlockedBy(state: ProjectState, storyId: number, writes: readonly BlockerWrite[]): Set<number> {
   const written = new Map<number, BlockerDoc | null>();
   for (const { before, after } of writes) written.set((after ?? before)!.id, after);
   const blocked = new Set<number>();
-  for (const blocker of docsOfKind<BlockerDoc>(state, 'blocker')) {
+  for (const blocker of state.blockers) {
     if (!written.has(blocker.id) && blocks(blocker, storyId)) blocked.add(blocker.story_id);
   }
   for (const after of written.values()) if (after && blocks(after, storyId)) blocked.add(after.story_id);
@@ -128,8 +128,8 @@ function blocks(blocker: BlockerDoc, storyId: number): boolean {
 }
 
 /** The blocker of that story, or unfound (also when it belongs to another story). */
-export function blockerOf(state: StreamState, storyId: number, blockerId: number): BlockerDoc {
-  const blocker = findDoc<BlockerDoc>(state, 'blocker', blockerId);
+export function blockerOf(state: ProjectState, storyId: number, blockerId: number): BlockerDoc {
+  const blocker = state.blockers.get(blockerId);
   if (!blocker || blocker.story_id !== storyId) throw unfound();
   return blocker;
 }
@@ -142,7 +142,7 @@ export function blockerHead(blocker: BlockerDoc): Pick<ResourceChange, 'kind' | 
 /** The one way every blocker decision is built: the blocker's changes, the recounts, the story's touch. */
 export function blockerDecision(
   type: EventType,
-  state: StreamState,
+  state: ProjectState,
   story: StoryDoc,
   after: BlockerDoc | null,
   changes: ResourceChange[],

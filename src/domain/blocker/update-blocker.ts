@@ -1,9 +1,8 @@
 // Edits a blocker's description or resolution; the stories it names before and after are recounted.
+import type { ProjectState } from '../project-state.js';
 import { changedValues } from '../changed-values.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange } from '../events.js';
-import { storyOf } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
 import { blockerDecision, blockerDescription, blockerHead, blockerOf, blockerResolved } from './blocker-changes.js';
 import type { BlockerAddress, BlockerDoc } from './blocker-changes.js';
 
@@ -12,8 +11,8 @@ export interface UpdateBlockerCommand extends BlockerAddress {
   resolved?: boolean;
 }
 
-export function decideUpdateBlocker(command: UpdateBlockerCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
+export function decideUpdateBlocker(command: UpdateBlockerCommand, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(command.story_id);
   const before = blockerOf(state, story.id, command.blocker_id);
   const after: BlockerDoc = {
     ...before,

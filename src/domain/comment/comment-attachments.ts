@@ -2,11 +2,11 @@
 // by id and belong to one comment at most; ext attachments (links to documents kept elsewhere, the
 // real service's Google attachments) are created with the comment and stored on it, with ids of their
 // own. `attachment_ids` lists both kinds, files first.
+import type { ProjectState } from '../project-state.js';
 import type { DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import { findFileAttachment } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
-import type { StreamState } from '../resource-state.js';
 
 /** The most attachments one request may name in one list (bounds every loop over them). */
 export const MAX_ATTACHMENTS = 100;
@@ -36,7 +36,7 @@ export function assertBounded(list: readonly unknown[] | undefined, field: strin
  * The uploaded files named by `ids` (without repeats), each of this project and not attached to
  * another comment; `commentId` may already hold them (re-adding a file is not an error).
  */
-export function filesToAttach(state: StreamState, ids: readonly number[], field: string, commentId: number | null): FileAttachmentDoc[] {
+export function filesToAttach(state: ProjectState, ids: readonly number[], field: string, commentId: number | null): FileAttachmentDoc[] {
   assertBounded(ids, field);
   const files: FileAttachmentDoc[] = [];
   for (const id of new Set(ids)) {

@@ -5,13 +5,13 @@
 // following the parent. Its create change records the whole comment as the feed shows it (facts §9.2:
 // attachment lists included, the uploaded files as nested objects; spec `ext` naming); the nested
 // `file_attachments` are derived from `file_attachment_ids` and never stored on the comment.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter, unauthorized } from '../errors.js';
 import type { EventType, ResourceChange } from '../events.js';
 import { attachFileChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
-import { isMember, membershipOf } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 import { unique } from '../story/story-people.js';
 import { storyTimeProblem } from '../story/story-rules.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
@@ -67,7 +67,7 @@ export interface WrittenComments {
   followerIds: number[];
 }
 
-export function decideCreateComment(command: CreateCommentCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideCreateComment(command: CreateCommentCommand, state: ProjectState, context: DecisionContext): Decision {
   const parent = commentParentOf(state, command);
   const written = writeComments(state, { kind: parent.kind, id: parent.doc.id }, [command], '', context);
   const changes = [...written.changes, parentTouchChange(parent, context.now, written.followerIds)];
@@ -85,7 +85,7 @@ export function commentDecision(type: EventType, parent: CommentParent, commentI
  * (`comments`, or `comment` for a rejection's); '' names each attribute (a comment posted alone).
  */
 export function writeComments(
-  state: StreamState,
+  state: ProjectState,
   parent: { kind: 'story' | 'epic'; id: number },
   inputs: readonly NewComment[],
   field: string,
@@ -169,28 +169,28 @@ export function commentText(text: unknown, field: string): string | undefined {
 }
 
 /** The members (not viewers) among the people found for the text's mentions, in mention order. */
-export function mentionedMembers(state: StreamState, text: string | undefined, people: readonly MentionedPerson[]): number[] {
+export function mentionedMembers(state: ProjectState, text: string | undefined, people: readonly MentionedPerson[]): number[] {
   if (text === undefined) return [];
   const usernames = mentionedUsernames(text);
   const ids: number[] = [];
   for (const username of usernames) {
     const person = people.find((candidate) => candidate.username.toLowerCase() === username);
-    const role = person ? membershipOf(state, person.person_id)?.role : undefined;
+    const role = person ? state.membershipOf(person.person_id)?.role : undefined;
     if (person && role !== undefined && role !== 'viewer' && !ids.includes(person.person_id)) ids.push(person.person_id);
   }
   return ids;
 }
 
 /** The comment's writer: the caller, or (for a project owner) another member named by person_id. */
-function commentWriter(state: StreamState, personId: number | undefined, field: string, context: DecisionContext): number {
+function commentWriter(state: ProjectState, personId: number | undefined, field: string, context: DecisionContext): number {
   const actor = context.actorId;
   if (personId === undefined || personId === actor) {
     if (actor === null) throw invalidField(field, 'A comment needs a person to write it.');
     return actor;
   }
-  if (actor !== null && membershipOf(state, actor)?.role !== 'owner') {
+  if (actor !== null && state.membershipOf(actor)?.role !== 'owner') {
     throw unauthorized('Only project owners may write comments in the name of another person.');
   }
-  if (!isMember(state, personId)) throw invalidField(field, `Person ${personId} is not a member of this project.`);
+  if (!state.isMember(personId)) throw invalidField(field, `Person ${personId} is not a member of this project.`);
   return personId;
 }

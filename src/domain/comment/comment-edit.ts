@@ -2,14 +2,13 @@
 // the writer or a project owner deletes it. A file detached from its comment, or whose comment goes,
 // loses its metadata in the same event (its blob is swept later, infra/blob-store/unreferenced-blob-sweep.ts).
 // Every write touches the parent's updated_at (facts §9.2 comment_update: comment + story update).
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, unauthorized, unfound } from '../errors.js';
 import { changedValues } from '../changed-values.js';
 import type { ResourceChange } from '../events.js';
 import { attachFileChange, fileDeleteChange, findFileAttachment } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
-import { docsOfKind, findDoc, membershipOf } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { NewExtAttachment } from './comment-attachments.js';
 import { commentDecision, commentText, mentionedMembers } from './comment-create.js';
@@ -57,7 +56,7 @@ const UPDATE_KEYS = [
   'text',
 ] as const;
 
-export function decideUpdateComment(command: UpdateCommentCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideUpdateComment(command: UpdateCommentCommand, state: ProjectState, context: DecisionContext): Decision {
   if (!UPDATE_KEYS.some((key) => command[key] !== undefined)) {
     throw new DomainError('invalid_parameter', {
       general_problem: `this endpoint requires at least one of the following parameters: ${UPDATE_KEYS.join(', ')}`,
@@ -115,10 +114,10 @@ export function decideUpdateComment(command: UpdateCommentCommand, state: Stream
   return commentDecision('comment_update', parent, comment.id, changes);
 }
 
-export function decideDeleteComment(command: DeleteCommentCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideDeleteComment(command: DeleteCommentCommand, state: ProjectState, context: DecisionContext): Decision {
   const { parent, comment } = commentAt(state, command);
   const actor = context.actorId;
-  if (actor !== null && actor !== comment.person_id && membershipOf(state, actor)?.role !== 'owner') {
+  if (actor !== null && actor !== comment.person_id && state.membershipOf(actor)?.role !== 'owner') {
     throw unauthorized('Only the writer of a comment or a project owner may delete it.');
   }
   const changes: ResourceChange[] = [
@@ -131,7 +130,7 @@ export function decideDeleteComment(command: DeleteCommentCommand, state: Stream
 /** Removes one attachment of a comment (a comment update); unfound when the comment does not hold it. */
 export function decideDeleteCommentAttachment(
   command: DeleteCommentAttachmentCommand,
-  state: StreamState,
+  state: ProjectState,
   context: DecisionContext,
 ): Decision {
   const { comment } = commentAt(state, command);
@@ -146,7 +145,7 @@ export function decideDeleteCommentAttachment(
 }
 
 /** The delete changes of a comment and of its files' metadata (a comment deleted alone or with its parent). */
-export function commentDeleteChanges(state: StreamState, comment: CommentDoc): ResourceChange[] {
+export function commentDeleteChanges(state: ProjectState, comment: CommentDoc): ResourceChange[] {
   return [
     { kind: 'comment', change_type: 'delete', id: comment.id, original_values: { ...comment } },
     ...comment.file_attachment_ids.flatMap((id) => fileChangeOf(state, id, fileDeleteChange)),
@@ -154,13 +153,13 @@ export function commentDeleteChanges(state: StreamState, comment: CommentDoc): R
 }
 
 /** The comments of an epic (a story's are among its contents, project-state.ts storyContents). */
-export function commentsOfEpic(state: StreamState, epicId: number): CommentDoc[] {
-  return [...docsOfKind<CommentDoc>(state, 'comment')].filter((comment) => comment.epic_id === epicId);
+export function commentsOfEpic(state: ProjectState, epicId: number): CommentDoc[] {
+  return [...state.comments].filter((comment) => comment.epic_id === epicId);
 }
 
-function commentAt(state: StreamState, ref: CommentParentRef & { comment_id: number }): { parent: CommentParent; comment: CommentDoc } {
+function commentAt(state: ProjectState, ref: CommentParentRef & { comment_id: number }): { parent: CommentParent; comment: CommentDoc } {
   const parent = commentParentOf(state, ref);
-  const comment = findDoc<CommentDoc>(state, 'comment', ref.comment_id);
+  const comment = state.comments.get(ref.comment_id);
   if (!comment) throw unfound();
   assertCommentOf(parent, comment);
   return { parent, comment };
@@ -179,7 +178,7 @@ function assertOnComment(comment: CommentDoc, command: UpdateCommentCommand): vo
   }
 }
 
-function fileChangeOf(state: StreamState, id: number, change: (file: FileAttachmentDoc) => ResourceChange): ResourceChange[] {
+function fileChangeOf(state: ProjectState, id: number, change: (file: FileAttachmentDoc) => ResourceChange): ResourceChange[] {
   const file = findFileAttachment(state, id);
   return file ? [change(file)] : [];
 }

@@ -1,13 +1,12 @@
 // What a comment belongs to: a story or an epic (exactly one). Every comment write touches its parent's
 // updated_at, and people who start following it through the comment (the commenter, mentioned members)
 // are added to the parent's follower_ids in the same change, as the real feed showed (facts §9.2).
+import type { ProjectState } from '../project-state.js';
 import { invalidParameter, unfound } from '../errors.js';
 import type { ResourceChange, ResourceRef, Values } from '../events.js';
 import { epicOf, epicRef, epicUpdateChange } from '../epic/epic-state.js';
 import type { EpicDoc } from '../epic/epic-state.js';
-import { storyOf } from '../project-state.js';
 import type { StoryDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import { unique } from '../story/story-people.js';
 
@@ -20,13 +19,13 @@ export interface CommentParentRef {
 export type CommentParent = { kind: 'story'; doc: StoryDoc } | { kind: 'epic'; doc: EpicDoc };
 
 /** The parent a command names (unfound when it does not exist). */
-export function commentParentOf(state: StreamState, ref: CommentParentRef): CommentParent {
+export function commentParentOf(state: ProjectState, ref: CommentParentRef): CommentParent {
   const hasStory = typeof ref.story_id === 'number';
   const hasEpic = typeof ref.epic_id === 'number';
   if (hasStory === hasEpic) {
     throw invalidParameter([{ field: hasStory ? 'epic_id' : 'story_id', problem: 'A comment belongs to one story or one epic.' }]);
   }
-  return hasStory ? { kind: 'story', doc: storyOf(state, ref.story_id!) } : { kind: 'epic', doc: epicOf(state, ref.epic_id!) };
+  return hasStory ? { kind: 'story', doc: state.stories.required(ref.story_id!) } : { kind: 'epic', doc: epicOf(state, ref.epic_id!) };
 }
 
 /** The attribute a comment of this parent carries: `story_id` or `epic_id`. */

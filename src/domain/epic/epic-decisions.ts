@@ -3,15 +3,14 @@
 // none, and then takes the label named like the epic (created when missing). A label belongs to one
 // epic at most. Deleting an epic keeps its label and its stories; its comments (and their files'
 // metadata) go with it. Writes that only move an epic in the epic order are `epic_move` events.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import { changedValues } from '../changed-values.js';
 import type { EventType, ResourceChange } from '../events.js';
 import { emptyStoryCounts } from '../label/label-counts.js';
 import { labelCreateChange, labelNameProblem, newLabel } from '../label/label-references.js';
-import { findLabel, findLabelByName, projectIdOf, projectOf } from '../project-state.js';
 import type { LabelDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import type { Neighbours, PositionRequest } from '../story/story-order.js';
 import { commentDeleteChanges, commentsOfEpic } from '../comment/comment-edit.js';
 import { writeComments } from '../comment/comment-create.js';
@@ -47,14 +46,14 @@ export interface DeleteEpicCommand {
   epic_id: number;
 }
 
-export function decideCreateEpic(command: CreateEpicCommand, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
+export function decideCreateEpic(command: CreateEpicCommand, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
   const name = epicName(command.name);
   const label = epicLabel(state, command, name, null, context);
   const slot = epicSlot(state, null, command);
   const epic: EpicDoc = {
     id: context.nextId('epic'),
-    project_id: projectIdOf(state),
+    project_id: state.projectId,
     name,
     ...(command.description ? { description: command.description } : {}),
     label_id: label.doc.id,
@@ -74,8 +73,8 @@ export function decideCreateEpic(command: CreateEpicCommand, state: StreamState,
   return epicDecision('epic_create', epic, changes);
 }
 
-export function decideUpdateEpic(command: UpdateEpicCommand, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
+export function decideUpdateEpic(command: UpdateEpicCommand, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
   const before = epicOf(state, command.epic_id);
   const name = command.name !== undefined ? epicName(command.name) : before.name;
   const relabelled = command.label !== undefined || command.label_id !== undefined;
@@ -101,8 +100,8 @@ export function decideUpdateEpic(command: UpdateEpicCommand, state: StreamState,
   return epicDecision(slot && onlyMoved ? 'epic_move' : 'epic_update', after, changes);
 }
 
-export function decideDeleteEpic(command: DeleteEpicCommand, state: StreamState, _context: DecisionContext): Decision {
-  projectOf(state);
+export function decideDeleteEpic(command: DeleteEpicCommand, state: ProjectState, _context: DecisionContext): Decision {
+  state.project();
   const epic = epicOf(state, command.epic_id);
   const { rank: _rank, ...values } = epic;
   const changes: ResourceChange[] = [
@@ -128,7 +127,7 @@ function epicName(name: unknown): string {
  * (matched, or created), else (create only) the epic's name. It must not be another epic's label.
  */
 function epicLabel(
-  state: StreamState,
+  state: ProjectState,
   command: { label?: EpicLabelReference; label_id?: number },
   epicName: string,
   epicId: number | null,
@@ -139,14 +138,14 @@ function epicLabel(
   const id = command.label_id ?? reference?.id;
   const resolved = (() => {
     if (id !== undefined) {
-      const label = findLabel(state, id);
+      const label = state.labels.get(id);
       if (!label) throw invalidField(field, `Label ${id} does not exist in this project.`);
       return { doc: label, created: false };
     }
     const name = reference?.name ?? epicName;
     const problem = labelNameProblem(name);
     if (problem) throw invalidField(field, problem);
-    const existing = findLabelByName(state, name);
+    const existing = state.labelNamed(name);
     return existing ? { doc: existing, created: false } : { doc: newLabel(state, name, context), created: true };
   })();
   const holder = resolved.created ? undefined : epicOfLabel(state, resolved.doc.id);

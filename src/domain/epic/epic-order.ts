@@ -1,10 +1,9 @@
 // The order of a project's epics (the Epics panel): a fractional key `rank` per epic (rank.ts), so that
 // moving one epic rewrites only that epic. A new epic goes to the bottom unless before_id / after_id
 // name an epic to sit directly above / below; `before_id` wins when both are given, as for stories.
+import type { ProjectState } from '../project-state.js';
 import { invalidField } from '../errors.js';
-import { compareKeys, keyBetween } from '../rank.js';
-import { docsOfKind, memoByVersion } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
+import { keyBetween } from '../rank.js';
 import type { Neighbours, PositionRequest } from '../story/story-order.js';
 import type { EpicDoc } from './epic-state.js';
 
@@ -14,15 +13,13 @@ export interface EpicSlot {
   below: EpicDoc | null;
 }
 
-/** The project's epics from the top of the order to the bottom (memoized per state version). */
-export function orderedEpics(state: StreamState): readonly EpicDoc[] {
-  return memoByVersion(state, 'epic-order', () =>
-    [...docsOfKind<EpicDoc>(state, 'epic')].sort((a, b) => compareKeys(a.rank, b.rank) || a.id - b.id),
-  );
+/** The project's epics from the top of the order to the bottom, read off the order the state keeps. */
+export function orderedEpics(state: ProjectState): EpicDoc[] {
+  return [...state.epicOrder()];
 }
 
 /** `after_id` is the epic directly above, `before_id` the one directly below. */
-export function epicNeighbours(state: StreamState, epicId: number): Neighbours {
+export function epicNeighbours(state: ProjectState, epicId: number): Neighbours {
   const epics = orderedEpics(state);
   const index = epics.findIndex((epic) => epic.id === epicId);
   if (index < 0) return { before_id: null, after_id: null };
@@ -30,7 +27,7 @@ export function epicNeighbours(state: StreamState, epicId: number): Neighbours {
 }
 
 /** The slot a request names, or the bottom of the order when it names none; `movingId` is ignored. */
-export function epicSlot(state: StreamState, movingId: number | null, request: PositionRequest): EpicSlot {
+export function epicSlot(state: ProjectState, movingId: number | null, request: PositionRequest): EpicSlot {
   const epics = orderedEpics(state).filter((epic) => epic.id !== movingId);
   const field = typeof request.before_id === 'number' ? 'before_id' : typeof request.after_id === 'number' ? 'after_id' : null;
   if (field === null) return { above: epics[epics.length - 1] ?? null, below: null };

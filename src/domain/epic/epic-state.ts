@@ -1,8 +1,8 @@
 // An epic as the project's state holds it, and how writes find one.
+import type { ProjectState } from '../project-state.js';
 import { unfound } from '../errors.js';
 import type { ResourceChange, ResourceRef, Values } from '../events.js';
-import { docsOfKind, findDoc } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 
 export interface EpicDoc extends ResourceDoc {
   project_id: number;
@@ -18,15 +18,15 @@ export interface EpicDoc extends ResourceDoc {
 }
 
 /** The epic, or unfound. */
-export function epicOf(state: StreamState, id: number): EpicDoc {
-  const epic = findDoc<EpicDoc>(state, 'epic', id);
+export function epicOf(state: ProjectState, id: number): EpicDoc {
+  const epic = state.epics.get(id);
   if (!epic) throw unfound();
   return epic;
 }
 
 /** The epic whose label this is, if any (a label belongs to at most one epic). */
-export function epicOfLabel(state: StreamState, labelId: number): EpicDoc | undefined {
-  for (const epic of docsOfKind<EpicDoc>(state, 'epic')) if (epic.label_id === labelId) return epic;
+export function epicOfLabel(state: ProjectState, labelId: number): EpicDoc | undefined {
+  for (const epic of state.epics) if (epic.label_id === labelId) return epic;
   return undefined;
 }
 

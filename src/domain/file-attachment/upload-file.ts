@@ -3,11 +3,11 @@
 // own on the project stream (`file_attachment_create`), before any comment uses it; attaching it to a
 // comment later sets its `comment_id`. No thumbnails are made: every file is `thumbnailable: false`;
 // images whose header gives them carry `width` and `height`.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import type { EventType, ResourceChange, ResourceRef } from '../events.js';
-import { findDoc, projectIdOf, projectOf } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 
 export interface FileAttachmentDoc extends ResourceDoc {
   project_id: number;
@@ -38,12 +38,12 @@ export interface UploadFileCommand {
   height?: number;
 }
 
-export function decideUploadFile(command: UploadFileCommand, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
+export function decideUploadFile(command: UploadFileCommand, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
   if (context.actorId === null) throw invalidField('file', 'An upload needs a person to upload it.');
   const file: FileAttachmentDoc = {
     id: context.nextId('file_attachment'),
-    project_id: projectIdOf(state),
+    project_id: state.projectId,
     filename: command.filename,
     content_type: command.content_type,
     size: command.size,
@@ -68,8 +68,8 @@ function fileAttachmentDecision(type: EventType, file: FileAttachmentDoc, change
   return { type, data: { changes, primary_resources: [fileAttachmentRef(file)] }, subject: { kind: 'file_attachment', id: file.id } };
 }
 
-export function findFileAttachment(state: StreamState, id: number): FileAttachmentDoc | undefined {
-  return findDoc<FileAttachmentDoc>(state, 'file_attachment', id);
+export function findFileAttachment(state: ProjectState, id: number): FileAttachmentDoc | undefined {
+  return state.fileAttachments.get(id);
 }
 
 /** The change that attaches an uploaded file to a comment. */

@@ -8,12 +8,11 @@
 // keep 1-99. One `iteration_update` event on the project stream: the first override of a
 // number creates its document (with an id of its own, unique in the collection), later ones update it;
 // a document whose values are all back to default stays, holding only its number, and counts as none.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
-import { docsOfKind, projectOf } from '../project-state.js';
-import type { StoryDoc } from '../project-documents.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 import { iterationNumberAt, projectIterationCalendar, type IterationOverride } from './iteration-calendar.js';
 
 export const OVERRIDE_LENGTH_MAX = 99;
@@ -37,8 +36,8 @@ export interface IterationOverrideView {
 const OVERRIDE_KEYS = ['length', 'team_strength'] as const;
 
 /** The stored overrides of a project stream, by iteration number. */
-export function overridesOf(state: StreamState): IterationOverride[] {
-  return [...docsOfKind<ResourceDoc>(state, 'iteration_override')].map(overrideFromDoc);
+export function overridesOf(state: ProjectState): IterationOverride[] {
+  return [...state.iterationOverrides].map(overrideFromDoc);
 }
 
 /** An override document (stream state or read model) as calendar input. */
@@ -50,16 +49,16 @@ export function overrideFromDoc(doc: Readonly<Record<string, unknown>>): Iterati
 }
 
 /** The earliest accepted_at of the stream's stories, undefined when none is accepted. */
-export function earliestAcceptance(state: StreamState): number | undefined {
+export function earliestAcceptance(state: ProjectState): number | undefined {
   let earliest: number | undefined;
-  for (const story of docsOfKind<StoryDoc>(state, 'story')) {
+  for (const story of state.stories) {
     if (typeof story.accepted_at === 'number' && (earliest === undefined || story.accepted_at < earliest)) earliest = story.accepted_at;
   }
   return earliest;
 }
 
-export function decideSetIterationOverride(command: SetIterationOverride, state: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(state);
+export function decideSetIterationOverride(command: SetIterationOverride, state: ProjectState, context: DecisionContext): Decision {
+  const project = state.project();
   const number = command.number;
   if (!Number.isSafeInteger(number) || number < 1) throw invalidField('number', 'The iteration number must be an integer of 1 or more.');
   const overrides = overridesOf(state);
@@ -68,7 +67,7 @@ export function decideSetIterationOverride(command: SetIterationOverride, state:
     throw invalidField('number', `Iteration ${number} has not started: overrides apply to the current iteration (${current}) and done ones.`);
   }
   const values = requestedValues(command.request, project, number === current);
-  const existing = [...docsOfKind<ResourceDoc>(state, 'iteration_override')].find((doc) => doc['number'] === number);
+  const existing = [...state.iterationOverrides].find((doc) => doc['number'] === number);
   const change: ResourceChange = existing
     ? updateChange(existing, values)
     : { kind: 'iteration_override', change_type: 'create', id: context.nextId('iteration_override'), new_values: { number, ...nonNull(values) } };
@@ -86,10 +85,10 @@ export const OVERRIDE_RESETTING_SETTINGS = ['start_date', 'week_start_day'] as c
  * The changes a project settings update makes to the overrides: when it changes the start date or the
  * week start day, every override still holding a value goes back to default, in the same event.
  */
-export function overrideResets(state: StreamState, changedSettings: Readonly<Values>): ResourceChange[] {
+export function overrideResets(state: ProjectState, changedSettings: Readonly<Values>): ResourceChange[] {
   if (!OVERRIDE_RESETTING_SETTINGS.some((key) => key in changedSettings)) return [];
   const resets: ResourceChange[] = [];
-  for (const doc of docsOfKind<ResourceDoc>(state, 'iteration_override')) {
+  for (const doc of state.iterationOverrides) {
     const held = OVERRIDE_KEYS.filter((key) => doc[key] !== undefined && doc[key] !== null);
     if (held.length === 0) continue;
     resets.push(updateChange(doc, Object.fromEntries(held.map((key) => [key, null]))));

@@ -1,12 +1,10 @@
 // Deletes a label and takes it off every story that carries it (one story update each). The label of
 // an epic goes only with its epic.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { epicOfLabel } from '../epic/epic-state.js';
 import { invalidField } from '../errors.js';
 import type { ResourceChange } from '../events.js';
-import { docsOfKind, labelOf, projectOf } from '../project-state.js';
-import type { StoryDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { labelNames, storyUpdateChange } from '../story/story-changes.js';
 import { labelRef } from './label-references.js';
 
@@ -14,16 +12,16 @@ export interface DeleteLabelInput {
   label_id: number;
 }
 
-export function decideDeleteLabel(input: DeleteLabelInput, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
-  const label = labelOf(state, input.label_id);
+export function decideDeleteLabel(input: DeleteLabelInput, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
+  const label = state.labels.required(input.label_id);
   if (epicOfLabel(state, label.id)) {
     throw invalidField('label_id', 'This label belongs to an epic; delete the epic to delete its label.');
   }
   const changes: ResourceChange[] = [
     { kind: 'label', change_type: 'delete', id: label.id, name: label.name, original_values: { ...label } },
   ];
-  for (const story of docsOfKind<StoryDoc>(state, 'story')) {
+  for (const story of state.stories) {
     if (!story.label_ids.includes(label.id)) continue;
     const remaining = story.label_ids.filter((id) => id !== label.id);
     changes.push(

@@ -2,10 +2,9 @@
 // estimates and how many are estimated at zero, per state. They are stored on the label document and
 // maintained by the changes of every write that moves them (the activity feed shows them as label
 // updates), so reading them never scans the stories.
+import type { ProjectState } from '../project-state.js';
 import type { ResourceChange } from '../events.js';
-import { findLabel } from '../project-state.js';
 import type { CountsByState, StoryCounts, StoryState } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { STORY_STATES } from '../story/story-rules.js';
 
 /** What the counts see of a story. */
@@ -25,8 +24,8 @@ export function emptyStoryCounts(): StoryCounts {
 }
 
 /** The counts of a label as stored (all zero for a label not yet counted or not yet created). */
-export function storedCounts(state: StreamState, labelId: number): StoryCounts {
-  return findLabel(state, labelId)?.counts ?? emptyStoryCounts();
+export function storedCounts(state: ProjectState, labelId: number): StoryCounts {
+  return state.labels.get(labelId)?.counts ?? emptyStoryCounts();
 }
 
 /** Counts with `removed` taken out and `added` put in (either may be null). */
@@ -48,7 +47,7 @@ export interface LabelRecount {
  * not exist on that side), with their counts before and after.
  */
 export function labelRecounts(
-  state: StreamState,
+  state: ProjectState,
   before: CountedStory | null,
   after: CountedStory | null,
 ): LabelRecount[] {
@@ -65,8 +64,8 @@ export function labelRecounts(
 }
 
 /** The label update change recording a recount of an existing label. */
-export function labelCountsChange(state: StreamState, recount: LabelRecount): ResourceChange {
-  const label = findLabel(state, recount.labelId);
+export function labelCountsChange(state: ProjectState, recount: LabelRecount): ResourceChange {
+  const label = state.labels.get(recount.labelId);
   return {
     kind: 'label',
     change_type: 'update',

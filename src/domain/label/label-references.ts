@@ -1,11 +1,11 @@
 // How requests name labels: by id (the label must exist) or by name (matched regardless of case; a
 // name that matches no label creates one). Label names are stored in lower case.
+import type { ProjectState } from '../project-state.js';
 import type { DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';
-import { findLabel, findLabelByName, normalizedLabelName, projectIdOf } from '../project-state.js';
+import { normalizedLabelName } from '../project-state.js';
 import type { LabelDoc, StoryCounts } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 
 /** A label as a request names it: a bare name, or an object with `id` and/or `name`. */
 export type LabelReference = string | { id?: number; name?: string };
@@ -24,10 +24,10 @@ export function labelNameProblem(name: unknown): string | null {
 }
 
 /** A new label document named `name` (already checked), with a fresh id. */
-export function newLabel(state: StreamState, name: string, context: DecisionContext): LabelDoc {
+export function newLabel(state: ProjectState, name: string, context: DecisionContext): LabelDoc {
   return {
     id: context.nextId('label'),
-    project_id: projectIdOf(state),
+    project_id: state.projectId,
     name: normalizedLabelName(name),
     created_at: context.now,
     updated_at: context.now,
@@ -36,7 +36,7 @@ export function newLabel(state: StreamState, name: string, context: DecisionCont
 
 /** Resolves label ids and references to label ids, creating labels for unknown names. */
 export function resolveLabels(
-  state: StreamState,
+  state: ProjectState,
   labelIds: readonly number[],
   references: readonly LabelReference[],
   context: DecisionContext,
@@ -46,20 +46,20 @@ export function resolveLabels(
     if (!resolved.labelIds.includes(id)) resolved.labelIds.push(id);
   };
   for (const id of labelIds) {
-    if (!findLabel(state, id)) throw invalidField('label_ids', `Label ${id} does not exist in this project.`);
+    if (!state.labels.get(id)) throw invalidField('label_ids', `Label ${id} does not exist in this project.`);
     add(id);
   }
   for (const reference of references) {
     const { id, name } = typeof reference === 'string' ? { id: undefined, name: reference } : reference;
     if (typeof id === 'number') {
-      if (!findLabel(state, id)) throw invalidField('labels', `Label ${id} does not exist in this project.`);
+      if (!state.labels.get(id)) throw invalidField('labels', `Label ${id} does not exist in this project.`);
       add(id);
       continue;
     }
     const problem = labelNameProblem(name);
     if (problem) throw invalidField('labels', problem);
     const existing =
-      findLabelByName(state, name!) ?? resolved.created.find((label) => label.name === normalizedLabelName(name!));
+      state.labelNamed(name!) ?? resolved.created.find((label) => label.name === normalizedLabelName(name!));
     if (existing) {
       add(existing.id);
       continue;
@@ -68,7 +68,7 @@ export function resolveLabels(
     resolved.created.push(created);
     add(created.id);
   }
-  const nameOf = (id: number) => (findLabel(state, id) ?? resolved.created.find((label) => label.id === id))!.name;
+  const nameOf = (id: number) => (state.labels.get(id) ?? resolved.created.find((label) => label.id === id))!.name;
   resolved.labelIds.sort((a, b) => compareLabelNames(nameOf(a), nameOf(b)));
   return resolved;
 }
@@ -95,9 +95,9 @@ export function labelRef(label: LabelDoc): ResourceRef {
 }
 
 /** A label may take `name`: a valid name no other label of the project holds (`ownId`: the label renamed). */
-export function assertLabelNameFree(state: StreamState, name: string, ownId: number | null): void {
+export function assertLabelNameFree(state: ProjectState, name: string, ownId: number | null): void {
   const problem = labelNameProblem(name);
   if (problem) throw invalidField('name', problem);
-  const holder = findLabelByName(state, name);
+  const holder = state.labelNamed(name);
   if (holder && holder.id !== ownId) throw invalidField('name', 'Name has already been taken');
 }

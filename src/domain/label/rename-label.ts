@@ -1,9 +1,9 @@
 // Renames a label: the new name, stored in lower case, must be free in the project regardless of case.
 // A rename to the same name still records the update (its updated_at moves).
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange } from '../events.js';
-import { labelOf, normalizedLabelName, projectOf } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
+import { normalizedLabelName } from '../project-state.js';
 import { assertLabelNameFree, labelRef } from './label-references.js';
 
 export interface RenameLabelInput {
@@ -11,9 +11,9 @@ export interface RenameLabelInput {
   name: string;
 }
 
-export function decideRenameLabel(input: RenameLabelInput, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
-  const label = labelOf(state, input.label_id);
+export function decideRenameLabel(input: RenameLabelInput, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
+  const label = state.labels.required(input.label_id);
   assertLabelNameFree(state, input.name, label.id);
   const name = normalizedLabelName(input.name);
   const original: Record<string, unknown> = { updated_at: label.updated_at };

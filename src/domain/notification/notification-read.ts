@@ -2,9 +2,9 @@
 // (`person-<id>`), never on a project's, so marking notifications read leaves every project version as
 // it was. The notifications reaction applies these events to the notifications it made, in log order,
 // so read state survives restarts and rebuilds with the notifications themselves. Pure.
+import type { PersonState } from '../person/person-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { EventType } from '../events.js';
-import type { StreamState } from '../resource-state.js';
 
 export interface ReadNotificationCommand {
   notification_id: number;
@@ -17,11 +17,11 @@ export interface MarkNotificationsReadCommand {
   before: number;
 }
 
-export function decideReadNotification(command: ReadNotificationCommand, _state: StreamState, context: DecisionContext): Decision {
+export function decideReadNotification(command: ReadNotificationCommand, _state: PersonState, context: DecisionContext): Decision {
   return readStateDecision('notification_update', command.notification_id, command.read_at, context.now);
 }
 
-export function decideMarkNotificationsRead(command: MarkNotificationsReadCommand, _state: StreamState, context: DecisionContext): Decision {
+export function decideMarkNotificationsRead(command: MarkNotificationsReadCommand, _state: PersonState, context: DecisionContext): Decision {
   return readStateDecision('notification_mark_read', command.before, context.now, context.now);
 }
 

@@ -6,10 +6,11 @@
 // the caller reads the `people` read model and passes what is taken; two concurrent creations with the
 // same email could both pass (accepted race: people are created rarely, by an operator or an invite, and
 // the command module serialises creations made by one process).
+import type { PersonState } from './person-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidParameter, unfound, type ValidationError } from '../errors.js';
 import type { Values } from '../events.js';
-import { docsOf, type ResourceDoc, type StreamState } from '../resource-state.js';
+import { type ResourceDoc } from '../resource-state.js';
 import { isKnownTimeZone, requestedTimeZoneName, timeZoneAt } from '../project/time-zone.js';
 
 export const NAME_MAX_LENGTH = 100;
@@ -44,7 +45,7 @@ export interface UpdatePerson {
   taken: TakenIdentities;
 }
 
-export function decideCreatePerson(command: CreatePerson, state: StreamState, context: DecisionContext): Decision {
+export function decideCreatePerson(command: CreatePerson, state: PersonState, context: DecisionContext): Decision {
   if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The person already exists.' });
   const problems: ValidationError[] = [];
   const email = validEmail(command.email, command.taken, problems);
@@ -78,7 +79,7 @@ export function decideCreatePerson(command: CreatePerson, state: StreamState, co
   };
 }
 
-export function decideUpdatePerson(command: UpdatePerson, state: StreamState, context: DecisionContext): Decision {
+export function decideUpdatePerson(command: UpdatePerson, state: PersonState, context: DecisionContext): Decision {
   const person = existingPerson(state);
   const request = command.request;
   const problems: ValidationError[] = [];
@@ -122,7 +123,7 @@ export interface RememberPeople {
 }
 
 /** Adds people to the person's known people (kept as `known_person_ids`, never rendered as such). */
-export function decideRememberPeople(command: RememberPeople, state: StreamState, context: DecisionContext): Decision {
+export function decideRememberPeople(command: RememberPeople, state: PersonState, context: DecisionContext): Decision {
   const person = existingPerson(state);
   const known = Array.isArray(person['known_person_ids']) ? (person['known_person_ids'] as number[]) : [];
   const added = command.personIds.filter((id) => id !== person.id && !known.includes(id));
@@ -146,8 +147,8 @@ export function decideRememberPeople(command: RememberPeople, state: StreamState
   };
 }
 
-export function existingPerson(state: StreamState): ResourceDoc {
-  const [person] = docsOf(state, 'person').values();
+export function existingPerson(state: PersonState): ResourceDoc {
+  const [person] = state.people;
   if (!person) throw unfound();
   return person;
 }

@@ -7,11 +7,11 @@
 //   `project_color` (personal display preferences); anyone may leave a project, only owners remove others.
 // Every membership change and the membership named as primary resource carry the member's name (given
 // by the command, which reads the person), so the feed reads "added Bob Brown to this project".
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
 import type { ResourceChange, Values } from '../events.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
-import { membershipById, projectOf, membershipOf, membershipsOf, ownerCount } from '../project-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 import { PROJECT_ROLES, type ProjectRole } from '../project-documents.js';
 
 /** Colors handed to new memberships in turn (hex, no `#`, as the service returns them). */
@@ -73,13 +73,13 @@ export function membershipCreateChange(
   return { kind: 'project_membership', change_type: 'create', id: membershipId, ...named(personName), new_values: values };
 }
 
-export function decideAddMembership(command: AddMembership, state: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(state);
+export function decideAddMembership(command: AddMembership, state: ProjectState, context: DecisionContext): Decision {
+  const project = state.project();
   const problems = [...roleProblems(command.role), ...colorProblems(command.projectColor)];
   if (problems.length > 0) throw invalidParameter(problems);
-  if (membershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
+  if (state.membershipOf(command.personId)) throw invalidField('person_id', ALREADY_MEMBER);
   const id = context.nextId('project_membership');
-  const change = membershipCreateChange(project.id, id, command, context.now, membershipsOf(state).length, command.personName);
+  const change = membershipCreateChange(project.id, id, command, context.now, [...state.memberships].length, command.personName);
   return {
     type: 'project_membership_create',
     data: { changes: [change], primary_resources: [membershipRef(id, command.personName)], secondary_resources: [projectRef(project)] },
@@ -87,9 +87,9 @@ export function decideAddMembership(command: AddMembership, state: StreamState, 
   };
 }
 
-export function decideChangeMembership(command: ChangeMembership, state: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(state);
-  const membership = membershipById(state, command.membershipId);
+export function decideChangeMembership(command: ChangeMembership, state: ProjectState, context: DecisionContext): Decision {
+  const project = state.project();
+  const membership = state.memberships.required(command.membershipId);
   const request = command.request;
   const isOwner = command.actorRole === 'owner' || command.actorId === null;
   const ownPreference = membership.person_id === command.actorId && !('role' in request);
@@ -112,7 +112,7 @@ export function decideChangeMembership(command: ChangeMembership, state: StreamS
     else problems.push({ field: 'favorite', problem: "'favorite' must be a boolean value" });
   }
   if (problems.length > 0) throw invalidParameter(problems);
-  if (membership.role === 'owner' && next['role'] !== undefined && next['role'] !== 'owner' && ownerCount(state) === 1) {
+  if (membership.role === 'owner' && next['role'] !== undefined && next['role'] !== 'owner' && state.ownerCount() === 1) {
     throw invalidField('role', LAST_OWNER);
   }
   const original: Values = {};
@@ -137,13 +137,13 @@ export function decideChangeMembership(command: ChangeMembership, state: StreamS
   };
 }
 
-export function decideRemoveMembership(command: RemoveMembership, state: StreamState, _context: DecisionContext): Decision {
-  const project = projectOf(state);
-  const membership = membershipById(state, command.membershipId);
+export function decideRemoveMembership(command: RemoveMembership, state: ProjectState, _context: DecisionContext): Decision {
+  const project = state.project();
+  const membership = state.memberships.required(command.membershipId);
   const operator = command.actorId === null;
   const leaving = membership.person_id === command.actorId;
   if (!operator && command.actorRole !== 'owner' && !leaving) throw unauthorized('Only project owners may remove other members.');
-  if (membership.role === 'owner' && ownerCount(state) === 1) {
+  if (membership.role === 'owner' && state.ownerCount() === 1) {
     throw new DomainError('invalid_parameter', { general_problem: LAST_OWNER, validation_errors: [{ field: 'role', problem: LAST_OWNER }] });
   }
   return {

@@ -1,13 +1,12 @@
 // Decisions on a project stream about the project itself: create, update settings, delete.
 // Every decision is one event; the project's version is the stream's event count. A new project starts
 // with its owner's membership and Tracker's default review types (review/review-state.ts).
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidParameter, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange, Values } from '../events.js';
-import type { StreamState } from '../resource-state.js';
 import { membershipCreateChange, type NewMembership } from './membership-decisions.js';
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
-import { projectOf, membershipsOf } from '../project-state.js';
 import { overrideResets } from '../iteration/iteration-override.js';
 import { defaultReviewTypes, reviewTypeCreateChange } from '../review/review-state.js';
 
@@ -33,7 +32,7 @@ export interface UpdateProject {
 
 export const NAME_TAKEN = 'The project name you entered is already taken.';
 
-export function decideCreateProject(command: CreateProject, state: StreamState, context: DecisionContext): Decision {
+export function decideCreateProject(command: CreateProject, state: ProjectState, context: DecisionContext): Decision {
   if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The project already exists.' });
   if (!('name' in command.request) || command.request['name'] === null || command.request['name'] === undefined) {
     throw new DomainError('invalid_parameter', {
@@ -68,8 +67,8 @@ export function decideCreateProject(command: CreateProject, state: StreamState, 
   };
 }
 
-export function decideUpdateProject(command: UpdateProject, state: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(state);
+export function decideUpdateProject(command: UpdateProject, state: ProjectState, context: DecisionContext): Decision {
+  const project = state.project();
   const outcome = applySettings(project, command.request, context.now);
   const problems = [...outcome.problems];
   if (typeof outcome.values['name'] === 'string' && outcome.values['name'] !== project['name']) {
@@ -102,12 +101,12 @@ export function decideUpdateProject(command: UpdateProject, state: StreamState, 
 export type DeleteProject = Record<never, never>;
 
 /** Deletes the project and, in the same event, its memberships (so read models drop them). */
-export function decideDeleteProject(_command: DeleteProject, state: StreamState, _context: DecisionContext): Decision {
-  const project = projectOf(state);
+export function decideDeleteProject(_command: DeleteProject, state: ProjectState, _context: DecisionContext): Decision {
+  const project = state.project();
   const name = String(project['name']);
   const changes: ResourceChange[] = [
     { kind: 'project', change_type: 'delete', id: project.id, name },
-    ...membershipsOf(state).map(
+    ...[...state.memberships].map(
       (membership): ResourceChange => ({ kind: 'project_membership', change_type: 'delete', id: membership.id }),
     ),
   ];

@@ -2,13 +2,12 @@
 // review type of the project (a hidden one only for reviews that already have it), optionally a reviewer
 // who can work on the project (an owner or member: a viewer cannot review), and a status (default
 // `unstarted`). Every review write touches its story's updated_at, as task and blocker writes do.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { changedValues } from '../changed-values.js';
 import { invalidField, invalidParameter, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange } from '../events.js';
-import { membershipOf, storyOf } from '../project-state.js';
 import type { StoryDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import {
   REVIEW_STATUSES,
@@ -50,14 +49,14 @@ export interface DeleteReviewCommand {
   review_id: number;
 }
 
-export function decideCreateReview(command: CreateReviewCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
+export function decideCreateReview(command: CreateReviewCommand, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(command.story_id);
   const [review] = newReviews(state, story.id, [command], '', context);
   return reviewDecision('review_create', story, review!, reviewCreateChange(review!, reviewTypeName(state, review!)), context);
 }
 
-export function decideUpdateReview(command: UpdateReviewCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
+export function decideUpdateReview(command: UpdateReviewCommand, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(command.story_id);
   const before = reviewOf(state, story.id, command.review_id);
   const problems: ValidationError[] = [];
   if (command.review_type_id !== undefined && command.review_type_id !== before.review_type_id) {
@@ -84,14 +83,14 @@ export function decideUpdateReview(command: UpdateReviewCommand, state: StreamSt
   return reviewDecision('review_update', story, after, change, context);
 }
 
-export function decideDeleteReview(command: DeleteReviewCommand, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, command.story_id);
+export function decideDeleteReview(command: DeleteReviewCommand, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(command.story_id);
   const review = reviewOf(state, story.id, command.review_id);
   return reviewDecision('review_delete', story, review, reviewDeleteChange(review, reviewTypeName(state, review)), context);
 }
 
 /** New reviews of a story (which may be created in the same event); `field` names the request key ('' alone). */
-export function newReviews(state: StreamState, storyId: number, inputs: readonly NewReview[], field: string, context: DecisionContext): ReviewDoc[] {
+export function newReviews(state: ProjectState, storyId: number, inputs: readonly NewReview[], field: string, context: DecisionContext): ReviewDoc[] {
   if (inputs.length > MAX_NESTED_REVIEWS) throw invalidField(field || 'reviews', `At most ${MAX_NESTED_REVIEWS} reviews per request.`);
   const problems: ValidationError[] = [];
   for (const input of inputs) {
@@ -111,15 +110,15 @@ export function newReviews(state: StreamState, storyId: number, inputs: readonly
   }));
 }
 
-function typeProblems(state: StreamState, typeId: unknown, field: string): ValidationError[] {
+function typeProblems(state: ProjectState, typeId: unknown, field: string): ValidationError[] {
   const type = typeof typeId === 'number' ? findReviewType(state, typeId) : undefined;
   if (!type) return [{ field, problem: `Review type ${String(typeId)} is not a review type of this project.` }];
   if (type.hidden) return [{ field, problem: `Review type "${type.name}" is hidden: new reviews cannot use it.` }];
   return [];
 }
 
-function reviewerProblems(state: StreamState, personId: number, field: string): ValidationError[] {
-  const role = membershipOf(state, personId)?.role;
+function reviewerProblems(state: ProjectState, personId: number, field: string): ValidationError[] {
+  const role = state.membershipOf(personId)?.role;
   if (role === undefined) return [{ field, problem: `Person ${personId} is not a member of this project.` }];
   if (role === 'viewer') return [{ field, problem: `Person ${personId} is a viewer of this project and cannot review.` }];
   return [];

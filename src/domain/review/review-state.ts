@@ -3,10 +3,10 @@
 // and a status). Review types live in the project like labels; reviews live inside their story like
 // blockers (project-state.ts STORY_CONTENT_KINDS), so they go and move with it. Read-only look-ups and
 // the changes every review decider shares.
+import { reviewTypeKey, type ProjectState } from '../project-state.js';
 import { unfound } from '../errors.js';
 import type { ResourceChange } from '../events.js';
-import { docsOfKind, findByName, findDoc } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 
 /** facts §5 (`review_status:`) and the recorded reviews. */
 export const REVIEW_STATUSES = ['unstarted', 'in_review', 'pass', 'revise'] as const;
@@ -40,35 +40,26 @@ export function isReviewStatus(value: unknown): value is ReviewStatus {
 }
 
 /** The review type, or unfound. */
-export function reviewTypeOf(state: StreamState, id: number): ReviewTypeDoc {
-  const type = findDoc<ReviewTypeDoc>(state, 'review_type', id);
+export function reviewTypeOf(state: ProjectState, id: number): ReviewTypeDoc {
+  const type = state.reviewTypes.get(id);
   if (!type) throw unfound();
   return type;
 }
 
-export function findReviewType(state: StreamState, id: number): ReviewTypeDoc | undefined {
-  return findDoc<ReviewTypeDoc>(state, 'review_type', id);
-}
-
-/** The key a review type's name is unique by within its project: case and surrounding spaces ignored. */
-export function reviewTypeKey(name: string): string {
-  return name.trim().toLowerCase();
-}
-
-export function findReviewTypeByName(state: StreamState, name: string): ReviewTypeDoc | undefined {
-  return findByName<ReviewTypeDoc>(state, 'review_type', name, reviewTypeKey);
+export function findReviewType(state: ProjectState, id: number): ReviewTypeDoc | undefined {
+  return state.reviewTypes.get(id);
 }
 
 /** The review of that story, or unfound (also when it belongs to another story). */
-export function reviewOf(state: StreamState, storyId: number, reviewId: number): ReviewDoc {
-  const review = findDoc<ReviewDoc>(state, 'review', reviewId);
+export function reviewOf(state: ProjectState, storyId: number, reviewId: number): ReviewDoc {
+  const review = state.reviews.get(reviewId);
   if (!review || review.story_id !== storyId) throw unfound();
   return review;
 }
 
 /** Every review of a type, by id. */
-export function reviewsOfType(state: StreamState, typeId: number): ReviewDoc[] {
-  return [...docsOfKind<ReviewDoc>(state, 'review')].filter((review) => review.review_type_id === typeId).sort((a, b) => a.id - b.id);
+export function reviewsOfType(state: ProjectState, typeId: number): ReviewDoc[] {
+  return [...state.reviews].filter((review) => review.review_type_id === typeId).sort((a, b) => a.id - b.id);
 }
 
 /** A new review type of the project (not yet in the state). */
@@ -100,7 +91,7 @@ export function reviewDeleteChange(review: ReviewDoc, typeName: string): Resourc
 }
 
 /** The name of a review's type as the state holds it ('' for a type that is gone). */
-export function reviewTypeName(state: StreamState, review: ReviewDoc): string {
+export function reviewTypeName(state: ProjectState, review: ReviewDoc): string {
   return findReviewType(state, review.review_type_id)?.name ?? '';
 }
 
@@ -110,7 +101,7 @@ export function reviewTypeName(state: StreamState, review: ReviewDoc): string {
  * name. Returns the target id of each source type id and the types created.
  */
 export function matchReviewTypes(
-  target: StreamState,
+  target: ProjectState,
   sourceTypes: readonly ReviewTypeDoc[],
   targetProjectId: number,
   nextId: () => number,
@@ -119,7 +110,7 @@ export function matchReviewTypes(
   const idOf = new Map<number, number>();
   const created: ReviewTypeDoc[] = [];
   for (const source of sourceTypes) {
-    const match = findReviewTypeByName(target, source.name) ?? created.find((type) => reviewTypeKey(type.name) === reviewTypeKey(source.name));
+    const match = target.reviewTypeNamed(source.name) ?? created.find((type) => reviewTypeKey(type.name) === reviewTypeKey(source.name));
     if (match) {
       idOf.set(source.id, match.id);
       continue;

@@ -3,12 +3,12 @@
 // person who saved it: `owner_id` is kept on the resource (never rendered), and only that person sees or
 // deletes it. The query must be a valid search (the one grammar, domain/search/search-parser.ts: pure,
 // no I/O), so a saved search always runs. Names are unique per owner within the project, ignoring case.
+import type { ProjectState } from '../project-state.js';
 import { parseSearchQuery } from '../search/search-parser.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';
-import { docsOfKind, findDoc, projectIdOf, projectOf } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 
 export interface SavedSearchDoc extends ResourceDoc {
   project_id: number;
@@ -30,8 +30,8 @@ export interface DeleteSavedSearchCommand {
 
 export const MAX_SAVED_SEARCH_NAME_LENGTH = 255;
 
-export function decideCreateSavedSearch(command: CreateSavedSearchCommand, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
+export function decideCreateSavedSearch(command: CreateSavedSearchCommand, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
   const owner = ownerOf(context);
   const name = typeof command.name === 'string' ? command.name.trim() : '';
   const query = typeof command.query === 'string' ? command.query : '';
@@ -46,7 +46,7 @@ export function decideCreateSavedSearch(command: CreateSavedSearchCommand, state
   parseSearchQuery(query, 'query');
   const search: SavedSearchDoc = {
     id: context.nextId('saved_search'),
-    project_id: projectIdOf(state),
+    project_id: state.projectId,
     name,
     query,
     owner_id: owner,
@@ -58,17 +58,17 @@ export function decideCreateSavedSearch(command: CreateSavedSearchCommand, state
 }
 
 /** Deletes the actor's own saved search; anyone else's is unfound (saved searches are private). */
-export function decideDeleteSavedSearch(command: DeleteSavedSearchCommand, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
-  const search = findDoc<SavedSearchDoc>(state, 'saved_search', command.search_id);
+export function decideDeleteSavedSearch(command: DeleteSavedSearchCommand, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
+  const search = state.savedSearches.get(command.search_id);
   if (!search || search.owner_id !== ownerOf(context)) throw unfound();
   const change: ResourceChange = { kind: 'saved_search', change_type: 'delete', id: search.id, name: search.name, original_values: { ...search } };
   return { type: 'saved_search_delete', data: { changes: [change], primary_resources: [savedSearchRef(search)] }, subject: { kind: 'saved_search', id: search.id } };
 }
 
 /** The saved searches of one person in the project, by id. */
-export function searchesOf(state: StreamState, ownerId: number): SavedSearchDoc[] {
-  return [...docsOfKind<SavedSearchDoc>(state, 'saved_search')].filter((search) => search.owner_id === ownerId).sort((a, b) => a.id - b.id);
+export function searchesOf(state: ProjectState, ownerId: number): SavedSearchDoc[] {
+  return [...state.savedSearches].filter((search) => search.owner_id === ownerId).sort((a, b) => a.id - b.id);
 }
 
 function ownerOf(context: DecisionContext): number {

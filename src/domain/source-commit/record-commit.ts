@@ -14,15 +14,13 @@
 //   stories moving to the same place in the order get distinct positions.
 // When every story is skipped there is nothing to append: `duplicate_entry`, which the command treats
 // as "nothing recorded in this project".
+import type { ProjectState } from '../project-state.js';
 import { MAX_COMMENT_TEXT, type NewComment } from '../comment/comment-create.js';
-import type { CommentDoc } from '../comment/comment-create.js';
 import type { MentionedPerson } from '../comment/mentions.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError } from '../errors.js';
 import type { ResourceChange, ResourceRef } from '../events.js';
-import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
 import type { StoryState } from '../project-documents.js';
-import { foldIntoCopy, workingCopy, type StreamState } from '../resource-state.js';
 import { decideUpdateStory } from '../story/update-story.js';
 import type { CommitMove, CommitStoryReference } from './commit-message.js';
 
@@ -48,15 +46,15 @@ const DONE_RANK: Readonly<Partial<Record<StoryState, number>>> = { finished: 1, 
 
 const CUT_MARKER = '\n[cut: the commit message is longer than a comment may be]';
 
-export function decideRecordSourceCommit(command: RecordCommitCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideRecordSourceCommit(command: RecordCommitCommand, state: ProjectState, context: DecisionContext): Decision {
   // Several stories decide one after the other on a working copy; one decides on the state itself.
-  const work = command.stories.length > 1 ? workingCopy(state) : state;
+  const work = command.stories.length > 1 ? state.workingCopy() : state;
   const changes: ResourceChange[] = [];
   const primary: ResourceRef[] = [];
   let moved = false;
   for (const reference of command.stories) {
-    const story = findStory(work, reference.story_id);
-    if (!story || commitsOfStory(work, story.id).has(command.commit.commit_id)) continue;
+    const story = work.stories.get(reference.story_id);
+    if (!story || work.recordsCommit(story.id, command.commit.commit_id)) continue;
     const target = reference.moves_to !== null && movesForward(story.current_state, reference.moves_to) ? reference.moves_to : null;
     let decision: Decision | null = null;
     let refusal: string | null = null;
@@ -72,7 +70,7 @@ export function decideRecordSourceCommit(command: RecordCommitCommand, state: St
     decision ??= decideUpdateStory({ story_id: story.id, note: commitComment(command, refusal) }, work, context);
     changes.push(...decision.data.changes);
     primary.push(...decision.data.primary_resources);
-    if (work !== state) foldIntoCopy(work, decision.data.changes);
+    if (work !== state) work.foldStep(decision.data.changes);
   }
   const firstComment = changes.find((change) => change.kind === 'comment' && change.change_type === 'create');
   if (!firstComment) throw new DomainError('duplicate_entry', { general_problem: 'The commit is already recorded on every story it names here.' });
@@ -85,21 +83,6 @@ export function decideRecordSourceCommit(command: RecordCommitCommand, state: St
 
 function movesForward(current: StoryState, target: CommitMove): boolean {
   return (DONE_RANK[target] ?? 0) > (DONE_RANK[current] ?? 0);
-}
-
-/** The commit ids already recorded on each story of the state (comments' `commit_identifier`). */
-function commitsOfStory(state: StreamState, storyId: number): ReadonlySet<string> {
-  const byStory = memoByVersion(state, 'commits-by-story', () => {
-    const index = new Map<number, Set<string>>();
-    for (const comment of docsOfKind<CommentDoc>(state, 'comment')) {
-      if (comment.story_id === undefined || comment.commit_identifier === undefined) continue;
-      let commits = index.get(comment.story_id);
-      if (!commits) index.set(comment.story_id, (commits = new Set()));
-      commits.add(comment.commit_identifier);
-    }
-    return index;
-  });
-  return byStory.get(storyId) ?? new Set();
 }
 
 /** The comment a commit leaves on a story: author, URL, message (cut to fit), and why a move was not made. */

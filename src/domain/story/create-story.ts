@@ -1,6 +1,7 @@
 // Creating a story: defaults (unscheduled feature, priority p3, requested by the caller), nested task,
 // label, comment, blocker and review creates, a position in the one project order, and the rules every
 // story must satisfy.
+import type { ProjectState } from '../project-state.js';
 import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocker/blocker-changes.js';
 import type { NewBlocker } from '../blocker/blocker-changes.js';
 import { writeComments } from '../comment/comment-create.js';
@@ -13,9 +14,7 @@ import type { ValidationError } from '../errors.js';
 import type { ResourceChange } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { LabelReference } from '../label/label-references.js';
-import { projectIdOf, projectOf } from '../project-state.js';
 import type { StoryDoc, StoryPriority, StoryState, StoryType, TaskDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { assertTaskDescription, assertTasksEnabled } from '../task/task-rules.js';
 import { taskCreateChange } from '../task/task-changes.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
@@ -64,8 +63,8 @@ export interface CreateStoryInput extends StoryAttributes {
   created_at?: number;
 }
 
-export function decideCreateStory(input: CreateStoryInput, state: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(state);
+export function decideCreateStory(input: CreateStoryInput, state: ProjectState, context: DecisionContext): Decision {
+  const project = state.project();
   const problems: ValidationError[] = [];
   const now = context.now;
   const createdAt = input.created_at ?? now;
@@ -87,7 +86,7 @@ export function decideCreateStory(input: CreateStoryInput, state: StreamState, c
 
   const story: StoryDoc = {
     id: context.nextId('story'),
-    project_id: projectIdOf(state),
+    project_id: state.projectId,
     name: input.name,
     ...optional('description', input.description || null),
     story_type: input.story_type ?? 'feature',
@@ -141,9 +140,9 @@ export function decideCreateStory(input: CreateStoryInput, state: StreamState, c
   return { type: 'story_create', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }
 
-function newTasks(state: StreamState, story: StoryDoc, inputs: readonly NewTaskInput[], context: DecisionContext): TaskDoc[] {
+function newTasks(state: ProjectState, story: StoryDoc, inputs: readonly NewTaskInput[], context: DecisionContext): TaskDoc[] {
   if (inputs.length === 0) return [];
-  assertTasksEnabled(projectOf(state), 'tasks');
+  assertTasksEnabled(state.project(), 'tasks');
   return inputs.map((input, i) => {
     assertTaskDescription(input.description, 'tasks');
     return {

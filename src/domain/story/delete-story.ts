@@ -3,15 +3,15 @@
 // named as when it goes alone (a task or blocker by its description, a review by its type, a file by
 // its name).
 // Its labels are recounted, and the stories its blockers named no longer list it as blocked.
+import type { ProjectState } from '../project-state.js';
 import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-changes.js';
 import type { BlockerDoc } from '../blocker/blocker-changes.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange, ResourceKind } from '../events.js';
 import { fileDeleteChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
-import { storyContents, storyOf } from '../project-state.js';
 import type { TaskDoc } from '../project-documents.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 import { taskDeleteChange } from '../task/task-changes.js';
 import { reviewDeleteChange, reviewTypeName, type ReviewDoc } from '../review/review-state.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
@@ -21,8 +21,8 @@ export interface DeleteStoryInput {
   story_id: number;
 }
 
-export function decideDeleteStory(input: DeleteStoryInput, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, input.story_id);
+export function decideDeleteStory(input: DeleteStoryInput, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(input.story_id);
   const changes: ResourceChange[] = storyWriteChanges(state, {
     before: story,
     after: null,
@@ -30,13 +30,13 @@ export function decideDeleteStory(input: DeleteStoryInput, state: StreamState, c
     positionBefore: UNMOVED,
     positionAfter: UNMOVED,
   });
-  for (const { kind, doc } of storyContents(state, story.id)) changes.push(contentDeleteChange(state, kind, doc));
+  for (const { kind, doc } of state.storyContents(story.id)) changes.push(contentDeleteChange(state, kind, doc));
   changes.push(...blockedStoryChangesForDeletedStory(state, story.id, context.now));
   return { type: 'story_delete', data: { changes, primary_resources: [storyRef(story)] }, subject: { kind: 'story', id: story.id } };
 }
 
 /** The delete change of something inside the story, as when it goes alone. */
-function contentDeleteChange(state: StreamState, kind: ResourceKind, doc: ResourceDoc): ResourceChange {
+function contentDeleteChange(state: ProjectState, kind: ResourceKind, doc: ResourceDoc): ResourceChange {
   if (kind === 'task') return taskDeleteChange(doc as TaskDoc);
   if (kind === 'review') return reviewDeleteChange(doc as ReviewDoc, reviewTypeName(state, doc as ReviewDoc));
   if (kind === 'blocker') return blockerDeleteChange(doc as BlockerDoc);

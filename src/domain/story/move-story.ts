@@ -9,13 +9,13 @@
 // rejected rather than silently dropped). The caller appends the target event first (see
 // src/commands/story-move.ts for the window between the two appends). Each event names the other project,
 // with its name, as secondary resource, so both feeds say where the story went or came from.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
 import type { ResourceChange, ResourceKind } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
-import { storyContents, findLabel, findStory, projectIdOf, projectOf, storyOf } from '../project-state.js';
 import type { StoryDoc } from '../project-documents.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 import { decideDeleteStory } from './delete-story.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
 import { findReviewType, matchReviewTypes, reviewTypeCreateChange, type ReviewDoc, type ReviewTypeDoc } from '../review/review-state.js';
@@ -35,28 +35,28 @@ export interface StoryMoveSnapshot {
 }
 
 /** The story and its contents as the source project holds them; unfound when it holds no such story. */
-export function storyMoveSnapshot(source: StreamState, storyId: number): StoryMoveSnapshot {
-  const story = storyOf(source, storyId);
-  const contents = storyContents(source, story.id);
+export function storyMoveSnapshot(source: ProjectState, storyId: number): StoryMoveSnapshot {
+  const story = source.stories.required(storyId);
+  const contents = source.storyContents(story.id);
   const reviewTypeIds = new Set(contents.filter(({ kind }) => kind === 'review').map(({ doc }) => (doc as ReviewDoc).review_type_id));
   return {
-    sourceProjectId: projectIdOf(source),
-    sourceProjectName: projectOf(source).name,
+    sourceProjectId: source.projectId,
+    sourceProjectName: source.project().name,
     story,
-    labelNames: story.label_ids.flatMap((id) => findLabel(source, id)?.name ?? []),
+    labelNames: story.label_ids.flatMap((id) => source.labels.get(id)?.name ?? []),
     contents,
     reviewTypes: [...reviewTypeIds].flatMap((id) => findReviewType(source, id) ?? []),
   };
 }
 
 /** Whether the target already holds the story (a move interrupted after its first append). */
-export function holdsStory(target: StreamState, storyId: number): boolean {
-  return findStory(target, storyId) !== undefined;
+export function holdsStory(target: ProjectState, storyId: number): boolean {
+  return target.stories.get(storyId) !== undefined;
 }
 
-export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(target);
-  const targetId = projectIdOf(target);
+export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: ProjectState, context: DecisionContext): Decision {
+  const project = target.project();
+  const targetId = target.projectId;
   if (targetId === snapshot.sourceProjectId) throw invalidField('project_id', 'The story is already in this project.');
   if (holdsStory(target, snapshot.story.id)) throw invalidField('project_id', 'The story is already in the target project.');
 
@@ -101,8 +101,8 @@ export interface MoveStoryOutInput {
   target_project_name: string;
 }
 
-export function decideMoveStoryOut(input: MoveStoryOutInput, source: StreamState, context: DecisionContext): Decision {
-  if (projectIdOf(source) === input.target_project_id) {
+export function decideMoveStoryOut(input: MoveStoryOutInput, source: ProjectState, context: DecisionContext): Decision {
+  if (source.projectId === input.target_project_id) {
     throw invalidField('project_id', 'The story is already in this project.');
   }
   const deletion = decideDeleteStory({ story_id: input.story_id }, source, context);

@@ -1,12 +1,11 @@
 // The resource changes a story write records: the story's own create / update / delete change (with
 // what the activity feed shows: only changed keys plus updated_at, nulls explicit, label names beside
 // label ids, neighbours when the position moved), the labels it created and the label recounts.
+import type { ProjectState } from '../project-state.js';
 import type { ResourceChange, ResourceRef, Values } from '../events.js';
 import { emptyStoryCounts, labelCountsChange, labelRecounts } from '../label/label-counts.js';
 import { labelCreateChange } from '../label/label-references.js';
-import { findLabel } from '../project-state.js';
 import type { LabelDoc, StoryDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import type { Neighbours } from './story-order.js';
 
 /** A story write as the deciders settled it. */
@@ -52,7 +51,7 @@ export function storyValues(story: StoryDoc): Values {
 }
 
 /** The changes of a story write: the story's change first, then created labels, then recounts. */
-export function storyWriteChanges(state: StreamState, write: StoryWrite): ResourceChange[] {
+export function storyWriteChanges(state: ProjectState, write: StoryWrite): ResourceChange[] {
   const story = write.after ?? write.before;
   if (!story) throw new Error('a story write needs a story on at least one side');
   const recounts = labelRecounts(state, write.before, write.after);
@@ -74,7 +73,7 @@ export function isMoveOnly(change: ResourceChange): boolean {
   return keys.length > 0 && keys.every((key) => key === 'before_id' || key === 'after_id');
 }
 
-function storyChange(state: StreamState, write: StoryWrite): ResourceChange {
+function storyChange(state: ProjectState, write: StoryWrite): ResourceChange {
   const { before, after } = write;
   const head = storyChangeHead((after ?? before)!);
   if (!before) {
@@ -121,8 +120,8 @@ function storyChange(state: StreamState, write: StoryWrite): ResourceChange {
 }
 
 /** The names of labels, for the `labels` key the activity shows beside `label_ids`. */
-export function labelNames(state: StreamState, labelIds: readonly number[], created: readonly LabelDoc[] = []): string[] {
-  return labelIds.map((id) => (findLabel(state, id) ?? created.find((label) => label.id === id))?.name ?? '');
+export function labelNames(state: ProjectState, labelIds: readonly number[], created: readonly LabelDoc[] = []): string[] {
+  return labelIds.map((id) => (state.labels.get(id) ?? created.find((label) => label.id === id))?.name ?? '');
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -15,17 +15,16 @@
 // An explicit before_id / after_id places the story directly above / below that story.
 //
 // The rules need only a few stories (a neighbour, the last story of some states, the first of the
-// Icebox): they ask the order index the project state keeps (all stories and each state's, in order,
-// updated by evolve() with every story change), so a placement costs O(log n), not a scan of the
+// Icebox): they ask the order index the project state keeps (story-order-index.ts: all stories and each
+// state's, in order, updated with every story change), so a placement costs O(log n), not a scan of the
 // project. A story moving up below the last one in progress takes a rank just after it (rank.ts
 // keyAfter), leaving the gap below for the next ones: a long run of them keeps ranks short.
 import { DomainError, invalidField } from '../errors.js';
-import { compareKeys, keyAfter, keyBetween } from '../rank.js';
-import { docsOfKind, findStory, memoByVersion } from '../project-state.js';
+import { keyAfter, keyBetween } from '../rank.js';
+import type { ProjectState } from '../project-state.js';
 import type { StoryDoc, StoryState } from '../project-documents.js';
-import { maintainedIndex } from '../resource-state.js';
-import type { MaintainedIndex, ResourceDoc, StreamState } from '../resource-state.js';
-import { SortedBlocks } from '../sorted-blocks.js';
+import type { SortedBlocks } from '../sorted-blocks.js';
+import { StoryOrderIndex } from './story-order-index.js';
 import { IN_PROGRESS_STATES } from './story-rules.js';
 
 export type Band = 'S' | 'U';
@@ -34,61 +33,16 @@ export function bandOf(state: StoryState): Band {
   return state === 'unscheduled' ? 'U' : 'S';
 }
 
-/**
- * The stories of the project from the top of the order to the bottom (memoized per version), read off
- * the order index. For reads; deciders ask the index for the few stories they need (`adjacent`,
- * `endOf`), so a write neither sorts nor scans the project.
- */
-export function orderedStories(state: StreamState): readonly StoryDoc[] {
-  return memoByVersion(state, 'story-order', () => [...orderIndex(state).all]);
+/** The stories of the project from the top of the order to the bottom (for reads and tests; deciders ask for the few stories they need). */
+export function orderedStories(state: ProjectState): StoryDoc[] {
+  return [...state.storyOrder().all];
 }
 
-/** The one order: by rank, ties (never produced by rankInSlot) broken by id. */
-function inOrder(a: StoryDoc, b: StoryDoc): number {
-  return compareKeys(a.rank, b.rank) || a.id - b.id;
-}
-
-/** The project's stories in the one order, all of them and per state; evolve() keeps it current. */
-class StoryOrderIndex implements MaintainedIndex {
-  readonly kind = 'story';
-  readonly all = new SortedBlocks<StoryDoc>(inOrder);
-  private readonly byState = new Map<string, SortedBlocks<StoryDoc>>();
-
-  replace(before: ResourceDoc | undefined, after: ResourceDoc | null): void {
-    if (before) {
-      const story = before as StoryDoc;
-      this.all.delete(story);
-      this.byState.get(story.current_state)?.delete(story);
-    }
-    if (after) {
-      const story = after as StoryDoc;
-      this.all.insert(story);
-      let inState = this.byState.get(story.current_state);
-      if (!inState) this.byState.set(story.current_state, (inState = new SortedBlocks<StoryDoc>(inOrder)));
-      inState.insert(story);
-    }
-  }
-
-  /** The stories of each state `accepts`, one ordered list per state. */
-  statesWhere(accepts: (state: StoryState) => boolean): SortedBlocks<StoryDoc>[] {
-    const lists: SortedBlocks<StoryDoc>[] = [];
-    for (const [state, list] of this.byState) if (accepts(state as StoryState)) lists.push(list);
-    return lists;
-  }
-}
-
-/** The order index of the project (resource-state.ts maintainedIndex): filled in order, after one sort. */
-function orderIndex(state: StreamState): StoryOrderIndex {
-  return maintainedIndex(state, 'story-order-index', () => {
-    const index = new StoryOrderIndex();
-    for (const story of [...docsOfKind<StoryDoc>(state, 'story')].sort(inOrder)) index.replace(undefined, story);
-    return index;
-  });
-}
+const inOrder = StoryOrderIndex.inOrder;
 
 /** The story directly above (`direction` 'above') or below `pivot` in the order, passing over `skipId`. */
-function adjacent(state: StreamState, direction: 'above' | 'below', pivot: StoryDoc, skipId: number | null): StoryDoc | null {
-  const { all } = orderIndex(state);
+function adjacent(state: ProjectState, direction: 'above' | 'below', pivot: StoryDoc, skipId: number | null): StoryDoc | null {
+  const { all } = state.storyOrder();
   const step = (story: StoryDoc) => (direction === 'above' ? all.before(story) : all.after(story));
   let found = step(pivot);
   if (found && found.id === skipId) found = step(found);
@@ -113,8 +67,8 @@ export interface Neighbours {
   after_id: number | null;
 }
 
-export function neighbours(state: StreamState, storyId: number): Neighbours {
-  const story = findStory(state, storyId);
+export function neighbours(state: ProjectState, storyId: number): Neighbours {
+  const story = state.stories.get(storyId);
   if (!story) return { before_id: null, after_id: null };
   return {
     after_id: adjacent(state, 'above', story, null)?.id ?? null,
@@ -156,10 +110,10 @@ export function hasPositionRequest(request: PositionRequest): boolean {
  * name the same gap; if the order changed in between, the story the client put its story above is
  * the better guide).
  */
-export function requestedSlot(state: StreamState, movingId: number | null, request: PositionRequest): Slot {
+export function requestedSlot(state: ProjectState, movingId: number | null, request: PositionRequest): Slot {
   const field = typeof request.before_id === 'number' ? 'before_id' : 'after_id';
   const targetId = request[field] as number;
-  const target = findStory(state, targetId);
+  const target = state.stories.get(targetId);
   if (!target) throw invalidField(field, `Story ${targetId} does not exist in this project.`);
   if (targetId === movingId) throw invalidField(field, 'A story cannot be placed next to itself.');
   if (field === 'before_id') return { above: adjacent(state, 'above', target, movingId), below: target };
@@ -167,7 +121,7 @@ export function requestedSlot(state: StreamState, movingId: number | null, reque
 }
 
 /** The slot the placement rules above choose, or null to keep the current position. */
-export function ruledSlot(state: StreamState, moving: StoryDoc | null, nextState: StoryState): Slot | null {
+export function ruledSlot(state: ProjectState, moving: StoryDoc | null, nextState: StoryState): Slot | null {
   const previousState = moving?.current_state;
   if (previousState === nextState) return null;
   const leavesBand = !moving || bandOf(previousState!) !== bandOf(nextState);
@@ -206,8 +160,8 @@ function keyOf(story: StoryDoc): string {
 }
 
 /** The gap between the last scheduled story and the first unscheduled one, ignoring `skipId`. */
-function iceboxBoundary(state: StreamState, skipId: number | null): Slot {
-  const index = orderIndex(state);
+function iceboxBoundary(state: ProjectState, skipId: number | null): Slot {
+  const index = state.storyOrder();
   return {
     above: endOf(index.statesWhere((storyState) => bandOf(storyState) === 'S'), 'last', skipId),
     below: endOf(index.statesWhere((storyState) => bandOf(storyState) === 'U'), 'first', skipId),
@@ -218,9 +172,9 @@ function iceboxBoundary(state: StreamState, skipId: number | null): Slot {
  * Directly below the last story in one of `states` (the top when there is none), but only when the
  * moving story is lower than that; otherwise null (it stays).
  */
-function moveUpBelowLast(state: StreamState, moving: StoryDoc | null, states: readonly StoryState[]): Slot | null {
+function moveUpBelowLast(state: ProjectState, moving: StoryDoc | null, states: readonly StoryState[]): Slot | null {
   const skipId = moving?.id ?? null;
-  const index = orderIndex(state);
+  const index = state.storyOrder();
   const anchor = endOf(index.statesWhere((storyState) => states.includes(storyState)), 'last', skipId);
   if (anchor) {
     if (moving && inOrder(moving, anchor) < 0) return null;

@@ -2,9 +2,8 @@
 // People newly put on a story must be members of the project; people already on it stay even after
 // they left the project, so an unrelated edit never fails because of them. A person who becomes the
 // requester or an owner also starts following the story, as on the real service.
+import type { ProjectState } from '../project-state.js';
 import type { ValidationError } from '../errors.js';
-import { isMember } from '../project-state.js';
-import type { StreamState } from '../resource-state.js';
 
 /** The owner list a request asks for: `owner_ids` replaces the list, `owned_by_id` sets its head. */
 export function requestedOwners(
@@ -28,12 +27,12 @@ export function followersAfter(
 
 /** One validation error for people in `ids` (not in `previous`) who are not project members. */
 export function nonMemberProblems(
-  state: StreamState,
+  state: ProjectState,
   field: string,
   ids: readonly number[],
   previous: readonly number[] = [],
 ): ValidationError[] {
-  const strangers = ids.filter((id) => !previous.includes(id) && !isMember(state, id));
+  const strangers = ids.filter((id) => !previous.includes(id) && !state.isMember(id));
   if (strangers.length === 0) return [];
   return [{ field, problem: `Person ${strangers.join(', ')} is not a member of this project.` }];
 }

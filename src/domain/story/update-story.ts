@@ -1,6 +1,7 @@
 // Updating a story (partial): attributes, state moves with their side effects (accepted_at, position),
 // people, labels and an explicit position. Sub-resource writes (a story's labels and owners) are
 // updates of the same story and go through the same decider.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { writeComments } from '../comment/comment-create.js';
 import type { NewComment } from '../comment/comment-create.js';
@@ -8,9 +9,7 @@ import { invalidField, invalidParameter, unfound } from '../errors.js';
 import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { LabelReference } from '../label/label-references.js';
-import { projectOf, storyOf } from '../project-state.js';
 import type { ProjectDoc, StoryDoc, StoryState } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { optional, type StoryAttributes } from './create-story.js';
 import { isMoveOnly, storyRef, storyWriteChanges } from './story-changes.js';
 import {
@@ -55,9 +54,9 @@ export interface UpdateStoryInput extends StoryAttributes {
   note?: NewComment;
 }
 
-export function decideUpdateStory(input: UpdateStoryInput, state: StreamState, context: DecisionContext): Decision {
-  const project = projectOf(state);
-  const before = storyOf(state, input.story_id);
+export function decideUpdateStory(input: UpdateStoryInput, state: ProjectState, context: DecisionContext): Decision {
+  const project = state.project();
+  const before = state.stories.required(input.story_id);
   const now = context.now;
   const problems: ValidationError[] = [];
 
@@ -142,8 +141,8 @@ export interface StoryLabelInput {
 }
 
 /** Adds a label to a story (a story update; adding a label it has already only touches it). */
-export function decideAddStoryLabel(input: StoryLabelInput, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, input.story_id);
+export function decideAddStoryLabel(input: StoryLabelInput, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(input.story_id);
   const current: LabelReference[] = story.label_ids.map((id) => ({ id }));
   return decideUpdateStory({ story_id: story.id, labels: [...current, input.label] }, state, context);
 }
@@ -154,8 +153,8 @@ export interface StoryLabelRemoval {
 }
 
 /** Removes a label from a story; unfound when the story does not carry it. */
-export function decideRemoveStoryLabel(input: StoryLabelRemoval, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, input.story_id);
+export function decideRemoveStoryLabel(input: StoryLabelRemoval, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(input.story_id);
   if (!story.label_ids.includes(input.label_id)) throw unfound();
   const labelIds = story.label_ids.filter((id) => id !== input.label_id);
   return decideUpdateStory({ story_id: story.id, label_ids: labelIds }, state, context);
@@ -167,14 +166,14 @@ export interface StoryOwnerInput {
 }
 
 /** Adds an owner at the end of the story's owners (a story update). */
-export function decideAddStoryOwner(input: StoryOwnerInput, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, input.story_id);
+export function decideAddStoryOwner(input: StoryOwnerInput, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(input.story_id);
   return decideUpdateStory({ story_id: story.id, owner_ids: [...story.owner_ids, input.person_id] }, state, context);
 }
 
 /** Removes an owner; unfound when the person does not own the story. */
-export function decideRemoveStoryOwner(input: StoryOwnerInput, state: StreamState, context: DecisionContext): Decision {
-  const story = storyOf(state, input.story_id);
+export function decideRemoveStoryOwner(input: StoryOwnerInput, state: ProjectState, context: DecisionContext): Decision {
+  const story = state.stories.required(input.story_id);
   if (!story.owner_ids.includes(input.person_id)) throw unfound();
   const owners = story.owner_ids.filter((id) => id !== input.person_id);
   return decideUpdateStory({ story_id: story.id, owner_ids: owners }, state, context);

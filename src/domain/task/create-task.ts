@@ -1,9 +1,8 @@
 // Creates a task on a story, at a position (1-based; last without one): the tasks from that position on
 // move down one. Needs the project's enable_tasks.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import { projectOf, storyOf, tasksOfStory } from '../project-state.js';
 import type { TaskDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { shift, taskCreateChange, taskDecision } from './task-changes.js';
 import { assertTaskDescription, assertTaskPosition, assertTasksEnabled } from './task-rules.js';
 
@@ -15,11 +14,11 @@ export interface CreateTaskInput {
   position?: number;
 }
 
-export function decideCreateTask(input: CreateTaskInput, state: StreamState, context: DecisionContext): Decision {
-  assertTasksEnabled(projectOf(state));
-  const story = storyOf(state, input.story_id);
+export function decideCreateTask(input: CreateTaskInput, state: ProjectState, context: DecisionContext): Decision {
+  assertTasksEnabled(state.project());
+  const story = state.stories.required(input.story_id);
   assertTaskDescription(input.description);
-  const tasks = tasksOfStory(state, story.id);
+  const tasks = state.tasksOf(story.id);
   const position = input.position ?? tasks.length + 1;
   assertTaskPosition(position, tasks.length + 1, true);
   const task: TaskDoc = {

@@ -1,10 +1,9 @@
 // Edits a task's description, completion or position: a move shifts the tasks in between by one. Needs
 // the project's enable_tasks.
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { ResourceChange } from '../events.js';
-import { projectOf, storyOf, taskOf, tasksOfStory } from '../project-state.js';
 import type { TaskDoc } from '../project-documents.js';
-import type { StreamState } from '../resource-state.js';
 import { shift, taskDecision, taskHead } from './task-changes.js';
 import type { TaskAddress } from './task-changes.js';
 import { assertTaskDescription, assertTaskPosition, assertTasksEnabled } from './task-rules.js';
@@ -15,12 +14,12 @@ export interface UpdateTaskInput extends TaskAddress {
   position?: number;
 }
 
-export function decideUpdateTask(input: UpdateTaskInput, state: StreamState, context: DecisionContext): Decision {
-  assertTasksEnabled(projectOf(state));
-  const story = storyOf(state, input.story_id);
-  const task = taskOf(state, story.id, input.task_id);
+export function decideUpdateTask(input: UpdateTaskInput, state: ProjectState, context: DecisionContext): Decision {
+  assertTasksEnabled(state.project());
+  const story = state.stories.required(input.story_id);
+  const task = state.taskOf(story.id, input.task_id);
   if (input.description !== undefined) assertTaskDescription(input.description);
-  const tasks = tasksOfStory(state, story.id);
+  const tasks = state.tasksOf(story.id);
   const position = input.position ?? task.position;
   if (input.position !== undefined) assertTaskPosition(position, tasks.length, false);
 

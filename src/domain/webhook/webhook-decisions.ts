@@ -4,11 +4,11 @@
 // `secret_ref`: the key its secret is kept under in the credentials store. The secret itself never
 // enters an event; a new secret is a new ref (the API stores the secret under it before deciding).
 // Whether the URL's host is a public address is checked by the API before deciding (it needs DNS).
+import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
 import type { ResourceChange, ResourceRef, Values } from '../events.js';
-import { findDoc, projectOf } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 
 export const WEBHOOK_VERSIONS = ['v5'] as const;
 export type WebhookVersion = (typeof WEBHOOK_VERSIONS)[number];
@@ -40,8 +40,8 @@ export interface DeleteWebhookInput {
   webhook_id: number;
 }
 
-export function decideCreateWebhook(input: CreateWebhookInput, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
+export function decideCreateWebhook(input: CreateWebhookInput, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
   const webhook: WebhookDoc = {
     id: context.nextId('webhook'),
     webhook_url: checkedUrl(input.webhook_url),
@@ -55,8 +55,8 @@ export function decideCreateWebhook(input: CreateWebhookInput, state: StreamStat
 }
 
 /** A change of URL, version or secret; every update (even of nothing) resumes deliveries that stopped failing. */
-export function decideUpdateWebhook(input: UpdateWebhookInput, state: StreamState, context: DecisionContext): Decision {
-  projectOf(state);
+export function decideUpdateWebhook(input: UpdateWebhookInput, state: ProjectState, context: DecisionContext): Decision {
+  state.project();
   const before = webhookOf(state, input.webhook_id);
   const after: WebhookDoc = {
     ...before,
@@ -79,15 +79,15 @@ export function decideUpdateWebhook(input: UpdateWebhookInput, state: StreamStat
   return { type: 'webhook_update', data: { changes: [change], primary_resources: [webhookRef(after)] }, subject: { kind: 'webhook', id: after.id } };
 }
 
-export function decideDeleteWebhook(input: DeleteWebhookInput, state: StreamState, _context: DecisionContext): Decision {
-  projectOf(state);
+export function decideDeleteWebhook(input: DeleteWebhookInput, state: ProjectState, _context: DecisionContext): Decision {
+  state.project();
   const webhook = webhookOf(state, input.webhook_id);
   const change: ResourceChange = { kind: 'webhook', change_type: 'delete', id: webhook.id, name: webhookName(webhook.webhook_url), original_values: { ...webhook } };
   return { type: 'webhook_delete', data: { changes: [change], primary_resources: [webhookRef(webhook)] }, subject: { kind: 'webhook', id: webhook.id } };
 }
 
-export function webhookOf(state: StreamState, id: number): WebhookDoc {
-  const webhook = findDoc<WebhookDoc>(state, 'webhook', id);
+export function webhookOf(state: ProjectState, id: number): WebhookDoc {
+  const webhook = state.webhooks.get(id);
   if (!webhook) throw unfound();
   return webhook;
 }

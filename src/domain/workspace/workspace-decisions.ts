@@ -5,12 +5,12 @@
 // them and hands in the requested ids the person can see (`visible_project_ids`); a project already in
 // the workspace stays when the person no longer sees it (reads leave it out while it is hidden), so an
 // unrelated rename never fails because of it.
+import type { PersonState } from '../person/person-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter, unfound, type ValidationError } from '../errors.js';
 import type { EventType, ResourceChange, ResourceRef } from '../events.js';
 import { changedValues } from '../changed-values.js';
-import { findDoc } from '../project-state.js';
-import type { ResourceDoc, StreamState } from '../resource-state.js';
+import type { ResourceDoc } from '../resource-state.js';
 
 export const MAX_WORKSPACE_NAME = 255;
 /** The most projects one workspace may list (bounds every read of one). */
@@ -42,7 +42,7 @@ export interface DeleteWorkspaceCommand {
   workspace_id: number;
 }
 
-export function decideCreateWorkspace(command: CreateWorkspaceCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideCreateWorkspace(command: CreateWorkspaceCommand, state: PersonState, context: DecisionContext): Decision {
   const personId = ownerOf(state, context);
   const problems = [...nameProblems(command.name), ...projectProblems(command.project_ids ?? [], [], command.visible_project_ids)];
   if (problems.length > 0) throw invalidParameter(problems);
@@ -58,7 +58,7 @@ export function decideCreateWorkspace(command: CreateWorkspaceCommand, state: St
   return workspaceDecision('workspace_create', workspace, change);
 }
 
-export function decideUpdateWorkspace(command: UpdateWorkspaceCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideUpdateWorkspace(command: UpdateWorkspaceCommand, state: PersonState, context: DecisionContext): Decision {
   ownerOf(state, context);
   const before = workspaceOf(state, command.workspace_id);
   if (command.name === undefined && command.project_ids === undefined) {
@@ -79,7 +79,7 @@ export function decideUpdateWorkspace(command: UpdateWorkspaceCommand, state: St
   return workspaceDecision('workspace_update', after, change);
 }
 
-export function decideDeleteWorkspace(command: DeleteWorkspaceCommand, state: StreamState, context: DecisionContext): Decision {
+export function decideDeleteWorkspace(command: DeleteWorkspaceCommand, state: PersonState, context: DecisionContext): Decision {
   ownerOf(state, context);
   const workspace = workspaceOf(state, command.workspace_id);
   const change: ResourceChange = { kind: 'workspace', change_type: 'delete', id: workspace.id, name: workspace.name, original_values: { ...workspace } };
@@ -87,7 +87,7 @@ export function decideDeleteWorkspace(command: DeleteWorkspaceCommand, state: St
 }
 
 /** The person whose stream this is; only they write their workspaces. */
-function ownerOf(state: StreamState, context: DecisionContext): number {
+function ownerOf(state: PersonState, context: DecisionContext): number {
   const personId = state.stream.startsWith('person-') ? Number(state.stream.slice('person-'.length)) : Number.NaN;
   if (!Number.isSafeInteger(personId)) throw new Error(`${state.stream} is not a person stream`);
   if (context.actorId !== personId) throw unfound();
@@ -95,8 +95,8 @@ function ownerOf(state: StreamState, context: DecisionContext): number {
 }
 
 /** The person's workspace, or unfound (a workspace is never another person's). */
-function workspaceOf(state: StreamState, id: number): WorkspaceDoc {
-  const workspace = findDoc<WorkspaceDoc>(state, 'workspace', id);
+function workspaceOf(state: PersonState, id: number): WorkspaceDoc {
+  const workspace = state.workspaces.get(id);
   if (!workspace) throw unfound();
   return workspace;
 }

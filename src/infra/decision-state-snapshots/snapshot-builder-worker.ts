@@ -4,7 +4,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { workerData } from 'node:worker_threads';
 import { eventsPastSnapshot, foldNewEvents, stateOfLatestSnapshot } from '../stream-states/stream-state-loading.js';
-import { emptyState, snapshotOfDecisionState } from '../../domain/resource-state.js';
+import { emptyState } from '../../domain/decision-states.js';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store.js';
 import { answerCalls, parentLog } from '../worker-calls.js';
 import { BuildTurns, TurnsClosed } from './build-turns.js';
@@ -38,7 +38,7 @@ async function build(stream: string): Promise<number> {
   });
   const state = latest ?? emptyState(stream);
   const folded = await foldNewEvents(eventStore, state, betweenPages);
-  await snapshots.save(snapshotOfDecisionState(state));
+  await snapshots.save(state.snapshot());
   return folded;
 }
 

@@ -5,7 +5,8 @@
 // A hand-written LRU over a Map: lru-cache refuses an entry larger than its bound, and the state just
 // used must be kept whatever its size; a state's size also changes in place as it is evolved.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { emptyState, snapshotOfDecisionState, type StreamState } from '../../domain/resource-state.js';
+import { emptyState } from '../../domain/decision-states.js';
+import type { StreamState } from '../../domain/resource-state.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { DecisionStateSnapshotBuilder, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 import type { StreamStates } from '../../ports/stream-states.js';
@@ -112,7 +113,7 @@ export class CachedStreamStates implements StreamStates<StreamState> {
     if (!snapshots || state.lastEventId === null) return;
     if (state.version - (this.snapshotVersions.get(state.stream) ?? 0) < this.snapshotEvery) return;
     this.snapshotVersions.set(state.stream, state.version);
-    const here = () => snapshots.save(snapshotOfDecisionState(state));
+    const here = () => snapshots.save(state.snapshot());
     const failedThere = (error: unknown) => {
       this.options.onSnapshotError?.(error, state.stream);
       return here();
@@ -132,8 +133,7 @@ export class CachedStreamStates implements StreamStates<StreamState> {
    */
   private remember(stream: string, state: StreamState): void {
     this.states.set(stream, state);
-    let documents = 0;
-    for (const docs of state.docs.values()) documents += docs.size;
+    const documents = state.documentCount();
     this.documentsTotal += documents - (this.documents.get(stream) ?? 0);
     this.documents.set(stream, documents);
     for (const oldest of this.states.keys()) {

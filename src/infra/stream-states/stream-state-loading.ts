@@ -3,7 +3,8 @@
 // events after it, folded a page at a time. The states adapter (cached-stream-states.ts) loads this way on
 // the serving thread, and the snapshot builder (infra/decision-state-snapshots/worker-snapshot-builder.ts)
 // in a worker, ahead of it.
-import { evolve, decisionStateOfSnapshot, DECISION_STATE_FORMAT, type StreamState } from '../../domain/resource-state.js';
+import { decisionStateOfSnapshot } from '../../domain/decision-states.js';
+import { DECISION_STATE_FORMAT, type StreamState } from '../../domain/resource-state.js';
 import type { EventStore } from '../../ports/event-store.js';
 import type { StoredSnapshotHead, DecisionStateSnapshots } from '../../ports/decision-state-snapshots.js';
 
@@ -43,7 +44,7 @@ export async function foldNewEvents(eventStore: EventStore, state: StreamState, 
   let folded = 0;
   for (;;) {
     const events = await eventStore.readStream(state.stream, { from: state.version + 1, limit: FOLD_PAGE });
-    for (const event of events) evolve(state, event);
+    for (const event of events) state.evolve(event);
     folded += events.length;
     if (events.length < FOLD_PAGE) return folded;
     await betweenPages?.();

@@ -6,7 +6,7 @@ import { CommandHandler, type CommandHandlerOptions, type CommandMeta } from '..
 import type { Decide } from '../../../src/domain/decision.js';
 import { DomainError, invalidField } from '../../../src/domain/errors.js';
 import { streams } from '../../../src/domain/events.js';
-import { snapshotOfDecisionState, type StreamState } from '../../../src/domain/resource-state.js';
+import type { ProjectState } from '../../../src/domain/project-state.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../src/infra/event-store/sqlite-event-store.js';
 import { WrongExpectedVersion, type EventStore } from '../../../src/ports/event-store.js';
 import { IdAllocator } from '../../../src/infra/id-allocator.js';
@@ -17,9 +17,9 @@ import type { DecisionStateSnapshotBuilder, DecisionStateSnapshots } from '../..
 const STREAM = streams.project(7);
 
 /** Adds one label named `name`; refuses a name already taken (a rule that reads the state). */
-function addLabel(name: string): Decide<StreamState> {
+function addLabel(name: string): Decide<ProjectState> {
   return (state, context) => {
-    const taken = [...(state.docs.get('label')?.values() ?? [])].some((label) => label['name'] === name);
+    const taken = [...(state.labels ?? [])].some((label) => label['name'] === name);
     if (taken) throw invalidField('name', `${name} is taken`);
     const id = context.nextId('label');
     return {
@@ -31,7 +31,7 @@ function addLabel(name: string): Decide<StreamState> {
 }
 
 /** Adds `count` labels in one event, each with an id of its own. */
-function addLabels(count: number): Decide<StreamState> {
+function addLabels(count: number): Decide<ProjectState> {
   return (_state, context) => {
     const changes = Array.from({ length: count }, (_, n) => {
       const id = context.nextId('label');
@@ -76,7 +76,7 @@ describe('command handler', () => {
     expect(waited).to.deep.equal([first.position, second.position]);
     expect(second.event).to.include({ stream: STREAM, version: 2, type: 'label_create' });
     expect(second.event.meta).to.include({ performed_by: 1, occurred_at: 1_700_000_000_000 });
-    expect([...second.state.docs.get('label')!.values()].map((label) => label['name'])).to.deep.equal(['alpha', 'beta']);
+    expect([...second.state.labels].map((label) => label['name'])).to.deep.equal(['alpha', 'beta']);
     expect((await store.readStream(STREAM)).map((event) => event.version)).to.deep.equal([1, 2]);
   });
 
@@ -163,7 +163,7 @@ describe('command handler', () => {
     await handler.execute(b, addLabel('b1'), meta());
     expect(projectLoads()).to.deep.equal([a, b]);
     const outcome = await handler.execute(a, addLabel('a1'), meta()); // folded again from the log; b goes
-    expect([...outcome.state.docs.get('label')!.values()].map((label) => label['name'])).to.deep.equal(['bulk-0', 'bulk-1', 'bulk-2', 'a1']);
+    expect([...outcome.state.labels].map((label) => label['name'])).to.deep.equal(['bulk-0', 'bulk-1', 'bulk-2', 'a1']);
     await handler.execute(a, addLabel('a2'), meta()); // larger than the bound alone, and kept
     expect(projectLoads()).to.deep.equal([a, b, a]);
     await handler.execute(b, addLabel('b2'), meta());
@@ -186,7 +186,7 @@ describe('command handler', () => {
       });
       return { handler, reads };
     }
-    const labelNames = (state: StreamState) => [...state.docs.get('label')!.values()].map((label) => label['name']);
+    const labelNames = (state: ProjectState) => [...state.labels].map((label) => label['name']);
 
     it('folds a cold stream from its latest snapshot and the events after it', async () => {
       const snapshots = memoryDecisionStateSnapshots();
@@ -199,7 +199,7 @@ describe('command handler', () => {
       const scratch = await handlerOver(store).load(STREAM);
       expect(outcome.version).to.equal(26);
       expect(labelNames(outcome.state)).to.deep.equal(labelNames(scratch));
-      expect(outcome.state.docs).to.deep.equal(scratch.docs);
+      expect(outcome.state.snapshot().docs).to.deep.equal(scratch.snapshot().docs);
       // The rule that reads the state sees the documents of the snapshot.
       const refused = await restarted.execute(STREAM, addLabel('label 3'), meta()).catch((error: unknown) => error);
       expect(refused).to.be.instanceOf(DomainError);
@@ -248,7 +248,7 @@ describe('command handler', () => {
       const builder: DecisionStateSnapshotBuilder = {
         async catchUp(stream) {
           caughtUp.push(stream);
-          await snapshots.save(snapshotOfDecisionState(await handlerOver(store).load(stream)));
+          await snapshots.save((await handlerOver(store).load(stream)).snapshot());
         },
         close: async () => undefined,
       };
@@ -261,7 +261,7 @@ describe('command handler', () => {
       expect(caughtUp).to.deep.equal([STREAM]);
       expect(reads, 'the built snapshot checked against the log, then nothing after it').to.deep.equal([25, 26]);
       expect(outcome.version).to.equal(26);
-      expect(outcome.state.docs).to.deep.equal((await handlerOver(store).load(STREAM)).docs);
+      expect(outcome.state.snapshot().docs).to.deep.equal((await handlerOver(store).load(STREAM)).snapshot().docs);
       await snapshotting(store, snapshots, [], builder).handler.load(STREAM);
       expect(caughtUp, 'one event past the snapshot: nothing asked').to.deep.equal([STREAM]);
     });
@@ -347,8 +347,8 @@ describe('command handler', () => {
     const theirs = handlerOver(store);
     await mine.execute(STREAM, addLabel('alpha'), meta()); // `mine` caches the stream at version 1
     await theirs.execute(STREAM, addLabel('beta'), meta());
-    const requiresBeta: Decide<StreamState> = (state, context) => {
-      const names = [...(state.docs.get('label')?.values() ?? [])].map((label) => label['name']);
+    const requiresBeta: Decide<ProjectState> = (state, context) => {
+      const names = [...(state.labels ?? [])].map((label) => label['name']);
       if (!names.includes('beta')) throw new DomainError('unfound_resource');
       return addLabel('gamma')(state, context);
     };
@@ -440,7 +440,7 @@ describe('command handler', () => {
 
   it('reports the refusal of a decision only once it decided with real ids', async () => {
     const handler = handlerOver(store);
-    const refuseProvisional: Decide<StreamState> = (state, context) => {
+    const refuseProvisional: Decide<ProjectState> = (state, context) => {
       if (context.nextId('label') < 0) throw invalidField('name', 'provisional id seen');
       return addLabel('real')(state, context);
     };

@@ -1,3 +1,4 @@
+import type { AccountState } from '../../../src/domain/account/account-state.js';
 import { expect } from 'chai';
 import {
   accountMembershipOf,
@@ -8,18 +9,17 @@ import {
   LAST_ACCOUNT_OWNER,
   decideRemoveAccountMember,
 } from '../../../src/domain/account/account-decisions.js';
-import { docsOf } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const OWNER = 42;
-const withAccount = () => new Scenario('account-3').given(decideCreateAccount, { accountId: 3, name: 'Acme', ownerId: OWNER });
+const withAccount = () => new Scenario<AccountState>('account-3').given(decideCreateAccount, { accountId: 3, name: 'Acme', ownerId: OWNER });
 
 describe('account decisions', () => {
   it('creates the account with its creator as owner, project creator and timekeeper, not admin', () => {
-    const scenario = new Scenario('account-3');
+    const scenario = new Scenario<AccountState>('account-3');
     const decision = scenario.when(decideCreateAccount, { accountId: 3, name: ' Acme ', ownerId: OWNER });
     expect(decision.type).to.equal('account_create');
-    expect(docsOf(scenario.state, 'account').get(3)).to.deep.equal({
+    expect(scenario.state.accounts.get(3)).to.deep.equal({
       id: 3,
       name: 'Acme',
       plan: 'self_hosted',
@@ -33,7 +33,7 @@ describe('account decisions', () => {
   });
 
   it('requires a name', () => {
-    new Scenario('account-3').rejects(decideCreateAccount, { accountId: 3, name: '', ownerId: OWNER }, 'invalid_parameter', 'name');
+    new Scenario<AccountState>('account-3').rejects(decideCreateAccount, { accountId: 3, name: '', ownerId: OWNER }, 'invalid_parameter', 'name');
   });
 
   it('lets owners and admins add members; others are unauthorized', () => {

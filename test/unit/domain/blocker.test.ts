@@ -14,7 +14,7 @@ const updateBlocker = decideUpdateBlocker;
 const deleteBlocker = decideDeleteBlocker;
 
 function blocker(project: Scenario, id: number): BlockerDoc | undefined {
-  return project.state.docs.get('blocker')?.get(id) as BlockerDoc | undefined;
+  return project.state.blockers.get(id);
 }
 
 describe('blockers', () => {

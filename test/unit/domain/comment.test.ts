@@ -8,7 +8,6 @@ import {
 } from '../../../src/domain/comment/comment-edit.js';
 import { mentionedUsernames } from '../../../src/domain/comment/mentions.js';
 import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
-import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
@@ -22,7 +21,7 @@ const deleteComment = decideDeleteComment;
 const deleteAttachment = decideDeleteCommentAttachment;
 
 function comment(project: Scenario, id: number): CommentDoc | undefined {
-  return project.state.docs.get('comment')?.get(id) as CommentDoc | undefined;
+  return project.state.comments.get(id);
 }
 
 /** Comments on a new story; returns the story and the comment ids. */
@@ -187,7 +186,7 @@ describe('comments', () => {
       expect(changeKinds(decision)).to.deep.equal(['comment:create', 'epic:update']);
       expect(decision.data.changes[0]!.new_values).to.deep.include({ epic_id: epic }).and.not.have.property('story_id');
       expect(decision.data.primary_resources).to.deep.equal([{ kind: 'epic', id: epic, name: 'Launch' }]);
-      expect((project.state.docs.get('epic')!.get(epic) as EpicDoc).follower_ids).to.deep.equal([MEMBER]);
+      expect(project.state.epics.get(epic)!.follower_ids).to.deep.equal([MEMBER]);
     });
 
     it('answers unfound for a story or epic that does not exist', () => {

@@ -12,9 +12,6 @@ import { decideCreateComment } from '../../../src/domain/comment/comment-create.
 import type { CommentDoc } from '../../../src/domain/comment/comment-create.js';
 import { decideDeleteComment, decideUpdateComment } from '../../../src/domain/comment/comment-edit.js';
 import { DomainError } from '../../../src/domain/errors.js';
-import type { FileAttachmentDoc } from '../../../src/domain/file-attachment/upload-file.js';
-import { docsOfKind } from '../../../src/domain/project-state.js';
-import type { StoryDoc } from '../../../src/domain/project-documents.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { seededRandom } from '../../support/seeded-random.js';
@@ -26,12 +23,12 @@ import type { Decider } from '../../../src/domain/decision.js';
 const STEPS = 400;
 
 function ids(project: Scenario, kind: 'story' | 'comment' | 'blocker' | 'file_attachment'): number[] {
-  return [...docsOfKind(project.state, kind)].map((doc) => doc.id);
+  return [...project.state[({ story: 'stories', comment: 'comments', blocker: 'blockers', file_attachment: 'fileAttachments' } as const)[kind]]].map((doc) => doc.id);
 }
 
 function checkInvariants(project: Scenario): void {
-  const blockers = [...docsOfKind<BlockerDoc>(project.state, 'blocker')];
-  for (const story of docsOfKind<StoryDoc>(project.state, 'story')) {
+  const blockers = [...project.state.blockers];
+  for (const story of project.state.stories) {
     const expected = new Set(
       blockers
         .filter((blocker) => !blocker.resolved && blocker.story_id !== story.id && blocker.description === `#${story.id}`)
@@ -39,14 +36,14 @@ function checkInvariants(project: Scenario): void {
     );
     expect([...(story.blocked_story_ids ?? [])].sort(), `blocked_story_ids of ${story.id}`).to.deep.equal([...expected].sort());
   }
-  const comments = new Map([...docsOfKind<CommentDoc>(project.state, 'comment')].map((comment) => [comment.id, comment]));
-  for (const file of docsOfKind<FileAttachmentDoc>(project.state, 'file_attachment')) {
+  const comments = new Map([...project.state.comments].map((comment) => [comment.id, comment]));
+  for (const file of project.state.fileAttachments) {
     if (file.comment_id === undefined) continue;
     expect(comments.get(file.comment_id)?.file_attachment_ids, `comment of file ${file.id}`).to.include(file.id);
   }
   for (const comment of comments.values()) {
     for (const fileId of comment.file_attachment_ids) {
-      const file = project.state.docs.get('file_attachment')?.get(fileId) as FileAttachmentDoc | undefined;
+      const file = project.state.fileAttachments.get(fileId);
       expect(file?.comment_id, `file ${fileId} of comment ${comment.id}`).to.equal(comment.id);
     }
     expect(comment.attachment_ids).to.deep.equal([...comment.file_attachment_ids, ...comment.ext_attachment_ids]);
@@ -73,8 +70,8 @@ describe('conversation invariants over seeded random writes', () => {
       for (let step = 0; step < STEPS; step++) {
         const stories = ids(project, 'story');
         const story = pick(stories) ?? 0;
-        const comment = project.state.docs.get('comment')?.get(pick(ids(project, 'comment')) ?? 0) as CommentDoc | undefined;
-        const blocker = project.state.docs.get('blocker')?.get(pick(ids(project, 'blocker')) ?? 0) as BlockerDoc | undefined;
+        const comment = project.state.comments.get(pick(ids(project, 'comment')) ?? 0) as CommentDoc | undefined;
+        const blocker = project.state.blockers.get(pick(ids(project, 'blocker')) ?? 0) as BlockerDoc | undefined;
         const files = ids(project, 'file_attachment');
         switch (Math.floor(random() * 10)) {
           case 0:

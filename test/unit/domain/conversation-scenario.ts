@@ -22,7 +22,7 @@ export function upload(project: Scenario, filename = 'diagram.png', actorId = OW
 }
 
 export function fileDoc(project: Scenario, id: number): FileAttachmentDoc | undefined {
-  return project.state.docs.get('file_attachment')?.get(id) as FileAttachmentDoc | undefined;
+  return project.state.fileAttachments.get(id);
 }
 
 /** The kinds and change types of a decision's changes, in order: `story:update`, ... */

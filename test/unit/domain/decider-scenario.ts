@@ -6,10 +6,11 @@
 import { expect } from 'chai';
 import type { Decider, Decision, DecisionContext, IdKind } from '../../../src/domain/decision.js';
 import { DomainError } from '../../../src/domain/errors.js';
-import { EVENT_SCHEMA, type EventType, type ResourceChange } from '../../../src/domain/events.js';
-import { findStory } from '../../../src/domain/project-state.js';
+import { emptyState } from '../../../src/domain/decision-states.js';
+import { EVENT_SCHEMA, type EventType, type ResourceChange, type StreamName } from '../../../src/domain/events.js';
+import type { ProjectState } from '../../../src/domain/project-state.js';
 import type { LabelDoc, ProjectDoc, StoryDoc, TaskDoc } from '../../../src/domain/project-documents.js';
-import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
+import type { StreamState } from '../../../src/domain/resource-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../../../src/domain/story/create-story.js';
 import { orderedStories } from '../../../src/domain/story/story-order.js';
 
@@ -36,14 +37,14 @@ export interface ScenarioOptions {
   actorId?: number | null;
 }
 
-export class Scenario {
-  readonly state: StreamState;
+export class Scenario<S extends StreamState = ProjectState> {
+  readonly state: S;
   now: number;
   private readonly tickMs: number;
   private readonly defaultActor: number | null;
   private readonly ids = new Map<IdKind, number>();
 
-  constructor(stream: string, options: ScenarioOptions = {}) {
+  constructor(stream: StreamName<S>, options: ScenarioOptions = {}) {
     this.state = emptyState(stream);
     this.now = options.start ?? T0;
     this.tickMs = options.tickMs ?? 0;
@@ -67,25 +68,25 @@ export class Scenario {
   }
 
   /** Runs a decider without folding its decision. */
-  decide<C>(decider: Decider<C>, command: C, when: When = {}): Decision {
+  decide<C>(decider: Decider<C, S>, command: C, when: When = {}): Decision {
     return decider(command, this.state, this.context(when));
   }
 
   /** Runs a decider and folds its decision as the stream's next event; returns the decision. */
-  when<C>(decider: Decider<C>, command: C, when: When = {}): Decision {
+  when<C>(decider: Decider<C, S>, command: C, when: When = {}): Decision {
     const decision = this.decide(decider, command, when);
     this.fold(decision.type, decision.data.changes);
     return decision;
   }
 
   /** `when`, for the history a test starts from. */
-  given<C>(decider: Decider<C>, command: C, when: When = {}): this {
+  given<C>(decider: Decider<C, S>, command: C, when: When = {}): this {
     this.when(decider, command, when);
     return this;
   }
 
   /** Expects the decider to throw a DomainError and the state to stay as it was; returns the error. */
-  rejected<C>(decider: Decider<C>, command: C, when: When = {}): DomainError {
+  rejected<C>(decider: Decider<C, S>, command: C, when: When = {}): DomainError {
     const version = this.state.version;
     let caught: unknown;
     try {
@@ -99,7 +100,7 @@ export class Scenario {
   }
 
   /** Expects a rejection with `code` (and, when given, a validation problem on `field`). */
-  rejects<C>(decider: Decider<C>, command: C, code: string, field?: string, when: When = {}): DomainError {
+  rejects<C>(decider: Decider<C, S>, command: C, code: string, field?: string, when: When = {}): DomainError {
     const error = this.rejected(decider, command, when);
     expect(error.code).to.equal(code);
     if (field) expect(error.details.validation_errors?.map((e) => e.field)).to.include(field);
@@ -109,7 +110,7 @@ export class Scenario {
   /** Folds an event made of `changes` as the stream's next one. */
   fold(type: EventType, changes: ResourceChange[]): void {
     const version = this.state.version + 1;
-    evolve(this.state, {
+    this.state.evolve({
       id: `event-${version}`,
       stream: this.state.stream,
       version,
@@ -123,26 +124,26 @@ export class Scenario {
   // ---- look-ups on a project stream ----
 
   /** Creates a story and returns its id. */
-  story(input: Partial<CreateStoryInput> & { name?: string } = {}): number {
+  story(this: Scenario, input: Partial<CreateStoryInput> & { name?: string } = {}): number {
     return this.when(decideCreateStory, { name: 'A story', ...input }).subject.id;
   }
 
-  doc(storyId: number): StoryDoc {
-    const story = findStory(this.state, storyId);
+  doc(this: Scenario, storyId: number): StoryDoc {
+    const story = this.state.stories.get(storyId);
     expect(story, `story ${storyId}`).to.not.equal(undefined);
     return story!;
   }
 
-  label(id: number): LabelDoc | undefined {
-    return this.state.docs.get('label')?.get(id) as LabelDoc | undefined;
+  label(this: Scenario, id: number): LabelDoc | undefined {
+    return this.state.labels.get(id);
   }
 
-  task(id: number): TaskDoc | undefined {
-    return this.state.docs.get('task')?.get(id) as TaskDoc | undefined;
+  task(this: Scenario, id: number): TaskDoc | undefined {
+    return this.state.tasks.get(id);
   }
 
   /** Story ids from the top of the order to the bottom. */
-  order(): number[] {
+  order(this: Scenario): number[] {
     return orderedStories(this.state).map((story) => story.id);
   }
 }

@@ -6,7 +6,6 @@ import { orderedEpics } from '../../../src/domain/epic/epic-order.js';
 import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
 import { decideCreateLabel } from '../../../src/domain/label/create-label.js';
 import { decideDeleteLabel } from '../../../src/domain/label/delete-label.js';
-import { findLabelByName } from '../../../src/domain/project-state.js';
 import { changeKinds, fileDoc, upload } from './conversation-scenario.js';
 import { givenProject, MEMBER, OWNER, problemsOf } from './decider-scenario.js';
 import type { Scenario } from './decider-scenario.js';
@@ -20,7 +19,7 @@ function epic(project: Scenario, command: CreateEpicCommand): number {
 }
 
 function epicDoc(project: Scenario, id: number): EpicDoc | undefined {
-  return project.state.docs.get('epic')?.get(id) as EpicDoc | undefined;
+  return project.state.epics.get(id);
 }
 
 function label(project: Scenario, name: string): number {
@@ -65,7 +64,7 @@ describe('epics', () => {
       expect(changeKinds(byName)).to.deep.equal(['epic:create']);
       expect(epicDoc(project, byName.data.changes[0]!.id)!.label_id).to.equal(other);
       const created = epic(project, { name: 'Reports', label: { name: 'reporting' } });
-      expect(epicDoc(project, created)!.label_id).to.equal(findLabelByName(project.state, 'reporting')!.id);
+      expect(epicDoc(project, created)!.label_id).to.equal(project.state.labelNamed('reporting')!.id);
     });
 
     it('refuses a blank name, an unknown label id and the label of another epic', () => {

@@ -3,7 +3,6 @@ import { decideCreateLabel } from '../../../src/domain/label/create-label.js';
 import { decideDeleteLabel } from '../../../src/domain/label/delete-label.js';
 import { decideRenameLabel } from '../../../src/domain/label/rename-label.js';
 import { emptyStoryCounts, recount } from '../../../src/domain/label/label-counts.js';
-import { findLabelByName } from '../../../src/domain/project-state.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
 import { PROJECT_ID, givenProject, problemsOf } from './decider-scenario.js';
 
@@ -50,8 +49,8 @@ describe('labels', () => {
     const project = givenProject();
     const tagged = project.story({ labels: ['doomed', 'kept'] });
     const untouched = project.story({ labels: ['kept'] });
-    const doomed = findLabelByName(project.state, 'doomed')!.id;
-    const kept = findLabelByName(project.state, 'kept')!.id;
+    const doomed = project.state.labelNamed('doomed')!.id;
+    const kept = project.state.labelNamed('kept')!.id;
     const decision = project.when(decideDeleteLabel, { label_id: doomed });
     expect(decision.type).to.equal('label_delete');
     expect(decision.data.changes.map((change) => `${change.kind}:${change.change_type}:${change.id}`)).to.deep.equal([
@@ -87,7 +86,7 @@ describe('labels', () => {
   it('moves the counts of a label with the stories that gain or lose it', () => {
     const project = givenProject();
     const id = project.story({ labels: ['a'], estimate: 3 });
-    const a = findLabelByName(project.state, 'a')!.id;
+    const a = project.state.labelNamed('a')!.id;
     const b = project.when(decideCreateLabel, { name: 'b' }).subject.id;
     project.when(decideUpdateStory, { story_id: id, label_ids: [b] });
     const countsOf = (labelId: number) => project.label(labelId)!.counts!;

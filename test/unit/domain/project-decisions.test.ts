@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { decideCreateProject, decideDeleteProject, NAME_TAKEN, decideUpdateProject, type CreateProject } from '../../../src/domain/project/project-decisions.js';
-import { docsOf } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const create = (request: Record<string, unknown>, extra: Partial<CreateProject> = {}): CreateProject =>
   ({ projectId: 7, accountId: 3, request, owner: { personId: 42, name: 'Ada' }, takenNames: [], ...extra });
 
-const project = (scenario: Scenario) => docsOf(scenario.state, 'project').get(7)!;
+const project = (scenario: Scenario) => scenario.state.projects.get(7)!;
 
 describe('project decisions', () => {
   describe('create', () => {
@@ -19,7 +18,7 @@ describe('project decisions', () => {
         ['project_membership', 'create'],
         ...Array.from({ length: 4 }, () => ['review_type', 'create']),
       ]);
-      expect([...docsOf(scenario.state, 'review_type').values()].map((type) => [type['name'], type['hidden'], type['project_id']])).to.deep.equal([
+      expect([...scenario.state.reviewTypes].map((type) => [type['name'], type['hidden'], type['project_id']])).to.deep.equal([
         ['Test (QA)', false, 7], ['Design', false, 7], ['Code', false, 7], ['Security', false, 7],
       ]);
       expect(project(scenario)).to.deep.include({
@@ -45,7 +44,7 @@ describe('project decisions', () => {
         updated_at: T0,
       });
       expect(project(scenario)['time_zone']).to.deep.equal({ kind: 'time_zone', olson_name: 'Etc/UTC', offset: '+00:00' });
-      const [owner] = docsOf(scenario.state, 'project_membership').values();
+      const [owner] = scenario.state.memberships;
       expect(owner).to.deep.include({ project_id: 7, person_id: 42, role: 'owner', favorite: false });
       expect(scenario.state.version).to.equal(1);
     });
@@ -207,8 +206,8 @@ describe('project decisions', () => {
         ['project', 'delete'],
         ['project_membership', 'delete'],
       ]);
-      expect(docsOf(scenario.state, 'project').size).to.equal(0);
-      expect(docsOf(scenario.state, 'project_membership').size).to.equal(0);
+      expect(scenario.state.projects.size).to.equal(0);
+      expect(scenario.state.memberships.size).to.equal(0);
       scenario.rejects(decideDeleteProject, {}, 'unfound_resource');
     });
   });

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { decideAddMembership, ALREADY_MEMBER, decideChangeMembership, LAST_OWNER, decideRemoveMembership, type ChangeMembership } from '../../../src/domain/project/membership-decisions.js';
 import { decideCreateProject } from '../../../src/domain/project/project-decisions.js';
-import { docsOf } from '../../../src/domain/resource-state.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const OWNER = 42;
@@ -10,7 +9,7 @@ const withProject = (owner: number | null = OWNER) =>
     decideCreateProject, { projectId: 7, accountId: 3, request: { name: 'Alpha' }, owner: owner === null ? null : { personId: owner }, takenNames: [] },
   );
 const membershipOf = (scenario: Scenario, personId: number) =>
-  [...docsOf(scenario.state, 'project_membership').values()].find((m) => m['person_id'] === personId)!;
+  [...scenario.state.memberships].find((m) => m['person_id'] === personId)!;
 
 describe('project membership decisions', () => {
   it('adds a member with defaults and raises the project version', () => {
@@ -81,7 +80,7 @@ describe('project membership decisions', () => {
     expect(decision.data.changes).to.deep.equal([
       { kind: 'project_membership', change_type: 'delete', id, original_values: { person_id: 50, role: 'member' } },
     ]);
-    expect(docsOf(scenario.state, 'project_membership').has(id)).to.equal(false);
+    expect(scenario.state.memberships.has(id)).to.equal(false);
     scenario.rejects(decideRemoveMembership, { membershipId: id, actorRole: 'owner', actorId: OWNER }, 'unfound_resource');
   });
 

@@ -9,11 +9,11 @@ import { changeKinds } from './conversation-scenario.js';
 import { givenProject, MEMBER, OWNER, PROJECT_T0, STRANGER, VIEWER, problemsOf, Scenario } from './decider-scenario.js';
 
 function review(project: Scenario, id: number): ReviewDoc | undefined {
-  return project.state.docs.get('review')?.get(id) as ReviewDoc | undefined;
+  return project.state.reviews.get(id);
 }
 
 function reviewType(project: Scenario, id: number): ReviewTypeDoc | undefined {
-  return project.state.docs.get('review_type')?.get(id) as ReviewTypeDoc | undefined;
+  return project.state.reviewTypes.get(id);
 }
 
 /** A project with a "Code" review type; returns the project and the type's id. */
@@ -139,7 +139,7 @@ describe('reviews', () => {
     const moved = target.when(decideMoveStoryIn, storyMoveSnapshot(source.state, story));
     const created = moved.data.changes.filter((c) => c.kind === 'review_type');
     expect(created.map((c) => c.new_values!['name'])).to.deep.equal(['Perf']);
-    const reviews = [...target.state.docs.get('review')!.values()] as ReviewDoc[];
+    const reviews = [...target.state.reviews] as ReviewDoc[];
     expect(reviews.map((r) => [r.review_type_id, r.status])).to.deep.equal([[targetCode, 'pass'], [created[0]!.id, 'unstarted']]);
   });
 });

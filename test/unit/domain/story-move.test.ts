@@ -1,9 +1,9 @@
+import { emptyState } from '../../../src/domain/decision-states.js';
 import { expect } from 'chai';
 import { DomainError } from '../../../src/domain/errors.js';
-import { EVENT_SCHEMA, type EventType, type ResourceChange } from '../../../src/domain/events.js';
-import { findLabelByName, findStory } from '../../../src/domain/project-state.js';
+import { EVENT_SCHEMA, streams, type EventType, type ResourceChange } from '../../../src/domain/events.js';
 import type { StoryDoc } from '../../../src/domain/project-documents.js';
-import { emptyState, evolve, type StreamState } from '../../../src/domain/resource-state.js';
+import type { ProjectState } from '../../../src/domain/project-state.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideMoveStoryIn, decideMoveStoryOut, holdsStory, storyMoveSnapshot } from '../../../src/domain/story/move-story.js';
 import { orderedStories } from '../../../src/domain/story/story-order.js';
@@ -12,11 +12,11 @@ import { MEMBER, OWNER, PROJECT_ID, givenProject } from './decider-scenario.js';
 const TARGET_ID = 8;
 
 /** A second project stream, folded by hand (the Scenario holds project 7). */
-function targetProject(settings: Record<string, unknown> = {}): { state: StreamState; fold(type: string, changes: ResourceChange[]): void } {
-  const state = emptyState(`project-${TARGET_ID}`);
+function targetProject(settings: Record<string, unknown> = {}): { state: ProjectState; fold(type: string, changes: ResourceChange[]): void } {
+  const state = emptyState(streams.project(TARGET_ID));
   const fold = (type: EventType, changes: ResourceChange[]) => {
     const version = state.version + 1;
-    evolve(state, {
+    state.evolve({
       id: `t-${version}`, stream: state.stream, version, position: version, type,
       data: { changes, primary_resources: [] },
       meta: { schema: EVENT_SCHEMA, occurred_at: 0, performed_by: OWNER, command_id: `t-${version}` },
@@ -50,13 +50,13 @@ describe('move story to another project', () => {
     expect(kinds).to.deep.equal(['story:create', 'label:create', 'label:update', 'task:create', 'task:create']);
     target.fold(decision.type, decision.data.changes);
 
-    const moved = findStory(target.state, id)!;
-    const shared = findLabelByName(target.state, 'shared')!;
-    const created = findLabelByName(target.state, 'only-here')!;
+    const moved = target.state.stories.get(id)!;
+    const shared = target.state.labelNamed('shared')!;
+    const created = target.state.labelNamed('only-here')!;
     expect(moved).to.deep.include({ project_id: TARGET_ID, name: 'A story', owner_ids: [MEMBER], label_ids: [created.id, shared.id] });
     expect(orderedStories(target.state).map((story) => story.id)).to.deep.equal([id, existing.subject.id]);
     expect(shared.counts!.number_of_stories_by_state.unscheduled).to.equal(2);
-    expect([...target.state.docs.get('task')!.values()].map((task) => [task.description, task.position, task.story_id])).to.deep.equal([
+    expect([...target.state.tasks].map((task) => [task.description, task.position, task.story_id])).to.deep.equal([
       ['pack', 1, id],
       ['go', 2, id],
     ]);
@@ -103,8 +103,8 @@ describe('move story to another project', () => {
     expect(decision.type).to.equal('story_move_from_project');
     expect(decision.data.secondary_resources).to.deep.equal([{ kind: 'project', id: TARGET_ID, name: 'Target' }]);
     expect(decision.data.changes.map((change) => `${change.kind}:${change.change_type}`).sort()).to.deep.equal(['label:update', 'story:delete', 'task:delete']);
-    expect(findStory(source.state, id)).to.equal(undefined);
-    expect(findLabelByName(source.state, 'x')!.counts!.number_of_stories_by_state.unscheduled).to.equal(0);
+    expect(source.state.stories.get(id)).to.equal(undefined);
+    expect(source.state.labelNamed('x')!.counts!.number_of_stories_by_state.unscheduled).to.equal(0);
     expect(source.rejected(decideMoveStoryOut, { story_id: id, target_project_id: TARGET_ID, target_project_name: 'Target' }).code).to.equal('unfound_resource');
   });
 });

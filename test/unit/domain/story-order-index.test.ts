@@ -5,9 +5,8 @@ import { expect } from 'chai';
 import type { Decision, DecisionContext } from '../../../src/domain/decision.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { EVENT_SCHEMA, type RecordedEvent } from '../../../src/domain/events.js';
-import { docsOfKind } from '../../../src/domain/project-state.js';
-import type { StoryDoc, StoryState } from '../../../src/domain/project-documents.js';
-import { evolve, type StreamState } from '../../../src/domain/resource-state.js';
+import type { StoryState } from '../../../src/domain/project-documents.js';
+import type { ProjectState } from '../../../src/domain/project-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { decideUpdateStory, type UpdateStoryInput } from '../../../src/domain/story/update-story.js';
@@ -20,8 +19,8 @@ const STATES: StoryState[] = ['unscheduled', 'unstarted', 'planned', 'started', 
 type Command = { kind: 'create'; input: CreateStoryInput } | { kind: 'update'; input: UpdateStoryInput } | { kind: 'delete'; storyId: number };
 
 /** The order as a full sort of the stories gives it (rank, then id), independent of the index. */
-function sortedIds(state: StreamState): number[] {
-  return [...docsOfKind<StoryDoc>(state, 'story')]
+function sortedIds(state: ProjectState): number[] {
+  return [...state.stories]
     .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id - b.id))
     .map((story) => story.id);
 }
@@ -39,7 +38,7 @@ function randomCommand(random: () => number, ids: readonly number[]): Command {
   return { kind: 'delete', storyId: pick(ids) };
 }
 
-function decide(command: Command, state: StreamState, context: DecisionContext): Decision {
+function decide(command: Command, state: ProjectState, context: DecisionContext): Decision {
   if (command.kind === 'create') return decideCreateStory(command.input, state, context);
   if (command.kind === 'update') return decideUpdateStory(command.input, state, context);
   return decideDeleteStory({ story_id: command.storyId }, state, context);
@@ -52,7 +51,7 @@ describe('story order index', () => {
     /** The project as givenProject makes it, with every recorded event folded afresh. */
     const refolded = () => {
       const fresh = givenProject({ automatic_planning: false }).state;
-      for (const event of events) evolve(fresh, event);
+      for (const event of events) fresh.evolve(event);
       return fresh;
     };
     const random = seededRandom(20261123);
@@ -81,7 +80,7 @@ describe('story order index', () => {
         meta: { schema: EVENT_SCHEMA, occurred_at: now, performed_by: OWNER, command_id: `c-${version}` },
       };
       events.push(event);
-      evolve(state, event);
+      state.evolve(event);
       expect(orderedStories(state).map((story) => story.id), `step ${step}`).to.deep.equal(sortedIds(state));
     }
     const order = orderedStories(state).map((story) => story.id);

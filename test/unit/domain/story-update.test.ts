@@ -7,7 +7,6 @@ import {
   decideUpdateStory,
 } from '../../../src/domain/story/update-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
-import { findLabelByName } from '../../../src/domain/project-state.js';
 import type { ResourceChange } from '../../../src/domain/events.js';
 import { MEMBER, OWNER, STRANGER, PROJECT_T0 as T0, givenProject, problemsOf } from './decider-scenario.js';
 
@@ -199,7 +198,7 @@ describe('update story', () => {
         id: comment!.id,
         new_values: { ...stored, file_attachments: [] },
       });
-      expect(project.state.docs.get('comment')?.get(comment!.id), 'nested attachments are not stored').to.deep.equal(stored);
+      expect(project.state.comments.get(comment!.id), 'nested attachments are not stored').to.deep.equal(stored);
     });
 
     it('leaves the followers alone when the writer already follows, and creates nothing for blank text', () => {
@@ -222,7 +221,7 @@ describe('update story', () => {
       expect(deleted.data.changes.filter((change) => change.kind === 'comment').map((change) => [change.change_type, change.id])).to.deep.equal([
         ['delete', comment.id],
       ]);
-      expect(project.state.docs.get('comment')?.size).to.equal(0);
+      expect(project.state.comments.size).to.equal(0);
     });
 
     it('is refused without a rejection, with the wrong shape, with unknown attachments, or without a writer', () => {
@@ -279,8 +278,8 @@ describe('update story', () => {
       const id = project.story({ labels: ['one'] });
       const decision = project.when(decideUpdateStory, { story_id: id, labels: ['Two', 'one'] });
       const change = storyChange(decision.data.changes);
-      const two = findLabelByName(project.state, 'two')!;
-      const one = findLabelByName(project.state, 'one')!;
+      const two = project.state.labelNamed('two')!;
+      const one = project.state.labelNamed('one')!;
       expect(change.original_values).to.deep.include({ label_ids: [one.id], labels: ['one'] });
       expect(change.new_values).to.deep.include({ label_ids: [one.id, two.id], labels: ['one', 'two'] });
       project.when(decideUpdateStory, { story_id: id, labels: [] });
@@ -290,7 +289,7 @@ describe('update story', () => {
     it('recounts the labels whose per-state counts move, and only those', () => {
       const project = givenProject();
       const id = project.story({ labels: ['a', 'b'], estimate: 2, current_state: 'unstarted' });
-      const a = findLabelByName(project.state, 'a')!.id;
+      const a = project.state.labelNamed('a')!.id;
       const decision = project.when(decideUpdateStory, { story_id: id, current_state: 'started' });
       const recounts = decision.data.changes.filter((change) => change.kind === 'label');
       expect(recounts.map((change) => change.name)).to.deep.equal(['a', 'b']);
@@ -314,7 +313,7 @@ describe('update story', () => {
       const id = project.story();
       const decision = project.when(decideAddStoryLabel, { story_id: id, label: { name: 'Ops' } });
       expect(decision.type).to.equal('story_update');
-      const ops = findLabelByName(project.state, 'ops')!;
+      const ops = project.state.labelNamed('ops')!;
       expect(project.doc(id).label_ids).to.deep.equal([ops.id]);
       project.when(decideAddStoryLabel, { story_id: id, label: { id: ops.id } });
       expect(project.doc(id).label_ids).to.deep.equal([ops.id]);
@@ -335,9 +334,9 @@ describe('delete story', () => {
     expect(story).to.deep.include({ kind: 'story', change_type: 'delete', id, name: 'A story' });
     expect(story!.original_values).to.deep.include({ name: 'A story', current_state: 'unscheduled' });
     expect(rest.map((change) => `${change.kind}:${change.change_type}`).sort()).to.deep.equal(['label:update', 'task:delete']);
-    expect(project.state.docs.get('story')!.has(id)).to.equal(false);
-    expect(project.state.docs.get('task')!.size).to.equal(0);
-    const counts = findLabelByName(project.state, 'x')!.counts!;
+    expect(project.state.stories.has(id)).to.equal(false);
+    expect(project.state.tasks.size).to.equal(0);
+    const counts = project.state.labelNamed('x')!.counts!;
     expect(counts.number_of_stories_by_state!.unscheduled).to.equal(0);
   });
 

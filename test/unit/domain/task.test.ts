@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { decideCreateTask } from '../../../src/domain/task/create-task.js';
 import { decideDeleteTask } from '../../../src/domain/task/delete-task.js';
 import { decideUpdateTask } from '../../../src/domain/task/update-task.js';
-import { tasksOfStory } from '../../../src/domain/project-state.js';
 import type { Decision } from '../../../src/domain/decision.js';
 import { givenProject, problemsOf } from './decider-scenario.js';
 import type { Scenario } from './decider-scenario.js';
@@ -12,7 +11,7 @@ function taskNames(decision: Decision): Array<[number, string | undefined]> {
 }
 
 function descriptions(project: Scenario, storyId: number): string[] {
-  return tasksOfStory(project.state, storyId).map((task) => `${task.position}:${task.description}`);
+  return project.state.tasksOf(storyId).map((task) => `${task.position}:${task.description}`);
 }
 
 describe('tasks', () => {
@@ -54,7 +53,7 @@ describe('tasks', () => {
     const tooFar = problemsOf(project.rejected(decideCreateTask, { story_id: story, description: 'x', position: 3 }));
     expect(tooFar.position).to.equal('Task position can not be greater than the number of tasks in the story plus 1');
     expect(problemsOf(project.rejected(decideCreateTask, { story_id: story, description: 'x', position: 0 }))).to.have.key('position');
-    const task = tasksOfStory(project.state, story)[0]!.id;
+    const task = project.state.tasksOf(story)[0]!.id;
     const moveTooFar = problemsOf(project.rejected(decideUpdateTask, { story_id: story, task_id: task, position: 2 }));
     expect(moveTooFar.position).to.equal('Task position can not be greater than the number of tasks in the story');
   });
@@ -78,7 +77,7 @@ describe('tasks', () => {
   it('updates description and completion, recording only what changed', () => {
     const project = givenProject();
     const story = project.story({ tasks: [{ description: 'a' }] });
-    const task = tasksOfStory(project.state, story)[0]!;
+    const task = project.state.tasksOf(story)[0]!;
     const decision = project.when(decideUpdateTask, { story_id: story, task_id: task.id, complete: true });
     expect(decision.type).to.equal('task_update');
     expect(decision.data.changes[0]!.original_values).to.deep.equal({ complete: false, updated_at: task.updated_at });
@@ -88,7 +87,7 @@ describe('tasks', () => {
   it('moves a task up or down and keeps positions dense', () => {
     const project = givenProject();
     const story = project.story({ tasks: ['a', 'b', 'c', 'd'].map((description) => ({ description })) });
-    const [a, , , d] = tasksOfStory(project.state, story);
+    const [a, , , d] = project.state.tasksOf(story);
     project.when(decideUpdateTask, { story_id: story, task_id: d!.id, position: 2 });
     expect(descriptions(project, story)).to.deep.equal(['1:a', '2:d', '3:b', '4:c']);
     project.when(decideUpdateTask, { story_id: story, task_id: a!.id, position: 4 });
@@ -99,7 +98,7 @@ describe('tasks', () => {
     const project = givenProject();
     const story = project.story({ tasks: [{ description: 'a' }] });
     const created = project.when(decideCreateTask, { story_id: story, description: 'b', position: 1 });
-    const [b, a] = tasksOfStory(project.state, story);
+    const [b, a] = project.state.tasksOf(story);
     expect(taskNames(created)).to.deep.equal([[b!.id, 'b'], [a!.id, 'a']]);
     const completed = project.when(decideUpdateTask, { story_id: story, task_id: b!.id, complete: true });
     expect(taskNames(completed)).to.deep.equal([[b!.id, 'b']]);
@@ -112,7 +111,7 @@ describe('tasks', () => {
   it('deletes a task and closes the gap', () => {
     const project = givenProject();
     const story = project.story({ tasks: ['a', 'b', 'c'].map((description) => ({ description })) });
-    const b = tasksOfStory(project.state, story)[1]!;
+    const b = project.state.tasksOf(story)[1]!;
     const decision = project.when(decideDeleteTask, { story_id: story, task_id: b.id });
     expect(decision.type).to.equal('task_delete');
     expect(decision.data.changes[0]).to.deep.include({ kind: 'task', change_type: 'delete', id: b.id });
@@ -123,7 +122,7 @@ describe('tasks', () => {
     const project = givenProject();
     const one = project.story({ tasks: [{ description: 'a' }] });
     const other = project.story();
-    const task = tasksOfStory(project.state, one)[0]!.id;
+    const task = project.state.tasksOf(one)[0]!.id;
     expect(project.rejected(decideUpdateTask, { story_id: other, task_id: task, complete: true }).code).to.equal('unfound_resource');
     expect(project.rejected(decideDeleteTask, { story_id: other, task_id: task }).code).to.equal('unfound_resource');
   });

@@ -1,16 +1,17 @@
 // Workspaces, given / when / then on a person's stream.
+import type { PersonState } from '../../../src/domain/person/person-state.js';
 import { expect } from 'chai';
 import { decideCreateWorkspace, decideDeleteWorkspace, decideUpdateWorkspace, type WorkspaceDoc } from '../../../src/domain/workspace/workspace-decisions.js';
 import { Scenario, T0, problemsOf } from './decider-scenario.js';
 
 const PERSON = 5;
 
-function person(): Scenario {
-  return new Scenario(`person-${PERSON}`, { actorId: PERSON, tickMs: 1000 });
+function person(): Scenario<PersonState> {
+  return new Scenario<PersonState>(`person-${PERSON}`, { actorId: PERSON, tickMs: 1000 });
 }
 
-function workspace(scenario: Scenario, id: number): WorkspaceDoc | undefined {
-  return scenario.state.docs.get('workspace')?.get(id) as WorkspaceDoc | undefined;
+function workspace(scenario: Scenario<PersonState>, id: number): WorkspaceDoc | undefined {
+  return scenario.state.workspaces.get(id);
 }
 
 describe('workspaces', () => {
