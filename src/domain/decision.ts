@@ -1,7 +1,7 @@
 // What a decision receives and returns. Deciders are pure: time, ids and the acting person arrive in
 // the context; they return the one event a write request appends (or throw a DomainError).
 import type { ProjectState } from './project-state.js';
-import type { EventData, EventType, ResourceKind } from './events.js';
+import type { DecidedChange, EventData, EventType, ResourceKind } from './events.js';
 
 /**
  * Kinds of integer ids, each unique across all projects: the resources' own, and a few kept elsewhere.
@@ -23,7 +23,8 @@ export interface DecisionContext {
 /** One event to append: `type` is the activity kind without `_activity` (e.g. `story_update`). */
 export interface Decision {
   type: EventType;
-  data: EventData;
+  /** The event's data, its changes typed by kind. */
+  data: Omit<EventData, 'changes'> & { changes: DecidedChange[] };
   /** The resource the write created or changed: what the request answers with. */
   subject: DecisionSubject;
 }

@@ -3,6 +3,7 @@
 // State folding and the read projections are therefore generic over resource kinds.
 
 import type { AccountState } from './account/account-state.js';
+import type { DocumentsByKind } from './documents.js';
 import type { PersonState } from './person/person-state.js';
 import type { ProjectState } from './project-state.js';
 import type { StreamState } from './resource-state.js';
@@ -42,8 +43,15 @@ export type ChangeType = 'create' | 'update' | 'delete';
 /** Attribute values as stored in events and read models: datetimes are integer milliseconds. */
 export type Values = Record<string, unknown>;
 
-export interface ResourceChange {
-  kind: ResourceKind;
+/**
+ * The values a change of kind K carries: its document's attributes, typed (null: the attribute is
+ * cleared), and the values shown in the feed but derived when stored (resource-state.ts DERIVED_KEYS).
+ */
+export type ChangeValues<K extends ResourceKind = ResourceKind> = { [F in keyof DocumentsByKind[K]]?: DocumentsByKind[K][F] | null } & Values;
+
+/** One change of one resource of kind K. */
+export interface ResourceChangeOf<K extends ResourceKind> {
+  kind: K;
   change_type: ChangeType;
   id: number;
   /** Name of the resource at the time of the change (stories, labels, epics, projects; a task's description, a membership's person). */
@@ -51,12 +59,35 @@ export interface ResourceChange {
   story_type?: string;
   story_priority?: string;
   /** Only the attributes that changed, before the change (update and delete). */
-  original_values?: Values;
+  original_values?: ChangeValues<K>;
   /** Only the attributes that changed, after the change (create: the whole resource). */
-  new_values?: Values;
+  new_values?: ChangeValues<K>;
   /** Internal priority-order key (stories, epics). Folded into state and read models, never rendered. */
   rank?: string;
 }
+
+/** A change of any kind as an event holds it (values open: the log keeps what older schemas wrote too). */
+export interface AnyResourceChange {
+  kind: ResourceKind;
+  change_type: ChangeType;
+  id: number;
+  name?: string;
+  story_type?: string;
+  story_priority?: string;
+  original_values?: Values;
+  new_values?: Values;
+  rank?: string;
+}
+
+/**
+ * A change of a resource. With kinds given, discriminated by kind: `ResourceChange<'story'>` carries
+ * story values, `ResourceChange<ResourceKind>` (DecidedChange) is a change of any kind typed by its
+ * kind, what deciders make. Without, a change as the log holds it, read by projections and the feed.
+ */
+export type ResourceChange<K extends ResourceKind | undefined = undefined> = K extends ResourceKind ? ResourceChangeOf<K> : AnyResourceChange;
+
+/** A change as a decider makes it: of any kind, its values typed by that kind. */
+export type DecidedChange = ResourceChange<ResourceKind>;
 
 /** A resource named by an activity's primary or secondary resources. */
 export interface ResourceRef {

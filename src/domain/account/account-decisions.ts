@@ -6,11 +6,10 @@
 //   `time_enterer` included); only owners grant or revoke `owner`;
 // - the last owner can be neither removed nor demoted;
 // - plan is `self_hosted` and status `active`: a self-hosted server has no billing plans.
-import type { AccountState } from './account-state.js';
+import type { AccountDoc, AccountState } from './account-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
-import type { EventType, ResourceChange, Values } from '../events.js';
-import { type ResourceDoc } from '../resource-state.js';
+import type { EventType, DecidedChange, ChangeValues } from '../events.js';
 import { ACCOUNT_CREATOR_FLAGS, ACCOUNT_MEMBERSHIP_FLAGS, newMembershipFlags, type AccountMembershipFlags } from './account-membership-flags.js';
 
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
@@ -47,7 +46,7 @@ export interface RemoveAccountMember {
 export function decideCreateAccount(command: CreateAccount, state: AccountState, context: DecisionContext): Decision {
   if (state.version > 0) throw new DomainError('duplicate_entry', { general_problem: 'The account already exists.' });
   const name = validAccountName(command.name);
-  const account: Values = {
+  const account: ChangeValues<'account'> = {
     id: command.accountId,
     name,
     plan: ACCOUNT_PLAN,
@@ -71,24 +70,24 @@ export function decideCreateAccount(command: CreateAccount, state: AccountState,
 }
 
 export function decideAddAccountMember(command: AddAccountMember, state: AccountState, context: DecisionContext): Decision {
-  const account = existingAccount(state);
+  const account = state.account();
   const flags = requestedFlags(command.request);
   requireManager(state, command.actorId, flags.owner === true);
-  if (accountMembershipOf(state, command.personId)) throw invalidField('person_id', ALREADY_ACCOUNT_MEMBER);
+  if (state.membershipOf(command.personId)) throw invalidField('person_id', ALREADY_ACCOUNT_MEMBER);
   const id = context.nextId('account_membership');
   const values = accountMembershipValues(account.id, id, command.personId, newMembershipFlags(flags), context.now);
   return accountEvent('account_membership_create', account, { kind: 'account_membership', change_type: 'create', id, new_values: values });
 }
 
 export function decideChangeAccountMember(command: ChangeAccountMember, state: AccountState, context: DecisionContext): Decision {
-  const account = existingAccount(state);
-  const membership = accountMembershipOf(state, command.personId);
+  const account = state.account();
+  const membership = state.membershipOf(command.personId);
   if (!membership) throw unfound();
   const flags = requestedFlags(command.request);
   requireManager(state, command.actorId, flags.owner !== undefined && flags.owner !== membership['owner']);
   if (membership['owner'] === true && flags.owner === false && state.ownerCount() === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
-  const original: Values = { updated_at: membership['updated_at'] ?? null };
-  const changed: Values = { updated_at: context.now };
+  const original: ChangeValues<'account_membership'> = { updated_at: membership['updated_at'] ?? null };
+  const changed: ChangeValues<'account_membership'> = { updated_at: context.now };
   for (const [key, value] of Object.entries(flags)) {
     if (membership[key] === value) continue;
     original[key] = membership[key] ?? null;
@@ -104,8 +103,8 @@ export function decideChangeAccountMember(command: ChangeAccountMember, state: A
 }
 
 export function decideRemoveAccountMember(command: RemoveAccountMember, state: AccountState, _context: DecisionContext): Decision {
-  const account = existingAccount(state);
-  const membership = accountMembershipOf(state, command.personId);
+  const account = state.account();
+  const membership = state.membershipOf(command.personId);
   if (!membership) throw unfound();
   requireManager(state, command.actorId, membership['owner'] === true);
   if (membership['owner'] === true && state.ownerCount() === 1) throw invalidField('owner', LAST_ACCOUNT_OWNER);
@@ -117,23 +116,13 @@ export function decideRemoveAccountMember(command: RemoveAccountMember, state: A
   });
 }
 
-export function existingAccount(state: AccountState): ResourceDoc {
-  const [account] = state.accounts;
-  if (!account) throw unfound();
-  return account;
-}
-
-export function accountMembershipOf(state: AccountState, personId: number): ResourceDoc | undefined {
-  return [...state.memberships].find((membership) => membership['person_id'] === personId);
-}
-
 function accountMembershipValues(
   accountId: number,
   id: number,
   personId: number,
   flags: Readonly<AccountMembershipFlags>,
   now: number,
-): Values {
+): ChangeValues<'account_membership'> {
   return {
     id,
     account_id: accountId,
@@ -147,7 +136,7 @@ function accountMembershipValues(
 /** Owners and admins manage memberships; only owners touch the `owner` flag. Operator commands (no actor) may do all. */
 function requireManager(state: AccountState, actorId: number | null, touchesOwnership: boolean): void {
   if (actorId === null) return;
-  const actor = accountMembershipOf(state, actorId);
+  const actor = state.membershipOf(actorId);
   const isOwner = actor?.['owner'] === true;
   if (!isOwner && actor?.['admin'] !== true) throw unauthorized('Only account owners and administrators may manage account members.');
   if (touchesOwnership && !isOwner) throw unauthorized('Only account owners may grant or revoke account ownership.');
@@ -175,7 +164,7 @@ function validAccountName(value: unknown): string {
   return value.trim();
 }
 
-function accountEvent(type: EventType, account: ResourceDoc, change: ResourceChange) {
+function accountEvent(type: EventType, account: AccountDoc, change: DecidedChange) {
   return {
     type,
     data: {

@@ -8,7 +8,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
-import type { EventType, ResourceChange } from '../events.js';
+import type { EventType, DecidedChange, ResourceChange } from '../events.js';
 import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc } from '../resource-state.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
@@ -39,7 +39,7 @@ export interface NewBlocker {
 }
 
 /** The delete change of a blocker, whether it goes alone or with its story. */
-export function blockerDeleteChange(blocker: BlockerDoc): ResourceChange {
+export function blockerDeleteChange(blocker: BlockerDoc): ResourceChange<'blocker'> {
   return { ...blockerHead(blocker), change_type: 'delete', original_values: { ...blocker } };
 }
 
@@ -59,7 +59,7 @@ export function newBlockers(storyId: number, inputs: readonly NewBlocker[], fiel
   }));
 }
 
-export function blockerCreateChange(blocker: BlockerDoc): ResourceChange {
+export function blockerCreateChange(blocker: BlockerDoc): ResourceChange<'blocker'> {
   return { ...blockerHead(blocker), change_type: 'create', new_values: { ...blocker } };
 }
 
@@ -79,7 +79,7 @@ export interface BlockerWrite {
  * The `blocked_story_ids` updates of the stories that blockers being written name (before or after),
  * other than the blocked story itself: ids still blocking keep their place, new ones follow by id.
  */
-export function blockedStoryChanges(state: ProjectState, writes: readonly BlockerWrite[], now: number): ResourceChange[] {
+export function blockedStoryChanges(state: ProjectState, writes: readonly BlockerWrite[], now: number): DecidedChange[] {
   const named = new Set<number>();
   for (const { before, after } of writes) {
     for (const blocker of [before, after]) {
@@ -87,7 +87,7 @@ export function blockedStoryChanges(state: ProjectState, writes: readonly Blocke
       if (id !== null && id !== blocker!.story_id) named.add(id);
     }
   }
-  const changes: ResourceChange[] = [];
+  const changes: DecidedChange[] = [];
   for (const storyId of named) {
     const story = state.stories.get(storyId);
     if (!story) continue;
@@ -103,7 +103,7 @@ export function blockedStoryChanges(state: ProjectState, writes: readonly Blocke
 }
 
 /** The `blocked_story_ids` updates when a story goes: its own blockers no longer block anything. */
-export function blockedStoryChangesForDeletedStory(state: ProjectState, storyId: number, now: number): ResourceChange[] {
+export function blockedStoryChangesForDeletedStory(state: ProjectState, storyId: number, now: number): DecidedChange[] {
   const writes: BlockerWrite[] = [];
   for (const blocker of state.blockers) {
     if (blocker.story_id === storyId) writes.push({ before: blocker, after: null });
@@ -135,7 +135,7 @@ export function blockerOf(state: ProjectState, storyId: number, blockerId: numbe
 }
 
 /** Every change of a blocker starts with its kind, id and description as name. */
-export function blockerHead(blocker: BlockerDoc): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
+export function blockerHead(blocker: BlockerDoc): Pick<ResourceChange<'blocker'>, 'kind' | 'id' | 'name'> {
   return { kind: 'blocker', id: blocker.id, name: blocker.description };
 }
 
@@ -145,7 +145,7 @@ export function blockerDecision(
   state: ProjectState,
   story: StoryDoc,
   after: BlockerDoc | null,
-  changes: ResourceChange[],
+  changes: DecidedChange[],
   context: DecisionContext,
   before: BlockerDoc | null = null,
 ): Decision {

@@ -2,7 +2,7 @@
 import type { ProjectState } from '../project-state.js';
 import { changedValues } from '../changed-values.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange } from '../events.js';
+import type { DecidedChange } from '../events.js';
 import { blockerDecision, blockerDescription, blockerHead, blockerOf, blockerResolved } from './blocker-changes.js';
 import type { BlockerAddress, BlockerDoc } from './blocker-changes.js';
 
@@ -20,7 +20,7 @@ export function decideUpdateBlocker(command: UpdateBlockerCommand, state: Projec
     ...(command.resolved !== undefined ? { resolved: blockerResolved(command.resolved, 'resolved') } : {}),
     updated_at: context.now,
   };
-  const change: ResourceChange = {
+  const change: DecidedChange = {
     ...blockerHead(after),
     change_type: 'update',
     ...changedValues(before, after, ['description', 'resolved']),

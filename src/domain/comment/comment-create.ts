@@ -8,7 +8,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter, unauthorized } from '../errors.js';
-import type { EventType, ResourceChange } from '../events.js';
+import type { EventType, DecidedChange, ResourceChange } from '../events.js';
 import { attachFileChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import type { ResourceDoc } from '../resource-state.js';
@@ -61,7 +61,7 @@ export interface CreateCommentCommand extends NewComment, CommentParentRef {}
 
 /** Comments written for a parent in one event, and who starts following the parent because of them. */
 export interface WrittenComments {
-  changes: ResourceChange[];
+  changes: DecidedChange[];
   /** The new comments' ids, in the order of the inputs. */
   commentIds: number[];
   followerIds: number[];
@@ -75,7 +75,7 @@ export function decideCreateComment(command: CreateCommentCommand, state: Projec
 }
 
 /** The one way every comment decision is built: about the comment's parent. */
-export function commentDecision(type: EventType, parent: CommentParent, commentId: number, changes: ResourceChange[]): Decision {
+export function commentDecision(type: EventType, parent: CommentParent, commentId: number, changes: DecidedChange[]): Decision {
   return { type, data: { changes, primary_resources: [parentRef(parent)] }, subject: { kind: 'comment', id: commentId } };
 }
 
@@ -135,7 +135,7 @@ export function writeComments(
 }
 
 /** The create change of a comment: the whole comment, its uploaded files nested as they are after the write. */
-export function commentCreateChange(comment: CommentDoc, files: readonly FileAttachmentDoc[] = []): ResourceChange {
+export function commentCreateChange(comment: CommentDoc, files: readonly FileAttachmentDoc[] = []): ResourceChange<'comment'> {
   const { story_id, epic_id, text, person_id, created_at, updated_at, ...rest } = comment;
   return {
     kind: 'comment',

@@ -6,7 +6,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, unauthorized, unfound } from '../errors.js';
 import { changedValues } from '../changed-values.js';
-import type { ResourceChange } from '../events.js';
+import type { DecidedChange, ResourceChange } from '../events.js';
 import { attachFileChange, fileDeleteChange, findFileAttachment } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
@@ -105,7 +105,7 @@ export function decideUpdateComment(command: UpdateCommentCommand, state: Projec
   else after.text = text;
   if (newlyMentioned.length > 0) after.mentioned_person_ids = [...(comment.mentioned_person_ids ?? []), ...newlyMentioned];
 
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     commentUpdateChange(comment, after),
     ...added.map((file) => attachFileChange(file, comment.id, context.now)),
     ...removedFiles.flatMap((id) => fileChangeOf(state, id, fileDeleteChange)),
@@ -120,7 +120,7 @@ export function decideDeleteComment(command: DeleteCommentCommand, state: Projec
   if (actor !== null && actor !== comment.person_id && state.membershipOf(actor)?.role !== 'owner') {
     throw unauthorized('Only the writer of a comment or a project owner may delete it.');
   }
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     ...commentDeleteChanges(state, comment),
     parentTouchChange(parent, context.now, []),
   ];
@@ -145,7 +145,7 @@ export function decideDeleteCommentAttachment(
 }
 
 /** The delete changes of a comment and of its files' metadata (a comment deleted alone or with its parent). */
-export function commentDeleteChanges(state: ProjectState, comment: CommentDoc): ResourceChange[] {
+export function commentDeleteChanges(state: ProjectState, comment: CommentDoc): DecidedChange[] {
   return [
     { kind: 'comment', change_type: 'delete', id: comment.id, original_values: { ...comment } },
     ...comment.file_attachment_ids.flatMap((id) => fileChangeOf(state, id, fileDeleteChange)),
@@ -178,13 +178,13 @@ function assertOnComment(comment: CommentDoc, command: UpdateCommentCommand): vo
   }
 }
 
-function fileChangeOf(state: ProjectState, id: number, change: (file: FileAttachmentDoc) => ResourceChange): ResourceChange[] {
+function fileChangeOf(state: ProjectState, id: number, change: (file: FileAttachmentDoc) => DecidedChange): DecidedChange[] {
   const file = findFileAttachment(state, id);
   return file ? [change(file)] : [];
 }
 
 /** Only the comment's changed keys, plus updated_at, as the feed shows them (nulls explicit). */
-function commentUpdateChange(before: CommentDoc, after: CommentDoc): ResourceChange {
+function commentUpdateChange(before: CommentDoc, after: CommentDoc): ResourceChange<'comment'> {
   return {
     kind: 'comment',
     change_type: 'update',

@@ -3,7 +3,7 @@
 // are added to the parent's follower_ids in the same change, as the real feed showed (facts §9.2).
 import type { ProjectState } from '../project-state.js';
 import { invalidParameter, unfound } from '../errors.js';
-import type { ResourceChange, ResourceRef, Values } from '../events.js';
+import type { DecidedChange, ResourceRef, Values } from '../events.js';
 import { epicOf, epicRef, epicUpdateChange } from '../epic/epic-state.js';
 import type { EpicDoc } from '../epic/epic-state.js';
 import type { StoryDoc } from '../project-documents.js';
@@ -44,7 +44,7 @@ export function parentRef(parent: CommentParent): ResourceRef {
 }
 
 /** The parent's touch: updated_at, and follower_ids when `newFollowers` adds anyone. */
-export function parentTouchChange(parent: CommentParent, now: number, newFollowers: readonly number[]): ResourceChange {
+export function parentTouchChange(parent: CommentParent, now: number, newFollowers: readonly number[]): DecidedChange {
   const before = parent.doc.follower_ids;
   const after = unique([...before, ...newFollowers]);
   const original: Values = {};

@@ -7,7 +7,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
 import { changedValues } from '../changed-values.js';
-import type { EventType, ResourceChange } from '../events.js';
+import type { EventType, DecidedChange } from '../events.js';
 import { emptyStoryCounts } from '../label/label-counts.js';
 import { labelCreateChange, labelNameProblem, newLabel } from '../label/label-references.js';
 import type { LabelDoc } from '../project-documents.js';
@@ -65,7 +65,7 @@ export function decideCreateEpic(command: CreateEpicCommand, state: ProjectState
   const comments = writeComments(state, { kind: 'epic', id: epic.id }, command.comments ?? [], 'comments', context);
   epic.follower_ids = comments.followerIds;
   const { rank, ...values } = epic;
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     { ...epicChangeHead(epic), change_type: 'create', new_values: { ...values, ...epicSlotNeighbours(slot) }, rank },
     ...(label.created ? [labelCreateChange(label.doc, emptyStoryCounts())] : []),
     ...comments.changes,
@@ -95,7 +95,7 @@ export function decideUpdateEpic(command: UpdateEpicCommand, state: ProjectState
   const positionBefore = slot ? epicNeighbours(state, before.id) : null;
   const positionAfter = slot ? epicSlotNeighbours(slot) : null;
   const change = epicUpdateValues(before, after, positionBefore, positionAfter);
-  const changes: ResourceChange[] = [change, ...(label?.created ? [labelCreateChange(label.doc, emptyStoryCounts())] : [])];
+  const changes: DecidedChange[] = [change, ...(label?.created ? [labelCreateChange(label.doc, emptyStoryCounts())] : [])];
   const onlyMoved = Object.keys(change.new_values ?? {}).every((key) => ['before_id', 'after_id', 'updated_at'].includes(key));
   return epicDecision(slot && onlyMoved ? 'epic_move' : 'epic_update', after, changes);
 }
@@ -104,7 +104,7 @@ export function decideDeleteEpic(command: DeleteEpicCommand, state: ProjectState
   state.project();
   const epic = epicOf(state, command.epic_id);
   const { rank: _rank, ...values } = epic;
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     { ...epicChangeHead(epic), change_type: 'delete', original_values: values },
     ...commentsOfEpic(state, epic.id).flatMap((comment) => commentDeleteChanges(state, comment)),
   ];
@@ -112,7 +112,7 @@ export function decideDeleteEpic(command: DeleteEpicCommand, state: ProjectState
 }
 
 /** The one way every epic decision is built. */
-function epicDecision(type: EventType, epic: EpicDoc, changes: ResourceChange[]): Decision {
+function epicDecision(type: EventType, epic: EpicDoc, changes: DecidedChange[]): Decision {
   return { type, data: { changes, primary_resources: [epicRef(epic)] }, subject: { kind: 'epic', id: epic.id } };
 }
 
@@ -161,7 +161,7 @@ function epicUpdateValues(
   after: EpicDoc,
   positionBefore: Neighbours | null,
   positionAfter: Neighbours | null,
-): ResourceChange {
+): DecidedChange {
   const { original_values, new_values } = changedValues(
     { ...before, ...positionBefore },
     { ...after, ...positionAfter },

@@ -1,7 +1,7 @@
 // An epic as the project's state holds it, and how writes find one.
 import type { ProjectState } from '../project-state.js';
 import { unfound } from '../errors.js';
-import type { ResourceChange, ResourceRef, Values } from '../events.js';
+import type { ResourceRef, ResourceChange, ChangeValues } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 
 export interface EpicDoc extends ResourceDoc {
@@ -40,6 +40,6 @@ export function epicChangeHead(epic: EpicDoc): { kind: 'epic'; id: number; name:
 }
 
 /** An update of some of an epic's values, as another resource's write records it (a comment's touch). */
-export function epicUpdateChange(epic: EpicDoc, originalValues: Values, newValues: Values): ResourceChange {
+export function epicUpdateChange(epic: EpicDoc, originalValues: ChangeValues<'epic'>, newValues: ChangeValues<'epic'>): ResourceChange<'epic'> {
   return { ...epicChangeHead(epic), change_type: 'update', original_values: originalValues, new_values: newValues };
 }

@@ -6,7 +6,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
-import type { EventType, ResourceChange, ResourceRef } from '../events.js';
+import type { EventType, DecidedChange, ResourceRef, ResourceChange } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 
 export interface FileAttachmentDoc extends ResourceDoc {
@@ -64,7 +64,7 @@ export function fileAttachmentRef(file: FileAttachmentDoc): ResourceRef {
   return { kind: 'file_attachment', id: file.id, name: file.filename };
 }
 
-function fileAttachmentDecision(type: EventType, file: FileAttachmentDoc, changes: ResourceChange[]): Decision {
+function fileAttachmentDecision(type: EventType, file: FileAttachmentDoc, changes: DecidedChange[]): Decision {
   return { type, data: { changes, primary_resources: [fileAttachmentRef(file)] }, subject: { kind: 'file_attachment', id: file.id } };
 }
 
@@ -73,7 +73,7 @@ export function findFileAttachment(state: ProjectState, id: number): FileAttachm
 }
 
 /** The change that attaches an uploaded file to a comment. */
-export function attachFileChange(file: FileAttachmentDoc, commentId: number, now: number): ResourceChange {
+export function attachFileChange(file: FileAttachmentDoc, commentId: number, now: number): ResourceChange<'file_attachment'> {
   return {
     kind: 'file_attachment',
     change_type: 'update',
@@ -85,6 +85,6 @@ export function attachFileChange(file: FileAttachmentDoc, commentId: number, now
 }
 
 /** The change that removes a file's metadata (detached from its comment, or its comment deleted). */
-export function fileDeleteChange(file: FileAttachmentDoc): ResourceChange {
+export function fileDeleteChange(file: FileAttachmentDoc): ResourceChange<'file_attachment'> {
   return { kind: 'file_attachment', change_type: 'delete', id: file.id, name: file.filename, original_values: { ...file } };
 }

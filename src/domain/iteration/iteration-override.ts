@@ -8,11 +8,10 @@
 // keep 1-99. One `iteration_update` event on the project stream: the first override of a
 // number creates its document (with an id of its own, unique in the collection), later ones update it;
 // a document whose values are all back to default stays, holding only its number, and counts as none.
-import type { ProjectState } from '../project-state.js';
+import type { IterationOverrideDoc, ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, type ValidationError } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
-import type { ResourceDoc } from '../resource-state.js';
+import type { DecidedChange, Values, ResourceChange, ChangeValues } from '../events.js';
 import { iterationNumberAt, projectIterationCalendar, type IterationOverride } from './iteration-calendar.js';
 
 export const OVERRIDE_LENGTH_MAX = 99;
@@ -68,7 +67,7 @@ export function decideSetIterationOverride(command: SetIterationOverride, state:
   }
   const values = requestedValues(command.request, project, number === current);
   const existing = [...state.iterationOverrides].find((doc) => doc['number'] === number);
-  const change: ResourceChange = existing
+  const change: DecidedChange = existing
     ? updateChange(existing, values)
     : { kind: 'iteration_override', change_type: 'create', id: context.nextId('iteration_override'), new_values: { number, ...nonNull(values) } };
   return {
@@ -85,9 +84,9 @@ export const OVERRIDE_RESETTING_SETTINGS = ['start_date', 'week_start_day'] as c
  * The changes a project settings update makes to the overrides: when it changes the start date or the
  * week start day, every override still holding a value goes back to default, in the same event.
  */
-export function overrideResets(state: ProjectState, changedSettings: Readonly<Values>): ResourceChange[] {
+export function overrideResets(state: ProjectState, changedSettings: Readonly<Values>): DecidedChange[] {
   if (!OVERRIDE_RESETTING_SETTINGS.some((key) => key in changedSettings)) return [];
-  const resets: ResourceChange[] = [];
+  const resets: DecidedChange[] = [];
   for (const doc of state.iterationOverrides) {
     const held = OVERRIDE_KEYS.filter((key) => doc[key] !== undefined && doc[key] !== null);
     if (held.length === 0) continue;
@@ -152,9 +151,9 @@ function nonNull(values: Values): Values {
 }
 
 /** An update naming the iteration (for the feed) with the values that change; none change: only the number. */
-function updateChange(existing: ResourceDoc, values: Values): ResourceChange {
-  const original: Values = {};
-  const next: Values = { number: existing['number'] };
+function updateChange(existing: IterationOverrideDoc, values: ChangeValues<'iteration_override'>): ResourceChange<'iteration_override'> {
+  const original: ChangeValues<'iteration_override'> = {};
+  const next: ChangeValues<'iteration_override'> = { number: existing['number'] };
   for (const [key, value] of Object.entries(values)) {
     if ((existing[key] ?? null) === value) continue;
     original[key] = existing[key] ?? null;

@@ -4,7 +4,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { epicOfLabel } from '../epic/epic-state.js';
 import { invalidField } from '../errors.js';
-import type { ResourceChange } from '../events.js';
+import type { DecidedChange } from '../events.js';
 import { labelNames, storyUpdateChange } from '../story/story-changes.js';
 import { labelRef } from './label-references.js';
 
@@ -18,7 +18,7 @@ export function decideDeleteLabel(input: DeleteLabelInput, state: ProjectState, 
   if (epicOfLabel(state, label.id)) {
     throw invalidField('label_id', 'This label belongs to an epic; delete the epic to delete its label.');
   }
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     { kind: 'label', change_type: 'delete', id: label.id, name: label.name, original_values: { ...label } },
   ];
   for (const story of state.stories) {

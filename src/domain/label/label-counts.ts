@@ -64,7 +64,7 @@ export function labelRecounts(
 }
 
 /** The label update change recording a recount of an existing label. */
-export function labelCountsChange(state: ProjectState, recount: LabelRecount): ResourceChange {
+export function labelCountsChange(state: ProjectState, recount: LabelRecount): ResourceChange<'label'> {
   const label = state.labels.get(recount.labelId);
   return {
     kind: 'label',

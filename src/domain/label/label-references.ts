@@ -3,7 +3,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
-import type { ResourceChange, ResourceRef } from '../events.js';
+import type { ResourceRef, ResourceChange } from '../events.js';
 import { normalizedLabelName } from '../project-state.js';
 import type { LabelDoc, StoryCounts } from '../project-documents.js';
 
@@ -79,7 +79,7 @@ function compareLabelNames(a: string, b: string): number {
 }
 
 /** The create change of a new label, carrying its counts. */
-export function labelCreateChange(label: LabelDoc, counts: StoryCounts): ResourceChange {
+export function labelCreateChange(label: LabelDoc, counts: StoryCounts): ResourceChange<'label'> {
   return {
     kind: 'label',
     change_type: 'create',

@@ -2,7 +2,7 @@
 // A rename to the same name still records the update (its updated_at moves).
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange } from '../events.js';
+import type { DecidedChange } from '../events.js';
 import { normalizedLabelName } from '../project-state.js';
 import { assertLabelNameFree, labelRef } from './label-references.js';
 
@@ -22,7 +22,7 @@ export function decideRenameLabel(input: RenameLabelInput, state: ProjectState, 
     original.name = label.name;
     next.name = name;
   }
-  const change: ResourceChange = {
+  const change: DecidedChange = {
     kind: 'label',
     change_type: 'update',
     id: label.id,

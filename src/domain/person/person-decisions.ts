@@ -8,9 +8,8 @@
 // the command module serialises creations made by one process).
 import type { PersonState } from './person-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import { DomainError, invalidParameter, unfound, type ValidationError } from '../errors.js';
-import type { Values } from '../events.js';
-import { type ResourceDoc } from '../resource-state.js';
+import { DomainError, invalidParameter, type ValidationError } from '../errors.js';
+import type { ChangeValues } from '../events.js';
 import { isKnownTimeZone, requestedTimeZoneName, timeZoneAt } from '../project/time-zone.js';
 
 export const NAME_MAX_LENGTH = 100;
@@ -57,7 +56,7 @@ export function decideCreatePerson(command: CreatePerson, state: PersonState, co
       ? freeUsername(command.usernameBase ?? email ?? '', command.taken.usernames)
       : validUsername(command.username, command.taken, problems);
   if (problems.length > 0) throw invalidParameter(problems);
-  const person: Values = {
+  const person: ChangeValues<'person'> = {
     id: command.personId,
     name,
     initials,
@@ -80,10 +79,10 @@ export function decideCreatePerson(command: CreatePerson, state: PersonState, co
 }
 
 export function decideUpdatePerson(command: UpdatePerson, state: PersonState, context: DecisionContext): Decision {
-  const person = existingPerson(state);
+  const person = state.person();
   const request = command.request;
   const problems: ValidationError[] = [];
-  const next: Values = {};
+  const next: ChangeValues<'person'> = {};
   if ('name' in request) next['name'] = validName(request['name'], problems);
   if ('initials' in request) next['initials'] = validInitials(request['initials'], problems);
   if ('email' in request) next['email'] = validEmail(request['email'], command.taken, problems);
@@ -99,8 +98,8 @@ export function decideUpdatePerson(command: UpdatePerson, state: PersonState, co
     else problems.push({ field: 'time_zone', problem: 'time_zone must name a known time zone, such as America/Los_Angeles.' });
   }
   if (problems.length > 0) throw invalidParameter(problems);
-  const original: Values = { updated_at: person['updated_at'] ?? null };
-  const changed: Values = { updated_at: context.now };
+  const original: ChangeValues<'person'> = { updated_at: person['updated_at'] ?? null };
+  const changed: ChangeValues<'person'> = { updated_at: context.now };
   for (const [key, value] of Object.entries(next)) {
     if (JSON.stringify(person[key] ?? null) === JSON.stringify(value)) continue;
     original[key] = person[key] ?? null;
@@ -124,7 +123,7 @@ export interface RememberPeople {
 
 /** Adds people to the person's known people (kept as `known_person_ids`, never rendered as such). */
 export function decideRememberPeople(command: RememberPeople, state: PersonState, context: DecisionContext): Decision {
-  const person = existingPerson(state);
+  const person = state.person();
   const known = Array.isArray(person['known_person_ids']) ? (person['known_person_ids'] as number[]) : [];
   const added = command.personIds.filter((id) => id !== person.id && !known.includes(id));
   const next = [...known, ...added].sort((a, b) => a - b);
@@ -145,12 +144,6 @@ export function decideRememberPeople(command: RememberPeople, state: PersonState
     },
     subject: { kind: 'person', id: person.id },
   };
-}
-
-export function existingPerson(state: PersonState): ResourceDoc {
-  const [person] = state.people;
-  if (!person) throw unfound();
-  return person;
 }
 
 /** "Ada Lovelace" -> "AL"; "ada" -> "A". */

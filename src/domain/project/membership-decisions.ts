@@ -10,7 +10,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidField, invalidParameter, unauthorized, type ValidationError } from '../errors.js';
-import type { ResourceChange, Values } from '../events.js';
+import type { ResourceChange, ChangeValues } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 import { PROJECT_ROLES, type ProjectRole } from '../project-documents.js';
 
@@ -57,8 +57,8 @@ export function membershipCreateChange(
   now: number,
   existingMemberships: number,
   personName?: string,
-): ResourceChange {
-  const values: Values = {
+): ResourceChange<'project_membership'> {
+  const values: ChangeValues<'project_membership'> = {
     id: membershipId,
     project_id: projectId,
     person_id: membership.personId,
@@ -96,11 +96,11 @@ export function decideChangeMembership(command: ChangeMembership, state: Project
   if (!isOwner && !ownPreference) throw unauthorized('Only project owners may change memberships other than their own display preferences.');
 
   const problems: ValidationError[] = [];
-  const next: Values = {};
+  const next: ChangeValues<'project_membership'> = {};
   if ('role' in request) {
     const role = request['role'];
     problems.push(...roleProblems(role));
-    if (PROJECT_ROLES.includes(role as ProjectRole)) next['role'] = role;
+    if (PROJECT_ROLES.includes(role as ProjectRole)) next['role'] = role as ProjectRole;
   }
   if ('project_color' in request) {
     const color = request['project_color'];
@@ -115,8 +115,8 @@ export function decideChangeMembership(command: ChangeMembership, state: Project
   if (membership.role === 'owner' && next['role'] !== undefined && next['role'] !== 'owner' && state.ownerCount() === 1) {
     throw invalidField('role', LAST_OWNER);
   }
-  const original: Values = {};
-  const changed: Values = {};
+  const original: ChangeValues<'project_membership'> = {};
+  const changed: ChangeValues<'project_membership'> = {};
   for (const [key, value] of Object.entries(next)) {
     if (membership[key] === value) continue;
     original[key] = membership[key] ?? null;

@@ -4,7 +4,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError, invalidParameter, type ValidationError } from '../errors.js';
-import type { EventType, ResourceChange, Values } from '../events.js';
+import type { EventType, DecidedChange, ChangeValues } from '../events.js';
 import { membershipCreateChange, type NewMembership } from './membership-decisions.js';
 import { applySettings, defaultSettings, PROJECT_NAME_MAX_LENGTH } from './project-settings.js';
 import { overrideResets } from '../iteration/iteration-override.js';
@@ -43,7 +43,7 @@ export function decideCreateProject(command: CreateProject, state: ProjectState,
   const outcome = applySettings(defaultSettings(context.now), command.request, context.now);
   const problems = [...outcome.problems, ...nameUniqueness(outcome.values['name'], command.takenNames)];
   if (problems.length > 0) throw settingsRejected(problems, command.request);
-  const project: Values = {
+  const project: ChangeValues<'project'> = {
     ...defaultSettings(context.now),
     ...outcome.values,
     id: command.projectId,
@@ -52,7 +52,7 @@ export function decideCreateProject(command: CreateProject, state: ProjectState,
     updated_at: context.now,
   };
   const name = String(project['name']);
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     { kind: 'project', change_type: 'create', id: command.projectId, name, new_values: project },
   ];
   if (command.owner) {
@@ -75,8 +75,8 @@ export function decideUpdateProject(command: UpdateProject, state: ProjectState,
     problems.push(...nameUniqueness(outcome.values['name'], command.takenNames));
   }
   if (problems.length > 0) throw settingsRejected(problems, command.request);
-  const original: Values = {};
-  const changed: Values = {};
+  const original: ChangeValues<'project'> = {};
+  const changed: ChangeValues<'project'> = {};
   for (const [key, value] of Object.entries(outcome.values)) {
     if (JSON.stringify(project[key] ?? null) === JSON.stringify(value ?? null)) continue;
     original[key] = project[key] ?? null;
@@ -104,10 +104,10 @@ export type DeleteProject = Record<never, never>;
 export function decideDeleteProject(_command: DeleteProject, state: ProjectState, _context: DecisionContext): Decision {
   const project = state.project();
   const name = String(project['name']);
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     { kind: 'project', change_type: 'delete', id: project.id, name },
     ...[...state.memberships].map(
-      (membership): ResourceChange => ({ kind: 'project_membership', change_type: 'delete', id: membership.id }),
+      (membership): DecidedChange => ({ kind: 'project_membership', change_type: 'delete', id: membership.id }),
     ),
   ];
   return {
@@ -117,7 +117,7 @@ export function decideDeleteProject(_command: DeleteProject, state: ProjectState
   };
 }
 
-function projectEvent(type: EventType, change: ResourceChange): Decision {
+function projectEvent(type: EventType, change: DecidedChange): Decision {
   return {
     type,
     data: { changes: [change], primary_resources: [{ kind: 'project', id: change.id, name: change.name ?? '' }] },

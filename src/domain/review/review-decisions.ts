@@ -6,7 +6,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { changedValues } from '../changed-values.js';
 import { invalidField, invalidParameter, type ValidationError } from '../errors.js';
-import type { EventType, ResourceChange } from '../events.js';
+import type { EventType, DecidedChange } from '../events.js';
 import type { StoryDoc } from '../project-documents.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 import {
@@ -75,7 +75,7 @@ export function decideUpdateReview(command: UpdateReviewCommand, state: ProjectS
   };
   if (command.reviewer_id === null) delete after.reviewer_id;
   else if (command.reviewer_id !== undefined) after.reviewer_id = command.reviewer_id;
-  const change: ResourceChange = {
+  const change: DecidedChange = {
     ...reviewChangeHead(after, reviewTypeName(state, after)),
     change_type: 'update',
     ...changedValues(before, after, ['review_type_id', 'reviewer_id', 'status']),
@@ -129,7 +129,7 @@ function statusProblems(status: unknown, field: string): ValidationError[] {
 }
 
 /** The one way every review decision is built: the review's change and its story's touch. */
-function reviewDecision(type: EventType, story: StoryDoc, review: ReviewDoc, change: ResourceChange, context: DecisionContext): Decision {
+function reviewDecision(type: EventType, story: StoryDoc, review: ReviewDoc, change: DecidedChange, context: DecisionContext): Decision {
   const touch = storyUpdateChange(story, { updated_at: story.updated_at }, { updated_at: context.now });
   return { type, data: { changes: [change, touch], primary_resources: [storyRef(story)] }, subject: { kind: 'review', id: review.id } };
 }

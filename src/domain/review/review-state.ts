@@ -67,7 +67,7 @@ export function newReviewType(projectId: number, name: string, hidden: boolean, 
   return { id, project_id: projectId, name, hidden, created_at: now, updated_at: now };
 }
 
-export function reviewTypeCreateChange(type: ReviewTypeDoc): ResourceChange {
+export function reviewTypeCreateChange(type: ReviewTypeDoc): ResourceChange<'review_type'> {
   return { kind: 'review_type', change_type: 'create', id: type.id, name: type.name, new_values: { ...type } };
 }
 
@@ -77,16 +77,16 @@ export function defaultReviewTypes(projectId: number, nextId: () => number, now:
 }
 
 /** Every change of a review is named by its type's name (the feed quotes it). */
-export function reviewChangeHead(review: ReviewDoc, typeName: string): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
+export function reviewChangeHead(review: ReviewDoc, typeName: string): Pick<ResourceChange<'review'>, 'kind' | 'id' | 'name'> {
   return { kind: 'review', id: review.id, name: typeName };
 }
 
-export function reviewCreateChange(review: ReviewDoc, typeName: string): ResourceChange {
+export function reviewCreateChange(review: ReviewDoc, typeName: string): ResourceChange<'review'> {
   return { ...reviewChangeHead(review, typeName), change_type: 'create', new_values: { ...review } };
 }
 
 /** The delete change of a review, whether it goes alone, with its story or with its type. */
-export function reviewDeleteChange(review: ReviewDoc, typeName: string): ResourceChange {
+export function reviewDeleteChange(review: ReviewDoc, typeName: string): ResourceChange<'review'> {
   return { ...reviewChangeHead(review, typeName), change_type: 'delete', original_values: { ...review } };
 }
 

@@ -6,7 +6,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { changedValues } from '../changed-values.js';
 import { DomainError, invalidField } from '../errors.js';
-import type { EventType, ResourceChange, ResourceRef } from '../events.js';
+import type { EventType, DecidedChange, ResourceRef } from '../events.js';
 import { storyUpdateChange } from '../story/story-changes.js';
 import {
   MAX_REVIEW_TYPE_NAME,
@@ -55,7 +55,7 @@ export function decideUpdateReviewType(input: UpdateReviewTypeInput, state: Proj
     ...(input.hidden !== undefined ? { hidden: input.hidden } : {}),
     updated_at: context.now,
   };
-  const change: ResourceChange = { kind: 'review_type', change_type: 'update', id: after.id, name: after.name, ...changedValues(before, after, ['name', 'hidden']) };
+  const change: DecidedChange = { kind: 'review_type', change_type: 'update', id: after.id, name: after.name, ...changedValues(before, after, ['name', 'hidden']) };
   return reviewTypeDecision('review_type_update', after, change);
 }
 
@@ -63,7 +63,7 @@ export function decideUpdateReviewType(input: UpdateReviewTypeInput, state: Proj
 export function decideDeleteReviewType(input: DeleteReviewTypeInput, state: ProjectState, context: DecisionContext): Decision {
   state.project();
   const type = reviewTypeOf(state, input.review_type_id);
-  const changes: ResourceChange[] = [{ kind: 'review_type', change_type: 'delete', id: type.id, name: type.name, original_values: { ...type } }];
+  const changes: DecidedChange[] = [{ kind: 'review_type', change_type: 'delete', id: type.id, name: type.name, original_values: { ...type } }];
   const touched = new Set<number>();
   for (const review of reviewsOfType(state, type.id)) {
     changes.push(reviewDeleteChange(review, type.name));
@@ -86,7 +86,7 @@ function reviewTypeName(state: ProjectState, name: string, ownId: number | null)
   return trimmed;
 }
 
-function reviewTypeDecision(type: EventType, reviewType: ReviewTypeDoc, change: ResourceChange): Decision {
+function reviewTypeDecision(type: EventType, reviewType: ReviewTypeDoc, change: DecidedChange): Decision {
   return { type, data: { changes: [change], primary_resources: [reviewTypeRef(reviewType)] }, subject: { kind: 'review_type', id: reviewType.id } };
 }
 

@@ -7,7 +7,7 @@ import type { ProjectState } from '../project-state.js';
 import { parseSearchQuery } from '../search/search-parser.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter, unauthorized, unfound, type ValidationError } from '../errors.js';
-import type { ResourceChange, ResourceRef } from '../events.js';
+import type { DecidedChange, ResourceRef } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 
 export interface SavedSearchDoc extends ResourceDoc {
@@ -53,7 +53,7 @@ export function decideCreateSavedSearch(command: CreateSavedSearchCommand, state
     created_at: context.now,
     updated_at: context.now,
   };
-  const change: ResourceChange = { kind: 'saved_search', change_type: 'create', id: search.id, name, new_values: { ...search } };
+  const change: DecidedChange = { kind: 'saved_search', change_type: 'create', id: search.id, name, new_values: { ...search } };
   return { type: 'saved_search_create', data: { changes: [change], primary_resources: [savedSearchRef(search)] }, subject: { kind: 'saved_search', id: search.id } };
 }
 
@@ -62,7 +62,7 @@ export function decideDeleteSavedSearch(command: DeleteSavedSearchCommand, state
   state.project();
   const search = state.savedSearches.get(command.search_id);
   if (!search || search.owner_id !== ownerOf(context)) throw unfound();
-  const change: ResourceChange = { kind: 'saved_search', change_type: 'delete', id: search.id, name: search.name, original_values: { ...search } };
+  const change: DecidedChange = { kind: 'saved_search', change_type: 'delete', id: search.id, name: search.name, original_values: { ...search } };
   return { type: 'saved_search_delete', data: { changes: [change], primary_resources: [savedSearchRef(search)] }, subject: { kind: 'saved_search', id: search.id } };
 }
 

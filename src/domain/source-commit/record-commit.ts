@@ -19,7 +19,7 @@ import { MAX_COMMENT_TEXT, type NewComment } from '../comment/comment-create.js'
 import type { MentionedPerson } from '../comment/mentions.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError } from '../errors.js';
-import type { ResourceChange, ResourceRef } from '../events.js';
+import type { DecidedChange, ResourceRef } from '../events.js';
 import type { StoryState } from '../project-documents.js';
 import { decideUpdateStory } from '../story/update-story.js';
 import type { CommitMove, CommitStoryReference } from './commit-message.js';
@@ -49,7 +49,7 @@ const CUT_MARKER = '\n[cut: the commit message is longer than a comment may be]'
 export function decideRecordSourceCommit(command: RecordCommitCommand, state: ProjectState, context: DecisionContext): Decision {
   // Several stories decide one after the other on a working copy; one decides on the state itself.
   const work = command.stories.length > 1 ? state.workingCopy() : state;
-  const changes: ResourceChange[] = [];
+  const changes: DecidedChange[] = [];
   const primary: ResourceRef[] = [];
   let moved = false;
   for (const reference of command.stories) {

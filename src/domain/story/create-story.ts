@@ -11,7 +11,7 @@ import { reviewCreateChange, reviewTypeName } from '../review/review-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter } from '../errors.js';
 import type { ValidationError } from '../errors.js';
-import type { ResourceChange } from '../events.js';
+import type { DecidedChange } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { LabelReference } from '../label/label-references.js';
 import type { StoryDoc, StoryPriority, StoryState, StoryType, TaskDoc } from '../project-documents.js';
@@ -123,7 +123,7 @@ export function decideCreateStory(input: CreateStoryInput, state: ProjectState, 
   story.follower_ids = followersAfter(story.follower_ids, comments.followerIds);
   const blockers = newBlockers(story.id, input.blockers ?? [], 'blockers', context);
   const reviews = newReviews(state, story.id, input.reviews ?? [], 'reviews', context);
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     ...storyWriteChanges(state, {
       before: null,
       after: story,

@@ -7,7 +7,7 @@ import type { ProjectState } from '../project-state.js';
 import { blockedStoryChangesForDeletedStory, blockerDeleteChange } from '../blocker/blocker-changes.js';
 import type { BlockerDoc } from '../blocker/blocker-changes.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange, ResourceKind } from '../events.js';
+import type { DecidedChange, ResourceKind } from '../events.js';
 import { fileDeleteChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import type { TaskDoc } from '../project-documents.js';
@@ -23,7 +23,7 @@ export interface DeleteStoryInput {
 
 export function decideDeleteStory(input: DeleteStoryInput, state: ProjectState, context: DecisionContext): Decision {
   const story = state.stories.required(input.story_id);
-  const changes: ResourceChange[] = storyWriteChanges(state, {
+  const changes: DecidedChange[] = storyWriteChanges(state, {
     before: story,
     after: null,
     createdLabels: [],
@@ -36,7 +36,7 @@ export function decideDeleteStory(input: DeleteStoryInput, state: ProjectState, 
 }
 
 /** The delete change of something inside the story, as when it goes alone. */
-function contentDeleteChange(state: ProjectState, kind: ResourceKind, doc: ResourceDoc): ResourceChange {
+function contentDeleteChange(state: ProjectState, kind: ResourceKind, doc: ResourceDoc): DecidedChange {
   if (kind === 'task') return taskDeleteChange(doc as TaskDoc);
   if (kind === 'review') return reviewDeleteChange(doc as ReviewDoc, reviewTypeName(state, doc as ReviewDoc));
   if (kind === 'blocker') return blockerDeleteChange(doc as BlockerDoc);

@@ -12,7 +12,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
-import type { ResourceChange, ResourceKind } from '../events.js';
+import type { DecidedChange, ResourceKind } from '../events.js';
 import { resolveLabels } from '../label/label-references.js';
 import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc } from '../resource-state.js';
@@ -68,7 +68,7 @@ export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: ProjectSt
   const slot = ruledSlot(target, null, story.current_state)!;
   story.rank = rankInSlot(bandOf(story.current_state), slot);
   const reviewTypes = matchReviewTypes(target, snapshot.reviewTypes, targetId, () => context.nextId('review_type'), context.now);
-  const changes: ResourceChange[] = [
+  const changes: DecidedChange[] = [
     ...storyWriteChanges(target, {
       before: null,
       after: story,
@@ -77,7 +77,7 @@ export function decideMoveStoryIn(snapshot: StoryMoveSnapshot, target: ProjectSt
       positionAfter: slotNeighbours(slot),
     }),
     ...reviewTypes.created.map(reviewTypeCreateChange),
-    ...snapshot.contents.map(({ kind, doc }): ResourceChange => {
+    ...snapshot.contents.map(({ kind, doc }): DecidedChange => {
       const { project_id: _p, ...values } = doc;
       if (kind === 'review') values['review_type_id'] = reviewTypes.idOf.get(Number(values['review_type_id'])) ?? values['review_type_id'];
       return { kind, change_type: 'create', id: doc.id, new_values: values };

@@ -2,7 +2,7 @@
 // what the activity feed shows: only changed keys plus updated_at, nulls explicit, label names beside
 // label ids, neighbours when the position moved), the labels it created and the label recounts.
 import type { ProjectState } from '../project-state.js';
-import type { ResourceChange, ResourceRef, Values } from '../events.js';
+import type { DecidedChange, ResourceRef, ResourceChange, ChangeValues } from '../events.js';
 import { emptyStoryCounts, labelCountsChange, labelRecounts } from '../label/label-counts.js';
 import { labelCreateChange } from '../label/label-references.js';
 import type { LabelDoc, StoryDoc } from '../project-documents.js';
@@ -35,28 +35,28 @@ export function storyRef(story: StoryDoc): ResourceRef {
 }
 
 /** The fields every change of a story starts with (activity: kind, id, name, story_type, story_priority). */
-function storyChangeHead(story: StoryDoc): Pick<ResourceChange, 'kind' | 'id' | 'name' | 'story_type' | 'story_priority'> {
+function storyChangeHead(story: StoryDoc): Pick<ResourceChange<'story'>, 'kind' | 'id' | 'name' | 'story_type' | 'story_priority'> {
   return { kind: 'story', id: story.id, name: story.name, story_type: story.story_type, story_priority: story.story_priority };
 }
 
 /** An update of some of a story's values, as another resource's write records it (a touch, a relabel). */
-export function storyUpdateChange(story: StoryDoc, originalValues: Values, newValues: Values): ResourceChange {
+export function storyUpdateChange(story: StoryDoc, originalValues: ChangeValues<'story'>, newValues: ChangeValues<'story'>): ResourceChange<'story'> {
   return { ...storyChangeHead(story), change_type: 'update', original_values: originalValues, new_values: newValues };
 }
 
 /** The stored attributes of a story as change values (the internal rank left out). */
-export function storyValues(story: StoryDoc): Values {
+export function storyValues(story: StoryDoc): ChangeValues<'story'> {
   const { rank: _rank, ...values } = story;
   return values;
 }
 
 /** The changes of a story write: the story's change first, then created labels, then recounts. */
-export function storyWriteChanges(state: ProjectState, write: StoryWrite): ResourceChange[] {
+export function storyWriteChanges(state: ProjectState, write: StoryWrite): DecidedChange[] {
   const story = write.after ?? write.before;
   if (!story) throw new Error('a story write needs a story on at least one side');
   const recounts = labelRecounts(state, write.before, write.after);
   const created = new Set(write.createdLabels.map((label) => label.id));
-  const changes: ResourceChange[] = [storyChange(state, write)];
+  const changes: DecidedChange[] = [storyChange(state, write)];
   for (const label of write.createdLabels) {
     const counts = recounts.find((r) => r.labelId === label.id)?.next ?? emptyStoryCounts();
     changes.push(labelCreateChange(label, counts));
@@ -68,12 +68,12 @@ export function storyWriteChanges(state: ProjectState, write: StoryWrite): Resou
 }
 
 /** Whether a story change only moved the story (the event is then a story_move). */
-export function isMoveOnly(change: ResourceChange): boolean {
+export function isMoveOnly(change: DecidedChange): boolean {
   const keys = Object.keys(change.new_values ?? {}).filter((key) => key !== 'updated_at');
   return keys.length > 0 && keys.every((key) => key === 'before_id' || key === 'after_id');
 }
 
-function storyChange(state: ProjectState, write: StoryWrite): ResourceChange {
+function storyChange(state: ProjectState, write: StoryWrite): ResourceChange<'story'> {
   const { before, after } = write;
   const head = storyChangeHead((after ?? before)!);
   if (!before) {
@@ -91,8 +91,8 @@ function storyChange(state: ProjectState, write: StoryWrite): ResourceChange {
   if (!after) {
     return { ...head, change_type: 'delete', original_values: storyValues(before) };
   }
-  const original: Values = {};
-  const next: Values = {};
+  const original: ChangeValues<'story'> = {};
+  const next: ChangeValues<'story'> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (NOT_DIFFED.has(key) || sameValue(before[key], after[key])) continue;
     original[key] = before[key] ?? null;

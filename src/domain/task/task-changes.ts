@@ -4,7 +4,7 @@
 // ("completed task: \"...\""), and every task write touches the story's updated_at, as the real
 // activity feed showed. Positions count from 1 and stay dense: the event records each shifted position.
 import type { Decision, DecisionContext } from '../decision.js';
-import type { EventType, ResourceChange } from '../events.js';
+import type { EventType, DecidedChange, ResourceChange } from '../events.js';
 import type { StoryDoc, TaskDoc } from '../project-documents.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
 
@@ -15,27 +15,27 @@ export interface TaskAddress {
 }
 
 /** The delete change of a task, whether the task goes alone or with its story. */
-export function taskDeleteChange(task: TaskDoc): ResourceChange {
+export function taskDeleteChange(task: TaskDoc): ResourceChange<'task'> {
   return { ...taskHead(task), change_type: 'delete', original_values: { ...task } };
 }
 
 /** The create change of a new task. */
-export function taskCreateChange(task: TaskDoc): ResourceChange {
+export function taskCreateChange(task: TaskDoc): ResourceChange<'task'> {
   return { ...taskHead(task), change_type: 'create', new_values: { ...task } };
 }
 
 /** What every change of a task starts with: its kind, id and description as name. */
-export function taskHead(task: TaskDoc): Pick<ResourceChange, 'kind' | 'id' | 'name'> {
+export function taskHead(task: TaskDoc): Pick<ResourceChange<'task'>, 'kind' | 'id' | 'name'> {
   return { kind: 'task', id: task.id, name: task.description };
 }
 
 /** The story touch every task write records: only updated_at moves. */
-export function storyTouchChange(story: StoryDoc, now: number): ResourceChange {
+export function storyTouchChange(story: StoryDoc, now: number): ResourceChange<'story'> {
   return storyUpdateChange(story, { updated_at: story.updated_at }, { updated_at: now });
 }
 
 /** A task write's decision: its changes, then the story touch, with the story as primary resource. */
-export function taskDecision(type: EventType, task: TaskDoc, story: StoryDoc, context: DecisionContext, changes: ResourceChange[]): Decision {
+export function taskDecision(type: EventType, task: TaskDoc, story: StoryDoc, context: DecisionContext, changes: DecidedChange[]): Decision {
   return {
     type,
     data: { changes: [...changes, storyTouchChange(story, context.now)], primary_resources: [storyRef(story)] },
@@ -44,7 +44,7 @@ export function taskDecision(type: EventType, task: TaskDoc, story: StoryDoc, co
 }
 
 /** A task moved up (1) or down (-1) one position by another task's write. */
-export function shift(task: TaskDoc, by: 1 | -1): ResourceChange {
+export function shift(task: TaskDoc, by: 1 | -1): ResourceChange<'task'> {
   return {
     ...taskHead(task),
     change_type: 'update',

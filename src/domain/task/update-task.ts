@@ -2,7 +2,7 @@
 // the project's enable_tasks.
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import type { ResourceChange } from '../events.js';
+import type { DecidedChange } from '../events.js';
 import type { TaskDoc } from '../project-documents.js';
 import { shift, taskDecision, taskHead } from './task-changes.js';
 import type { TaskAddress } from './task-changes.js';
@@ -40,12 +40,12 @@ export function decideUpdateTask(input: UpdateTaskInput, state: ProjectState, co
   }
   original.updated_at = task.updated_at;
   next.updated_at = after.updated_at;
-  const change: ResourceChange = { ...taskHead(after), change_type: 'update', original_values: original, new_values: next };
+  const change: DecidedChange = { ...taskHead(after), change_type: 'update', original_values: original, new_values: next };
   return taskDecision('task_update', task, story, context, [change, ...shiftsForMove(tasks, task, position)]);
 }
 
 /** The position changes of the other tasks when `task` moves to `position`. */
-function shiftsForMove(tasks: readonly TaskDoc[], task: TaskDoc, position: number): ResourceChange[] {
+function shiftsForMove(tasks: readonly TaskDoc[], task: TaskDoc, position: number): DecidedChange[] {
   if (position === task.position) return [];
   if (position < task.position) {
     return tasks

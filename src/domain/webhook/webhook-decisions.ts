@@ -7,7 +7,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, unfound } from '../errors.js';
-import type { ResourceChange, ResourceRef, Values } from '../events.js';
+import type { DecidedChange, ResourceRef, Values } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 
 export const WEBHOOK_VERSIONS = ['v5'] as const;
@@ -50,7 +50,7 @@ export function decideCreateWebhook(input: CreateWebhookInput, state: ProjectSta
     created_at: context.now,
     updated_at: context.now,
   };
-  const change: ResourceChange = { kind: 'webhook', change_type: 'create', id: webhook.id, name: webhookName(webhook.webhook_url), new_values: { ...webhook } };
+  const change: DecidedChange = { kind: 'webhook', change_type: 'create', id: webhook.id, name: webhookName(webhook.webhook_url), new_values: { ...webhook } };
   return { type: 'webhook_create', data: { changes: [change], primary_resources: [webhookRef(webhook)] }, subject: { kind: 'webhook', id: webhook.id } };
 }
 
@@ -75,14 +75,14 @@ export function decideUpdateWebhook(input: UpdateWebhookInput, state: ProjectSta
   }
   original.updated_at = before.updated_at;
   next.updated_at = after.updated_at;
-  const change: ResourceChange = { kind: 'webhook', change_type: 'update', id: after.id, name: webhookName(after.webhook_url), original_values: original, new_values: next };
+  const change: DecidedChange = { kind: 'webhook', change_type: 'update', id: after.id, name: webhookName(after.webhook_url), original_values: original, new_values: next };
   return { type: 'webhook_update', data: { changes: [change], primary_resources: [webhookRef(after)] }, subject: { kind: 'webhook', id: after.id } };
 }
 
 export function decideDeleteWebhook(input: DeleteWebhookInput, state: ProjectState, _context: DecisionContext): Decision {
   state.project();
   const webhook = webhookOf(state, input.webhook_id);
-  const change: ResourceChange = { kind: 'webhook', change_type: 'delete', id: webhook.id, name: webhookName(webhook.webhook_url), original_values: { ...webhook } };
+  const change: DecidedChange = { kind: 'webhook', change_type: 'delete', id: webhook.id, name: webhookName(webhook.webhook_url), original_values: { ...webhook } };
   return { type: 'webhook_delete', data: { changes: [change], primary_resources: [webhookRef(webhook)] }, subject: { kind: 'webhook', id: webhook.id } };
 }
 

@@ -8,7 +8,7 @@
 import type { PersonState } from '../person/person-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter, unfound, type ValidationError } from '../errors.js';
-import type { EventType, ResourceChange, ResourceRef } from '../events.js';
+import type { EventType, DecidedChange, ResourceRef } from '../events.js';
 import { changedValues } from '../changed-values.js';
 import type { ResourceDoc } from '../resource-state.js';
 
@@ -54,7 +54,7 @@ export function decideCreateWorkspace(command: CreateWorkspaceCommand, state: Pe
     created_at: context.now,
     updated_at: context.now,
   };
-  const change: ResourceChange = { kind: 'workspace', change_type: 'create', id: workspace.id, name: workspace.name, new_values: { ...workspace } };
+  const change: DecidedChange = { kind: 'workspace', change_type: 'create', id: workspace.id, name: workspace.name, new_values: { ...workspace } };
   return workspaceDecision('workspace_create', workspace, change);
 }
 
@@ -75,14 +75,14 @@ export function decideUpdateWorkspace(command: UpdateWorkspaceCommand, state: Pe
     ...(command.project_ids !== undefined ? { project_ids: unique(command.project_ids) } : {}),
     updated_at: context.now,
   };
-  const change: ResourceChange = { kind: 'workspace', change_type: 'update', id: after.id, name: after.name, ...changedValues(before, after, ['name', 'project_ids']) };
+  const change: DecidedChange = { kind: 'workspace', change_type: 'update', id: after.id, name: after.name, ...changedValues(before, after, ['name', 'project_ids']) };
   return workspaceDecision('workspace_update', after, change);
 }
 
 export function decideDeleteWorkspace(command: DeleteWorkspaceCommand, state: PersonState, context: DecisionContext): Decision {
   ownerOf(state, context);
   const workspace = workspaceOf(state, command.workspace_id);
-  const change: ResourceChange = { kind: 'workspace', change_type: 'delete', id: workspace.id, name: workspace.name, original_values: { ...workspace } };
+  const change: DecidedChange = { kind: 'workspace', change_type: 'delete', id: workspace.id, name: workspace.name, original_values: { ...workspace } };
   return workspaceDecision('workspace_delete', workspace, change);
 }
 
@@ -121,7 +121,7 @@ function unique(ids: readonly number[]): number[] {
   return [...new Set(ids)];
 }
 
-function workspaceDecision(type: EventType, workspace: WorkspaceDoc, change: ResourceChange): Decision {
+function workspaceDecision(type: EventType, workspace: WorkspaceDoc, change: DecidedChange): Decision {
   const ref: ResourceRef = { kind: 'workspace', id: workspace.id, name: workspace.name };
   return { type, data: { changes: [change], primary_resources: [ref] }, subject: { kind: 'workspace', id: workspace.id } };
 }

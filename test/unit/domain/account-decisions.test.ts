@@ -1,7 +1,6 @@
 import type { AccountState } from '../../../src/domain/account/account-state.js';
 import { expect } from 'chai';
 import {
-  accountMembershipOf,
   decideAddAccountMember,
   ALREADY_ACCOUNT_MEMBER,
   decideChangeAccountMember,
@@ -27,7 +26,7 @@ describe('account decisions', () => {
       created_at: T0,
       updated_at: T0,
     });
-    expect(accountMembershipOf(scenario.state, OWNER)).to.deep.include({
+    expect(scenario.state.membershipOf(OWNER)).to.deep.include({
       account_id: 3, owner: true, admin: false, project_creator: true, timekeeper: true, time_enterer: false,
     });
   });
@@ -40,9 +39,9 @@ describe('account decisions', () => {
     const scenario = withAccount();
     scenario.when(decideAddAccountMember, { personId: 50, request: { admin: true }, actorId: OWNER });
     scenario.when(decideAddAccountMember, { personId: 51, request: { project_creator: true }, actorId: 50 });
-    expect(accountMembershipOf(scenario.state, 51)).to.deep.include({ owner: false, admin: false, project_creator: true, timekeeper: false, time_enterer: false });
+    expect(scenario.state.membershipOf(51)).to.deep.include({ owner: false, admin: false, project_creator: true, timekeeper: false, time_enterer: false });
     scenario.when(decideAddAccountMember, { personId: 54, request: { owner: true }, actorId: OWNER });
-    expect(accountMembershipOf(scenario.state, 54)).to.deep.include({ owner: true, timekeeper: true, time_enterer: false });
+    expect(scenario.state.membershipOf(54)).to.deep.include({ owner: true, timekeeper: true, time_enterer: false });
     scenario.rejects(decideAddAccountMember, { personId: 52, request: {}, actorId: 51 }, 'unauthorized_operation');
     scenario.rejects(decideAddAccountMember, { personId: 52, request: { owner: true }, actorId: 50 }, 'unauthorized_operation');
     scenario.rejects(decideAddAccountMember, { personId: 52, request: {}, actorId: 999 }, 'unauthorized_operation');
@@ -64,7 +63,7 @@ describe('account decisions', () => {
   it('removes a member', () => {
     const scenario = withAccount().given(decideAddAccountMember, { personId: 50, request: {}, actorId: OWNER });
     scenario.when(decideRemoveAccountMember, { personId: 50, actorId: OWNER });
-    expect(accountMembershipOf(scenario.state, 50)).to.equal(undefined);
+    expect(scenario.state.membershipOf(50)).to.equal(undefined);
     scenario.rejects(decideRemoveAccountMember, { personId: 50, actorId: OWNER }, 'unfound_resource');
   });
 

@@ -1,3 +1,4 @@
+import type { StoryCounts } from '../../../src/domain/project-documents.js';
 import { expect } from 'chai';
 import {
   decideAddStoryLabel,
@@ -293,7 +294,7 @@ describe('update story', () => {
       const decision = project.when(decideUpdateStory, { story_id: id, current_state: 'started' });
       const recounts = decision.data.changes.filter((change) => change.kind === 'label');
       expect(recounts.map((change) => change.name)).to.deep.equal(['a', 'b']);
-      const next = recounts[0]!.new_values!.counts as Record<string, Record<string, number>>;
+      const next = recounts[0]!.new_values!.counts as StoryCounts;
       expect(next.number_of_stories_by_state).to.deep.include({ unstarted: 0, started: 1 });
       expect(next.sum_of_story_estimates_by_state).to.deep.include({ unstarted: 0, started: 2 });
       expect(project.label(a)!.counts).to.deep.equal(next);
