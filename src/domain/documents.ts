@@ -11,7 +11,7 @@ import type { IterationOverrideDoc } from './project-state.js';
 import type { ResourceDoc } from './resource-state.js';
 import type { ReviewDoc, ReviewTypeDoc } from './review/review-state.js';
 import type { SavedSearchDoc } from './saved-search/saved-search-decisions.js';
-import type { WebhookDoc } from './webhook/webhook-decisions.js';
+import type { WebhookDoc } from './webhook/webhook-rules.js';
 import type { WorkspaceDoc } from './workspace/workspace-decisions.js';
 
 export interface DocumentsByKind {

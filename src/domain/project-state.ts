@@ -17,7 +17,7 @@ import type { ReviewDoc, ReviewTypeDoc } from './review/review-state.js';
 import type { SavedSearchDoc } from './saved-search/saved-search-decisions.js';
 import { SortedBlocks } from './sorted-blocks.js';
 import { StoryOrderIndex } from './story/story-order-index.js';
-import type { WebhookDoc } from './webhook/webhook-decisions.js';
+import type { WebhookDoc } from './webhook/webhook-rules.js';
 
 /**
  * The stored form of a label name, which is also its lookup key: label names are unique per project

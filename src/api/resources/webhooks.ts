@@ -24,14 +24,10 @@ import { randomUUID } from 'node:crypto';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';
 import { invalidField } from '../../domain/errors.js';
 import { streams } from '../../domain/events.js';
-import {
-  decideCreateWebhook,
-  decideDeleteWebhook,
-  decideUpdateWebhook,
-  WEBHOOK_VERSIONS,
-  webhookUrlProblem,
-  type UpdateWebhookInput,
-} from '../../domain/webhook/webhook-decisions.js';
+import { decideCreateWebhook } from '../../domain/webhook/create-webhook.js';
+import { decideDeleteWebhook } from '../../domain/webhook/delete-webhook.js';
+import { decideUpdateWebhook, type UpdateWebhookInput } from '../../domain/webhook/update-webhook.js';
+import { WEBHOOK_VERSIONS, webhookUrlProblem } from '../../domain/webhook/webhook-rules.js';
 import type { WebhookDeliveryState } from '../../ports/webhook-deliveries.js';
 import { commandMeta } from '../command-meta.js';
 import { apiError } from '../error-catalogue.js';

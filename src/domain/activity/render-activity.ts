@@ -4,7 +4,7 @@
 import { projectIdOfStream, type RecordedEvent, type ResourceChange, type ResourceRef, type Values } from '../events.js';
 import type { ActivityChange, ActivityDoc, ActivityPerformer, ActivityResource, RenderContext } from './activity-doc.js';
 import { describeActivity } from './activity-message.js';
-import { webhookName } from '../webhook/webhook-decisions.js';
+import { webhookName } from '../webhook/webhook-rules.js';
 
 /** Shown as the performer of events written without an acting person (operator and system commands). */
 const SYSTEM_PERFORMER = { name: 'Storyline', initials: 'SL' } as const;
