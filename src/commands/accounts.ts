@@ -8,14 +8,13 @@
 // not removed from the account (400): ownership is handed over first. The check reads the read models;
 // a race with a concurrent ownership change ends with the project removal refused by its own decision
 // (the account removal then stands, the project membership stays until removed by hand).
-import {
-  decideAddAccountMember,
-  decideChangeAccountMember,
-  decideCreateAccount,
-  decideRemoveAccountMember,
-} from '../domain/account/account-decisions.js';
+import { decideAddAccountMember } from '../domain/account/add-account-member.js';
+import { decideChangeAccountMember } from '../domain/account/change-account-member.js';
+import { decideCreateAccount } from '../domain/account/create-account.js';
+import { decideRemoveAccountMember } from '../domain/account/remove-account-member.js';
 import { ACCOUNT_MEMBERSHIP_FLAGS } from '../domain/account/account-membership-flags.js';
-import { LAST_OWNER, decideRemoveMembership } from '../domain/project/membership-decisions.js';
+import { LAST_OWNER } from '../domain/project/membership-rules.js';
+import { decideRemoveMembership } from '../domain/project/remove-membership.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { PROJECT_ROLES } from '../domain/project-documents.js';
 import { streams } from '../domain/events.js';

@@ -1,6 +1,9 @@
 // Project memberships: invite by `person_id` or by email (a person unknown by that email is created
 // first, without a password, in its own stream; the membership event follows in the project stream).
-import { decideAddMembership, decideChangeMembership, decideRemoveMembership, type MemberName } from '../domain/project/membership-decisions.js';
+import { decideAddMembership } from '../domain/project/add-membership.js';
+import { decideChangeMembership } from '../domain/project/change-membership.js';
+import { decideRemoveMembership } from '../domain/project/remove-membership.js';
+import { type MemberName } from '../domain/project/membership-rules.js';
 import type { ProjectRole } from '../domain/project-documents.js';
 import { DomainError, invalidField } from '../domain/errors.js';
 import { streams } from '../domain/events.js';

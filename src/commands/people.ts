@@ -11,7 +11,10 @@
 // Email and username uniqueness is checked against the `people` read model. Creations made by this
 // process are serialised, so they never race each other; two processes creating the same email at the
 // same instant could both succeed (accepted: people are created rarely).
-import { decideCreatePerson, decideRememberPeople, decideUpdatePerson, initialsOf, type TakenIdentities } from '../domain/person/person-decisions.js';
+import { decideCreatePerson } from '../domain/person/create-person.js';
+import { decideRememberPeople } from '../domain/person/remember-people.js';
+import { decideUpdatePerson } from '../domain/person/update-person.js';
+import { initialsOf, type TakenIdentities } from '../domain/person/person-rules.js';
 import { invalidField, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/decision-states.js';

@@ -2,7 +2,9 @@
 // same request), update settings, delete. Name uniqueness is checked among the live projects of the same
 // account, read from the `projects` read model (two concurrent creates with one name can both pass:
 // accepted race).
-import { decideCreateProject, decideDeleteProject, decideUpdateProject } from '../domain/project/project-decisions.js';
+import { decideCreateProject } from '../domain/project/create-project.js';
+import { decideDeleteProject } from '../domain/project/delete-project.js';
+import { decideUpdateProject } from '../domain/project/update-project.js';
 import { DomainError, invalidField, unauthorized } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import { emptyState } from '../domain/decision-states.js';

@@ -10,9 +10,9 @@ import type { LabelDoc, MembershipDoc, ProjectDoc, StoryDoc, TaskDoc } from './p
 import type { IterationOverrideDoc } from './project-state.js';
 import type { ResourceDoc } from './resource-state.js';
 import type { ReviewDoc, ReviewTypeDoc } from './review/review-state.js';
-import type { SavedSearchDoc } from './saved-search/saved-search-decisions.js';
+import type { SavedSearchDoc } from './saved-search/saved-search-rules.js';
 import type { WebhookDoc } from './webhook/webhook-rules.js';
-import type { WorkspaceDoc } from './workspace/workspace-decisions.js';
+import type { WorkspaceDoc } from './workspace/workspace-rules.js';
 
 export interface DocumentsByKind {
   project: ProjectDoc;

@@ -6,13 +6,13 @@
 // Where a number comes from: the facts (§2.3, §4.3: project name 50, task description 1000), the issue
 // text (story name 5,000), the domain rules that already held a limit (re-used here, not repeated), and
 // otherwise a documented choice (docs/decisions.md, "Limits").
-import { ACCOUNT_NAME_MAX_LENGTH } from './account/account-decisions.js';
-import { INITIALS_MAX_LENGTH, NAME_MAX_LENGTH } from './person/person-decisions.js';
+import { ACCOUNT_NAME_MAX_LENGTH } from './account/account-rules.js';
+import { INITIALS_MAX_LENGTH, NAME_MAX_LENGTH } from './person/person-rules.js';
 import { POINT_SCALE_MAX_LENGTH } from './project/point-scale.js';
 import { DESCRIPTION_MAX_LENGTH, PROFILE_CONTENT_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from './project/project-settings.js';
 import { MAX_TASK_DESCRIPTION } from './task/task-rules.js';
 import { MAX_REVIEW_TYPE_NAME } from './review/review-state.js';
-import { MAX_NESTED_REVIEWS } from './review/review-decisions.js';
+import { MAX_NESTED_REVIEWS } from './review/review-rules.js';
 
 /** Maximum characters of each text attribute a request may set. */
 export const TEXT_LIMITS = {

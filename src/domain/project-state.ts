@@ -14,7 +14,7 @@ import type { LabelDoc, MembershipDoc, ProjectDoc, StoryDoc, TaskDoc } from './p
 import { compareKeys } from './rank.js';
 import { filledIndex, StreamState, type MaintainedIndex, type ResourceDoc } from './resource-state.js';
 import type { ReviewDoc, ReviewTypeDoc } from './review/review-state.js';
-import type { SavedSearchDoc } from './saved-search/saved-search-decisions.js';
+import type { SavedSearchDoc } from './saved-search/saved-search-rules.js';
 import { SortedBlocks } from './sorted-blocks.js';
 import { StoryOrderIndex } from './story/story-order-index.js';
 import type { WebhookDoc } from './webhook/webhook-rules.js';

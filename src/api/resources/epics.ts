@@ -11,8 +11,11 @@
 // Default keys per facts §12; `label_id`, `comments`, `comment_ids`, `follower_ids`, `before_id`,
 // `after_id` on request. `pull_requests` and `branches` in a create are refused (no source shows them).
 import type { SchemaObject } from 'ajv';
-import { decideCreateEpic, decideDeleteEpic, decideUpdateEpic } from '../../domain/epic/epic-decisions.js';
-import type { CreateEpicCommand, UpdateEpicCommand } from '../../domain/epic/epic-decisions.js';
+import { decideCreateEpic } from '../../domain/epic/create-epic.js';
+import { decideDeleteEpic } from '../../domain/epic/delete-epic.js';
+import { decideUpdateEpic } from '../../domain/epic/update-epic.js';
+import type { CreateEpicCommand } from '../../domain/epic/create-epic.js';
+import type { UpdateEpicCommand } from '../../domain/epic/update-epic.js';
 import { streams } from '../../domain/events.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';
 import type { Doc, ReadOnlyCollection } from '../../ports/read-store.js';

@@ -15,8 +15,13 @@
 // updated_at`; review `kind, id, story_id, review_type_id, reviewer_id, status, created_at, updated_at`,
 // with `review_type` (recorded beside `review_type_id` with `:default,review_type`) and `reviewer` nested
 // on request. A new project starts with Tracker's four default types (domain/review/review-state.ts).
-import { decideCreateReview, decideDeleteReview, decideUpdateReview, type NewReview } from '../../domain/review/review-decisions.js';
-import { decideCreateReviewType, decideDeleteReviewType, decideUpdateReviewType } from '../../domain/review/review-type-decisions.js';
+import { decideCreateReview } from '../../domain/review/create-review.js';
+import { decideDeleteReview } from '../../domain/review/delete-review.js';
+import { decideUpdateReview } from '../../domain/review/update-review.js';
+import { type NewReview } from '../../domain/review/review-rules.js';
+import { decideCreateReviewType } from '../../domain/review/create-review-type.js';
+import { decideDeleteReviewType } from '../../domain/review/delete-review-type.js';
+import { decideUpdateReviewType } from '../../domain/review/update-review-type.js';
 import { REVIEW_STATUSES } from '../../domain/review/review-state.js';
 import { streams } from '../../domain/events.js';
 import { TEXT_LIMITS } from '../../domain/input-limits.js';

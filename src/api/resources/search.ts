@@ -13,7 +13,8 @@
 // `invalid_parameter` on `query` saying what and at which character.
 import { invalidField } from '../../domain/errors.js';
 import { streams } from '../../domain/events.js';
-import { decideCreateSavedSearch, decideDeleteSavedSearch } from '../../domain/saved-search/saved-search-decisions.js';
+import { decideCreateSavedSearch } from '../../domain/saved-search/create-saved-search.js';
+import { decideDeleteSavedSearch } from '../../domain/saved-search/delete-saved-search.js';
 import type { Doc } from '../../ports/read-store.js';
 import { savedSearchesOf } from '../../queries/search/saved-searches.js';
 import { searchProject } from '../../queries/search/search-project.js';

@@ -15,7 +15,7 @@ import type { ReadOnlyCollection } from '../../ports/read-store.js';
 import { requestSchema, text } from '../request-schema.js';
 import { NEW_BLOCKER } from './blockers.js';
 import { NEW_REVIEW } from './reviews.js';
-import type { NewReview } from '../../domain/review/review-decisions.js';
+import type { NewReview } from '../../domain/review/review-rules.js';
 import { NEW_COMMENT, newCommentsOf } from './comment-request.js';
 import type { CommentBody } from './comment-request.js';
 

@@ -9,7 +9,10 @@
 // Recorded key set: `kind, id, name, person_id, project_ids`; `fields=:default,projects(id,name)` nests
 // the projects beside their ids. A workspace lists only the projects its person can still see. Writes
 // are events of the person's stream (domain/workspace/): no project version, no project header.
-import { decideCreateWorkspace, decideDeleteWorkspace, decideUpdateWorkspace, MAX_WORKSPACE_NAME, MAX_WORKSPACE_PROJECTS } from '../../domain/workspace/workspace-decisions.js';
+import { decideCreateWorkspace } from '../../domain/workspace/create-workspace.js';
+import { decideDeleteWorkspace } from '../../domain/workspace/delete-workspace.js';
+import { decideUpdateWorkspace } from '../../domain/workspace/update-workspace.js';
+import { MAX_WORKSPACE_NAME, MAX_WORKSPACE_PROJECTS } from '../../domain/workspace/workspace-rules.js';
 import { streams } from '../../domain/events.js';
 import { visibleProjectIds, workspacesOf, type WorkspaceReads } from '../../queries/workspaces.js';
 import { commandMeta } from '../command-meta.js';

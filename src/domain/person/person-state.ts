@@ -2,7 +2,7 @@
 // person and workspace deciders read it.
 import { unfound } from '../errors.js';
 import { StreamState, type ResourceDoc } from '../resource-state.js';
-import type { WorkspaceDoc } from '../workspace/workspace-decisions.js';
+import type { WorkspaceDoc } from '../workspace/workspace-rules.js';
 
 /** A person's profile as stored (secrets live in the credential store, never here). */
 export interface PersonDoc extends ResourceDoc {

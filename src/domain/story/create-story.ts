@@ -6,7 +6,7 @@ import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocke
 import type { NewBlocker } from '../blocker/blocker-changes.js';
 import { writeComments } from '../comment/comment-create.js';
 import type { NewComment } from '../comment/comment-create.js';
-import { newReviews, type NewReview } from '../review/review-decisions.js';
+import { newReviews, type NewReview } from '../review/review-rules.js';
 import { reviewCreateChange, reviewTypeName } from '../review/review-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidParameter } from '../errors.js';

@@ -8,7 +8,7 @@ import { decideDeleteBlocker } from '../../../src/domain/blocker/delete-blocker.
 import { decideUpdateBlocker } from '../../../src/domain/blocker/update-blocker.js';
 import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
 import type { Decision } from '../../../src/domain/decision.js';
-import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
+import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
 
 import { givenProject } from '../domain/decider-scenario.js';

@@ -1,13 +1,10 @@
 import type { AccountState } from '../../../src/domain/account/account-state.js';
 import { expect } from 'chai';
-import {
-  decideAddAccountMember,
-  ALREADY_ACCOUNT_MEMBER,
-  decideChangeAccountMember,
-  decideCreateAccount,
-  LAST_ACCOUNT_OWNER,
-  decideRemoveAccountMember,
-} from '../../../src/domain/account/account-decisions.js';
+import { decideAddAccountMember } from '../../../src/domain/account/add-account-member.js';
+import { ALREADY_ACCOUNT_MEMBER, LAST_ACCOUNT_OWNER } from '../../../src/domain/account/account-rules.js';
+import { decideChangeAccountMember } from '../../../src/domain/account/change-account-member.js';
+import { decideCreateAccount } from '../../../src/domain/account/create-account.js';
+import { decideRemoveAccountMember } from '../../../src/domain/account/remove-account-member.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const OWNER = 42;

@@ -7,7 +7,7 @@ import {
   decideUpdateComment,
 } from '../../../src/domain/comment/comment-edit.js';
 import { mentionedUsernames } from '../../../src/domain/comment/mentions.js';
-import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
+import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { decideUpdateStory } from '../../../src/domain/story/update-story.js';

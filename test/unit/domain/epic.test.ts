@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
-import { decideCreateEpic, decideDeleteEpic, decideUpdateEpic } from '../../../src/domain/epic/epic-decisions.js';
-import type { CreateEpicCommand } from '../../../src/domain/epic/epic-decisions.js';
+import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
+import { decideDeleteEpic } from '../../../src/domain/epic/delete-epic.js';
+import { decideUpdateEpic } from '../../../src/domain/epic/update-epic.js';
+import type { CreateEpicCommand } from '../../../src/domain/epic/create-epic.js';
 import { orderedEpics } from '../../../src/domain/epic/epic-order.js';
 import type { EpicDoc } from '../../../src/domain/epic/epic-state.js';
 import { decideCreateLabel } from '../../../src/domain/label/create-label.js';

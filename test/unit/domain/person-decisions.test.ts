@@ -1,6 +1,9 @@
 import type { PersonState } from '../../../src/domain/person/person-state.js';
 import { expect } from 'chai';
-import { decideCreatePerson, EMAIL_TAKEN, freeUsername, initialsOf, decideRememberPeople, decideUpdatePerson, USERNAME_TAKEN } from '../../../src/domain/person/person-decisions.js';
+import { decideCreatePerson } from '../../../src/domain/person/create-person.js';
+import { EMAIL_TAKEN, freeUsername, initialsOf, USERNAME_TAKEN } from '../../../src/domain/person/person-rules.js';
+import { decideRememberPeople } from '../../../src/domain/person/remember-people.js';
+import { decideUpdatePerson } from '../../../src/domain/person/update-person.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const nothingTaken = { emails: new Set<string>(), usernames: new Set<string>() };

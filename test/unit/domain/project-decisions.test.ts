@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { decideCreateProject, decideDeleteProject, NAME_TAKEN, decideUpdateProject, type CreateProject } from '../../../src/domain/project/project-decisions.js';
+import { decideCreateProject, type CreateProject } from '../../../src/domain/project/create-project.js';
+import { decideDeleteProject } from '../../../src/domain/project/delete-project.js';
+import { NAME_TAKEN } from '../../../src/domain/project/project-rules.js';
+import { decideUpdateProject } from '../../../src/domain/project/update-project.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const create = (request: Record<string, unknown>, extra: Partial<CreateProject> = {}): CreateProject =>

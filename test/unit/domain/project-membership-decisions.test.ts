@@ -1,6 +1,9 @@
 import { expect } from 'chai';
-import { decideAddMembership, ALREADY_MEMBER, decideChangeMembership, LAST_OWNER, decideRemoveMembership, type ChangeMembership } from '../../../src/domain/project/membership-decisions.js';
-import { decideCreateProject } from '../../../src/domain/project/project-decisions.js';
+import { decideAddMembership } from '../../../src/domain/project/add-membership.js';
+import { ALREADY_MEMBER, LAST_OWNER } from '../../../src/domain/project/membership-rules.js';
+import { decideChangeMembership, type ChangeMembership } from '../../../src/domain/project/change-membership.js';
+import { decideRemoveMembership } from '../../../src/domain/project/remove-membership.js';
+import { decideCreateProject } from '../../../src/domain/project/create-project.js';
 import { Scenario, T0 } from './decider-scenario.js';
 
 const OWNER = 42;

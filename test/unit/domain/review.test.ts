@@ -1,7 +1,11 @@
 // Review types and reviews, given / when / then on a project stream.
 import { expect } from 'chai';
-import { decideCreateReview, decideDeleteReview, decideUpdateReview } from '../../../src/domain/review/review-decisions.js';
-import { decideCreateReviewType, decideDeleteReviewType, decideUpdateReviewType } from '../../../src/domain/review/review-type-decisions.js';
+import { decideCreateReview } from '../../../src/domain/review/create-review.js';
+import { decideDeleteReview } from '../../../src/domain/review/delete-review.js';
+import { decideUpdateReview } from '../../../src/domain/review/update-review.js';
+import { decideCreateReviewType } from '../../../src/domain/review/create-review-type.js';
+import { decideDeleteReviewType } from '../../../src/domain/review/delete-review-type.js';
+import { decideUpdateReviewType } from '../../../src/domain/review/update-review-type.js';
 import type { ReviewDoc, ReviewTypeDoc } from '../../../src/domain/review/review-state.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import { decideMoveStoryIn, storyMoveSnapshot } from '../../../src/domain/story/move-story.js';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { decideCreateSavedSearch, decideDeleteSavedSearch, searchesOf } from '../../../src/domain/saved-search/saved-search-decisions.js';
+import { decideCreateSavedSearch } from '../../../src/domain/saved-search/create-saved-search.js';
+import { decideDeleteSavedSearch } from '../../../src/domain/saved-search/delete-saved-search.js';
+import { searchesOf } from '../../../src/domain/saved-search/saved-search-rules.js';
 import { EVENT_SCHEMA } from '../../../src/domain/events.js';
 import { resourcesProjection } from '../../../src/projections/resources/resources-projection.js';
 import { MEMBER, OWNER, PROJECT_ID, givenProject, problemsOf } from './decider-scenario.js';

@@ -1,7 +1,10 @@
 // Workspaces, given / when / then on a person's stream.
 import type { PersonState } from '../../../src/domain/person/person-state.js';
 import { expect } from 'chai';
-import { decideCreateWorkspace, decideDeleteWorkspace, decideUpdateWorkspace, type WorkspaceDoc } from '../../../src/domain/workspace/workspace-decisions.js';
+import { decideCreateWorkspace } from '../../../src/domain/workspace/create-workspace.js';
+import { decideDeleteWorkspace } from '../../../src/domain/workspace/delete-workspace.js';
+import { decideUpdateWorkspace } from '../../../src/domain/workspace/update-workspace.js';
+import { type WorkspaceDoc } from '../../../src/domain/workspace/workspace-rules.js';
 import { Scenario, T0, problemsOf } from './decider-scenario.js';
 
 const PERSON = 5;

@@ -2,7 +2,8 @@
 // iteration_update event creates or updates the override, or the request is refused.
 import { expect } from 'chai';
 import { decideSetIterationOverride, iterationOverrideView, overridesOf } from '../../../src/domain/iteration/iteration-override.js';
-import { decideCreateProject, decideUpdateProject } from '../../../src/domain/project/project-decisions.js';
+import { decideCreateProject } from '../../../src/domain/project/create-project.js';
+import { decideUpdateProject } from '../../../src/domain/project/update-project.js';
 import { Scenario, T0 } from '../domain/decider-scenario.js';
 
 const WEEK = 7 * 86_400_000;

@@ -4,7 +4,7 @@ import { emptyState } from '../../../src/domain/decision-states.js';
 import type { Decision, DecisionContext } from '../../../src/domain/decision.js';
 import { EVENT_SCHEMA, streams, type NewEvent } from '../../../src/domain/events.js';
 import { decideSetIterationOverride } from '../../../src/domain/iteration/iteration-override.js';
-import { decideCreateProject } from '../../../src/domain/project/project-decisions.js';
+import { decideCreateProject } from '../../../src/domain/project/create-project.js';
 import type { ProjectState } from '../../../src/domain/project-state.js';
 import { decideCreateStory, type CreateStoryInput } from '../../../src/domain/story/create-story.js';
 import { decideUpdateStory, type UpdateStoryInput } from '../../../src/domain/story/update-story.js';

@@ -11,7 +11,7 @@ import { created, deleted, logOf, updated } from './resource-events.js';
 import type { ResourceChange } from '../../../src/domain/events.js';
 import type { Decision } from '../../../src/domain/decision.js';
 import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
-import { decideCreateEpic } from '../../../src/domain/epic/epic-decisions.js';
+import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 
