@@ -24,7 +24,7 @@ import { DomainError, unfound } from '../domain/errors.js';
 import { streams } from '../domain/events.js';
 import type { StoryPriority, StoryState, StoryType } from '../domain/project-documents.js';
 import { requestedTimeZoneName } from '../domain/project/time-zone.js';
-import type { NewComment } from '../domain/comment/comment-create.js';
+import type { NewComment } from '../domain/comment/comment-writes.js';
 import { decideCreateEpic, type CreateEpicCommand } from '../domain/epic/create-epic.js';
 import { decideCreateStory, type CreateStoryInput } from '../domain/story/create-story.js';
 import { bandOf, type Band } from '../domain/story/story-order.js';

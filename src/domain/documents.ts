@@ -2,7 +2,7 @@
 // the values of a change of that kind describe (events.ts DecidedChange). Types only.
 import type { AccountDoc, AccountMembershipDoc } from './account/account-state.js';
 import type { BlockerDoc } from './blocker/blocker-changes.js';
-import type { CommentDoc } from './comment/comment-create.js';
+import type { CommentDoc } from './comment/comment-writes.js';
 import type { EpicDoc } from './epic/epic-state.js';
 import type { FileAttachmentDoc } from './file-attachment/upload-file.js';
 import type { PersonDoc } from './person/person-state.js';

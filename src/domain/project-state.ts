@@ -4,7 +4,7 @@
 // read indexes the state keeps private: made on first use, then updated with each change of their kind
 // as events are folded (changed()), so a look-up costs the same however many events came before.
 // Deciders never change the state; folding an acknowledged event does.
-import type { CommentDoc } from './comment/comment-create.js';
+import type { CommentDoc } from './comment/comment-writes.js';
 import type { EpicDoc } from './epic/epic-state.js';
 import { unfound } from './errors.js';
 import { projectIdOfStream, type ResourceKind } from './events.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideCreateBlocker } from '../../src/domain/blocker/create-blocker.js';
-import { decideCreateComment } from '../../src/domain/comment/comment-create.js';
+import { decideCreateComment } from '../../src/domain/comment/create-comment.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 
 const DAY = 24 * 60 * 60 * 1000;

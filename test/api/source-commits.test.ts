@@ -3,7 +3,7 @@
 // event per project; unknown ids, stories the person may not write and commits already recorded are
 // skipped; bodies without the required keys are 400 naming them.
 import { expect } from 'chai';
-import { MAX_COMMENT_TEXT } from '../../src/domain/comment/comment-create.js';
+import { MAX_COMMENT_TEXT } from '../../src/domain/comment/comment-writes.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 
 type Json = Record<string, any>;

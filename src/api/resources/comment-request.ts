@@ -3,8 +3,8 @@
 // (`file_attachment_ids`, `attachment_ids`), ext attachments as new objects, and the people the text
 // `@mentions` looked up by username in the people read model (usernames live outside the project's stream).
 import type { SchemaObject } from 'ajv';
-import type { AttachmentToAdd } from '../../domain/comment/comment-edit.js';
-import type { NewComment } from '../../domain/comment/comment-create.js';
+import type { AttachmentToAdd } from '../../domain/comment/comment-edits.js';
+import type { NewComment } from '../../domain/comment/comment-writes.js';
 import type { MentionedPerson } from '../../domain/comment/mentions.js';
 import { mentionedUsernames } from '../../domain/comment/mentions.js';
 import { LIST_LIMITS, TEXT_LIMITS } from '../../domain/input-limits.js';

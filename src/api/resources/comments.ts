@@ -12,9 +12,11 @@
 //
 // `@username` mentions are looked up in the people read model and passed to the decider, which makes the
 // mentioned members (and the writer) followers of the parent.
-import { decideCreateComment } from '../../domain/comment/comment-create.js';
-import { decideDeleteComment, decideDeleteCommentAttachment, decideUpdateComment } from '../../domain/comment/comment-edit.js';
-import type { UpdateCommentCommand } from '../../domain/comment/comment-edit.js';
+import { decideCreateComment } from '../../domain/comment/create-comment.js';
+import { decideDeleteComment } from '../../domain/comment/delete-comment.js';
+import { decideDeleteCommentAttachment } from '../../domain/comment/delete-comment-attachment.js';
+import { decideUpdateComment } from '../../domain/comment/update-comment.js';
+import type { UpdateCommentCommand } from '../../domain/comment/update-comment.js';
 import { streams } from '../../domain/events.js';
 import type { Doc } from '../../ports/read-store.js';
 import { commandMeta } from '../command-meta.js';

@@ -2,7 +2,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { DecidedChange } from '../events.js';
-import { commentDeleteChanges, commentsOfEpic } from '../comment/comment-edit.js';
+import { commentDeleteChanges, commentsOfEpic } from '../comment/comment-edits.js';
 import { epicChangeHead, epicOf } from './epic-state.js';
 import { epicDecision } from './epic-rules.js';
 

@@ -15,7 +15,7 @@
 // When every story is skipped there is nothing to append: `duplicate_entry`, which the command treats
 // as "nothing recorded in this project".
 import type { ProjectState } from '../project-state.js';
-import { MAX_COMMENT_TEXT, type NewComment } from '../comment/comment-create.js';
+import { MAX_COMMENT_TEXT, type NewComment } from '../comment/comment-writes.js';
 import type { MentionedPerson } from '../comment/mentions.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { DomainError } from '../errors.js';

@@ -4,8 +4,8 @@
 import type { ProjectState } from '../project-state.js';
 import { blockedStoryChanges, blockerCreateChange, newBlockers } from '../blocker/blocker-changes.js';
 import type { NewBlocker } from '../blocker/blocker-changes.js';
-import { writeComments } from '../comment/comment-create.js';
-import type { NewComment } from '../comment/comment-create.js';
+import { writeComments } from '../comment/comment-writes.js';
+import type { NewComment } from '../comment/comment-writes.js';
 import { newReviews, type NewReview } from '../review/review-rules.js';
 import { reviewCreateChange, reviewTypeName } from '../review/review-state.js';
 import type { Decision, DecisionContext } from '../decision.js';

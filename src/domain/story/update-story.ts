@@ -3,8 +3,8 @@
 // updates of the same story and go through the same decider.
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import { writeComments } from '../comment/comment-create.js';
-import type { NewComment } from '../comment/comment-create.js';
+import { writeComments } from '../comment/comment-writes.js';
+import type { NewComment } from '../comment/comment-writes.js';
 import { invalidField, invalidParameter, unfound } from '../errors.js';
 import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';

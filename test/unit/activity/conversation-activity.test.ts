@@ -6,7 +6,7 @@ import { renderActivity } from '../../../src/domain/activity/render-activity.js'
 import { decideCreateBlocker } from '../../../src/domain/blocker/create-blocker.js';
 import { decideDeleteBlocker } from '../../../src/domain/blocker/delete-blocker.js';
 import { decideUpdateBlocker } from '../../../src/domain/blocker/update-blocker.js';
-import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
+import { decideCreateComment } from '../../../src/domain/comment/create-comment.js';
 import type { Decision } from '../../../src/domain/decision.js';
 import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';

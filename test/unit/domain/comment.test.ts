@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
-import type { CommentDoc, CreateCommentCommand } from '../../../src/domain/comment/comment-create.js';
-import {
-  decideDeleteComment,
-  decideDeleteCommentAttachment,
-  decideUpdateComment,
-} from '../../../src/domain/comment/comment-edit.js';
+import { decideCreateComment } from '../../../src/domain/comment/create-comment.js';
+import type { CommentDoc } from '../../../src/domain/comment/comment-writes.js';
+import type { CreateCommentCommand } from '../../../src/domain/comment/create-comment.js';
+import { decideDeleteComment } from '../../../src/domain/comment/delete-comment.js';
+import { decideDeleteCommentAttachment } from '../../../src/domain/comment/delete-comment-attachment.js';
+import { decideUpdateComment } from '../../../src/domain/comment/update-comment.js';
 import { mentionedUsernames } from '../../../src/domain/comment/mentions.js';
 import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';

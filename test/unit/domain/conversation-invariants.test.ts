@@ -8,9 +8,10 @@ import { decideCreateBlocker } from '../../../src/domain/blocker/create-blocker.
 import { decideDeleteBlocker } from '../../../src/domain/blocker/delete-blocker.js';
 import { decideUpdateBlocker } from '../../../src/domain/blocker/update-blocker.js';
 import type { BlockerDoc } from '../../../src/domain/blocker/blocker-changes.js';
-import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
-import type { CommentDoc } from '../../../src/domain/comment/comment-create.js';
-import { decideDeleteComment, decideUpdateComment } from '../../../src/domain/comment/comment-edit.js';
+import { decideCreateComment } from '../../../src/domain/comment/create-comment.js';
+import type { CommentDoc } from '../../../src/domain/comment/comment-writes.js';
+import { decideDeleteComment } from '../../../src/domain/comment/delete-comment.js';
+import { decideUpdateComment } from '../../../src/domain/comment/update-comment.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';

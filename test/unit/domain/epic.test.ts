@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
+import { decideCreateComment } from '../../../src/domain/comment/create-comment.js';
 import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideDeleteEpic } from '../../../src/domain/epic/delete-epic.js';
 import { decideUpdateEpic } from '../../../src/domain/epic/update-epic.js';

@@ -10,7 +10,7 @@ import { resourcesProjection } from '../../../src/projections/resources/resource
 import { created, deleted, logOf, updated } from './resource-events.js';
 import type { ResourceChange } from '../../../src/domain/events.js';
 import type { Decision } from '../../../src/domain/decision.js';
-import { decideCreateComment } from '../../../src/domain/comment/comment-create.js';
+import { decideCreateComment } from '../../../src/domain/comment/create-comment.js';
 import { decideCreateEpic } from '../../../src/domain/epic/create-epic.js';
 import { decideUploadFile } from '../../../src/domain/file-attachment/upload-file.js';
 import { decideCreateStory } from '../../../src/domain/story/create-story.js';

@@ -5,6 +5,7 @@
 // following the parent. Its create change records the whole comment as the feed shows it (facts §9.2:
 // attachment lists included, the uploaded files as nested objects; spec `ext` naming); the nested
 // `file_attachments` are derived from `file_attachment_ids` and never stored on the comment.
+// What its deciders (create-comment.ts) share.
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter, unauthorized } from '../errors.js';
@@ -16,8 +17,8 @@ import { unique } from '../story/story-people.js';
 import { storyTimeProblem } from '../story/story-rules.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { ExtAttachment, NewExtAttachment } from './comment-attachments.js';
-import { commentParentOf, parentKey, parentRef, parentTouchChange } from './comment-parent.js';
-import type { CommentParent, CommentParentRef } from './comment-parent.js';
+import { parentKey, parentRef } from './comment-parent.js';
+import type { CommentParent } from './comment-parent.js';
 import { mentionedUsernames } from './mentions.js';
 import type { MentionedPerson } from './mentions.js';
 
@@ -57,21 +58,12 @@ export interface NewComment {
   created_at?: number;
 }
 
-export interface CreateCommentCommand extends NewComment, CommentParentRef {}
-
 /** Comments written for a parent in one event, and who starts following the parent because of them. */
 export interface WrittenComments {
   changes: DecidedChange[];
   /** The new comments' ids, in the order of the inputs. */
   commentIds: number[];
   followerIds: number[];
-}
-
-export function decideCreateComment(command: CreateCommentCommand, state: ProjectState, context: DecisionContext): Decision {
-  const parent = commentParentOf(state, command);
-  const written = writeComments(state, { kind: parent.kind, id: parent.doc.id }, [command], '', context);
-  const changes = [...written.changes, parentTouchChange(parent, context.now, written.followerIds)];
-  return commentDecision('comment_create', parent, written.commentIds[0]!, changes);
 }
 
 /** The one way every comment decision is built: about the comment's parent. */

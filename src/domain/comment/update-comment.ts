@@ -1,24 +1,18 @@
-// Editing and deleting comments. Only the writer edits a comment (text, attachments added or removed);
-// the writer or a project owner deletes it. A file detached from its comment, or whose comment goes,
-// loses its metadata in the same event (its blob is swept later, infra/blob-store/unreferenced-blob-sweep.ts).
-// Every write touches the parent's updated_at (facts §9.2 comment_update: comment + story update).
+// Changing a comment's text or attachments: only its writer (or an owner) may; the change records what differs.
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
-import { DomainError, invalidField, unauthorized, unfound } from '../errors.js';
+import { DomainError, invalidField, unauthorized } from '../errors.js';
 import { changedValues } from '../changed-values.js';
 import type { DecidedChange, ResourceChange } from '../events.js';
-import { attachFileChange, fileDeleteChange, findFileAttachment } from '../file-attachment/upload-file.js';
-import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
+import { attachFileChange, fileDeleteChange } from '../file-attachment/upload-file.js';
 import { allAttachmentIds, assertBounded, filesToAttach, newExtAttachments } from './comment-attachments.js';
 import type { NewExtAttachment } from './comment-attachments.js';
-import { commentDecision, commentText, mentionedMembers } from './comment-create.js';
-import type { CommentDoc } from './comment-create.js';
-import { assertCommentOf, commentParentOf, parentTouchChange } from './comment-parent.js';
-import type { CommentParent, CommentParentRef } from './comment-parent.js';
+import { commentDecision, commentText, mentionedMembers } from './comment-writes.js';
+import type { CommentDoc } from './comment-writes.js';
+import { parentTouchChange } from './comment-parent.js';
+import type { CommentParentRef } from './comment-parent.js';
 import type { MentionedPerson } from './mentions.js';
-
-/** An uploaded file to attach (by id), or a new ext attachment (no id). */
-export type AttachmentToAdd = { id: number } | NewExtAttachment;
+import { type AttachmentToAdd, commentAt, fileChangeOf } from './comment-edits.js';
 
 /** PUT on a comment: at least one of the edits below (facts §2.3, §4.3). */
 export interface UpdateCommentCommand extends CommentParentRef {
@@ -33,17 +27,6 @@ export interface UpdateCommentCommand extends CommentParentRef {
   attachments_to_add?: AttachmentToAdd[];
   /** The people the caller found for the usernames the new text mentions (mentions.ts). */
   mentioned_people?: MentionedPerson[];
-}
-
-export interface DeleteCommentCommand extends CommentParentRef {
-  comment_id: number;
-}
-
-/** DELETE .../comments/{id}/file_attachments/{id} or .../ext_attachments/{id}. */
-export interface DeleteCommentAttachmentCommand extends CommentParentRef {
-  comment_id: number;
-  file_attachment_id?: number;
-  ext_attachment_id?: number;
 }
 
 /** The keys of which a comment PUT needs one, in the order the real service listed them. */
@@ -114,57 +97,6 @@ export function decideUpdateComment(command: UpdateCommentCommand, state: Projec
   return commentDecision('comment_update', parent, comment.id, changes);
 }
 
-export function decideDeleteComment(command: DeleteCommentCommand, state: ProjectState, context: DecisionContext): Decision {
-  const { parent, comment } = commentAt(state, command);
-  const actor = context.actorId;
-  if (actor !== null && actor !== comment.person_id && state.membershipOf(actor)?.role !== 'owner') {
-    throw unauthorized('Only the writer of a comment or a project owner may delete it.');
-  }
-  const changes: DecidedChange[] = [
-    ...commentDeleteChanges(state, comment),
-    parentTouchChange(parent, context.now, []),
-  ];
-  return commentDecision('comment_delete', parent, comment.id, changes);
-}
-
-/** Removes one attachment of a comment (a comment update); unfound when the comment does not hold it. */
-export function decideDeleteCommentAttachment(
-  command: DeleteCommentAttachmentCommand,
-  state: ProjectState,
-  context: DecisionContext,
-): Decision {
-  const { comment } = commentAt(state, command);
-  const { file_attachment_id: fileId, ext_attachment_id: extId } = command;
-  if (fileId !== undefined && comment.file_attachment_ids.includes(fileId)) {
-    return decideUpdateComment({ ...command, file_attachment_ids_to_remove: [fileId] }, state, context);
-  }
-  if (extId !== undefined && comment.ext_attachment_ids.includes(extId)) {
-    return decideUpdateComment({ ...command, ext_attachment_ids_to_remove: [extId] }, state, context);
-  }
-  throw unfound();
-}
-
-/** The delete changes of a comment and of its files' metadata (a comment deleted alone or with its parent). */
-export function commentDeleteChanges(state: ProjectState, comment: CommentDoc): DecidedChange[] {
-  return [
-    { kind: 'comment', change_type: 'delete', id: comment.id, original_values: { ...comment } },
-    ...comment.file_attachment_ids.flatMap((id) => fileChangeOf(state, id, fileDeleteChange)),
-  ];
-}
-
-/** The comments of an epic (a story's are among its contents, project-state.ts storyContents). */
-export function commentsOfEpic(state: ProjectState, epicId: number): CommentDoc[] {
-  return [...state.comments].filter((comment) => comment.epic_id === epicId);
-}
-
-function commentAt(state: ProjectState, ref: CommentParentRef & { comment_id: number }): { parent: CommentParent; comment: CommentDoc } {
-  const parent = commentParentOf(state, ref);
-  const comment = state.comments.get(ref.comment_id);
-  if (!comment) throw unfound();
-  assertCommentOf(parent, comment);
-  return { parent, comment };
-}
-
 /** Every id a PUT asks to remove must be an attachment of the comment; refused by key otherwise. */
 function assertOnComment(comment: CommentDoc, command: UpdateCommentCommand): void {
   const lists: Array<[string, readonly number[] | undefined, readonly number[]]> = [
@@ -176,11 +108,6 @@ function assertOnComment(comment: CommentDoc, command: UpdateCommentCommand): vo
     const strangers = (ids ?? []).filter((id) => !held.includes(id));
     if (strangers.length > 0) throw invalidField(field, `Attachment ${strangers.join(', ')} is not on this comment.`);
   }
-}
-
-function fileChangeOf(state: ProjectState, id: number, change: (file: FileAttachmentDoc) => DecidedChange): DecidedChange[] {
-  const file = findFileAttachment(state, id);
-  return file ? [change(file)] : [];
 }
 
 /** Only the comment's changed keys, plus updated_at, as the feed shows them (nulls explicit). */
