@@ -7,7 +7,7 @@
 import type { CommentDoc } from './comment/comment-writes.js';
 import type { EpicDoc } from './epic/epic-state.js';
 import { unfound } from './errors.js';
-import { projectIdOfStream, type ResourceKind } from './events.js';
+import { projectIdOfStream } from './events.js';
 import type { FileAttachmentDoc } from './file-attachment/upload-file.js';
 import type { BlockerDoc } from './blocker/blocker-changes.js';
 import type { LabelDoc, MembershipDoc, ProjectDoc, StoryDoc, TaskDoc } from './project-documents.js';
@@ -64,14 +64,6 @@ export class ProjectState extends StreamState {
   readonly reviews = this.collection<ReviewDoc>('review');
   readonly webhooks = this.collection<WebhookDoc>('webhook');
 
-  private storyOrderIndex: StoryOrderIndex | undefined;
-  private epicOrderIndex: EpicOrderIndex | undefined;
-  private labelsByName: ByNameIndex<LabelDoc> | undefined;
-  private reviewTypesByName: ByNameIndex<ReviewTypeDoc> | undefined;
-  private tasksByStory: TasksByStoryIndex | undefined;
-  private membershipsByPerson: ByPersonIndex<MembershipDoc> | undefined;
-  private commitsByStory: CommitsByStoryIndex | undefined;
-
   get projectId(): number {
     const id = projectIdOfStream(this.stream);
     if (id === null) throw new Error(`${this.stream} is not a project stream`);
@@ -85,20 +77,17 @@ export class ProjectState extends StreamState {
 
   /** The label of that name (under normalizedLabelName), if any. */
   labelNamed(name: string): LabelDoc | undefined {
-    this.labelsByName ??= filledIndex(this.labels, new ByNameIndex<LabelDoc>(normalizedLabelName));
-    return this.labelsByName.get(name);
+    return this.indexed('label', () => filledIndex(this.labels, new ByNameIndex<LabelDoc>(normalizedLabelName))).get(name);
   }
 
   /** The review type of that name (under reviewTypeKey), if any. */
   reviewTypeNamed(name: string): ReviewTypeDoc | undefined {
-    this.reviewTypesByName ??= filledIndex(this.reviewTypes, new ByNameIndex<ReviewTypeDoc>(reviewTypeKey));
-    return this.reviewTypesByName.get(name);
+    return this.indexed('review_type', () => filledIndex(this.reviewTypes, new ByNameIndex<ReviewTypeDoc>(reviewTypeKey))).get(name);
   }
 
   /** The tasks of a story, by position. */
   tasksOf(storyId: number): readonly TaskDoc[] {
-    this.tasksByStory ??= filledIndex(this.tasks, new TasksByStoryIndex());
-    return this.tasksByStory.of(storyId);
+    return this.indexed('task', () => filledIndex(this.tasks, new TasksByStoryIndex())).of(storyId);
   }
 
   /** The task of that story, or unfound (also when the task belongs to another story). */
@@ -110,8 +99,7 @@ export class ProjectState extends StreamState {
 
   /** The person's membership of the project, if any. */
   membershipOf(personId: number): MembershipDoc | undefined {
-    this.membershipsByPerson ??= filledIndex(this.memberships, new ByPersonIndex<MembershipDoc>());
-    return this.membershipsByPerson.of(personId);
+    return this.indexed('project_membership', () => filledIndex(this.memberships, new ByPersonIndex<MembershipDoc>())).of(personId);
   }
 
   isMember(personId: number): boolean {
@@ -124,24 +112,18 @@ export class ProjectState extends StreamState {
 
   /** The project's stories in the one order, all of them and per state (story/story-order.ts reads it). */
   storyOrder(): StoryOrderIndex {
-    if (!this.storyOrderIndex) {
-      const index = new StoryOrderIndex();
-      for (const story of [...this.stories].sort(StoryOrderIndex.inOrder)) index.replace(undefined, story);
-      this.storyOrderIndex = index;
-    }
-    return this.storyOrderIndex;
+    // filled in order, after one sort: each insert then lands at an end
+    return this.indexed('story', () => filledIndex([...this.stories].sort(StoryOrderIndex.inOrder), new StoryOrderIndex()));
   }
 
   /** The project's epics in their order (epic/epic-order.ts reads it). */
   epicOrder(): SortedBlocks<EpicDoc> {
-    this.epicOrderIndex ??= filledIndex(this.epics, new EpicOrderIndex());
-    return this.epicOrderIndex.all;
+    return this.indexed('epic', () => filledIndex(this.epics, new EpicOrderIndex())).all;
   }
 
   /** Whether a comment of the story already records that commit (its `commit_identifier`). */
   recordsCommit(storyId: number, commitId: string): boolean {
-    this.commitsByStory ??= filledIndex(this.comments, new CommitsByStoryIndex());
-    return this.commitsByStory.records(storyId, commitId);
+    return this.indexed('comment', () => filledIndex(this.comments, new CommitsByStoryIndex())).records(storyId, commitId);
   }
 
   /**
@@ -160,33 +142,6 @@ export class ProjectState extends StreamState {
       if (doc.comment_id !== undefined && commentIds.has(doc.comment_id)) contents.push({ kind: 'file_attachment', doc });
     }
     return contents;
-  }
-
-  protected override changed(kind: ResourceKind, before: ResourceDoc | undefined, after: ResourceDoc | null): void {
-    const index = this.indexOf(kind);
-    if (index) index.replace(before, after);
-  }
-
-  /** The index kept over a kind, when one has been made. */
-  private indexOf(kind: ResourceKind): MaintainedIndex | undefined {
-    switch (kind) {
-      case 'story':
-        return this.storyOrderIndex as MaintainedIndex | undefined;
-      case 'epic':
-        return this.epicOrderIndex as MaintainedIndex | undefined;
-      case 'label':
-        return this.labelsByName as MaintainedIndex | undefined;
-      case 'review_type':
-        return this.reviewTypesByName as MaintainedIndex | undefined;
-      case 'task':
-        return this.tasksByStory as MaintainedIndex | undefined;
-      case 'project_membership':
-        return this.membershipsByPerson as MaintainedIndex | undefined;
-      case 'comment':
-        return this.commitsByStory as MaintainedIndex | undefined;
-      default:
-        return undefined;
-    }
   }
 }
 

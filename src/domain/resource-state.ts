@@ -128,6 +128,8 @@ export class StreamState {
   lastEventId: string | null = null;
   /** The documents by kind and id: the storage behind the collections, in fold order. */
   private readonly docs: DocumentsByKind = new Map();
+  /** The index kept over each kind that has one (at most one per kind), made on first use. */
+  private readonly indexes = new Map<ResourceKind, MaintainedIndex>();
 
   /** An empty state, or one holding what `from` holds (a snapshot; a state to copy, its documents shared). */
   constructor(
@@ -145,6 +147,17 @@ export class StreamState {
         this.docs.set(kind, new Map(docs.map((doc) => [doc.id, doc])));
       }
     }
+  }
+
+  /**
+   * The index a subclass keeps over one kind: made by `build` on first use (filled from the kind's
+   * documents, usually through filledIndex), then updated with every change of that kind as events
+   * are folded, so a look-up never rebuilds it. Made lazily: replay folds many states no decision reads.
+   */
+  protected indexed<T extends MaintainedIndex<never>>(kind: ResourceKind, build: () => T): T {
+    let index = this.indexes.get(kind);
+    if (!index) this.indexes.set(kind, (index = build() as unknown as MaintainedIndex));
+    return index as unknown as T;
   }
 
   /** The typed collection of one kind of document (subclasses name theirs). */
@@ -196,12 +209,6 @@ export class StreamState {
     return { stream: this.stream, format: DECISION_STATE_FORMAT, version: this.version, updatedAt: this.updatedAt, lastEventId: this.lastEventId, docs };
   }
 
-  /**
-   * A document changed: `before` is its previous version (undefined: created), `after` its new one
-   * (null: deleted). Subclasses keep their indexes current here.
-   */
-  protected changed(_kind: ResourceKind, _before: ResourceDoc | undefined, _after: ResourceDoc | null): void {}
-
   private fold(changes: readonly ResourceChange[]): void {
     for (const change of changes) {
       let docs = this.docs.get(change.kind);
@@ -210,16 +217,12 @@ export class StreamState {
       const next = applyChange(before, change);
       if (next) docs.set(change.id, next);
       else docs.delete(change.id);
-      this.changed(change.kind, before, next);
+      this.indexes.get(change.kind)?.replace(before, next);
     }
   }
 }
 
-/**
- * An index over the documents of one kind that its state keeps current with every change of that kind:
- * made on first use (filled from the state's documents), so replay, which folds many states no decision
- * reads, never builds one, and a read never rebuilds one.
- */
+/** An index over the documents of one kind that its state keeps current with every change of that kind (StreamState.indexed). */
 export interface MaintainedIndex<D extends ResourceDoc = ResourceDoc> {
   /** A document changed: `before` is its previous version (undefined: created), `after` its new one (null: deleted). */
   replace(before: D | undefined, after: D | null): void;
