@@ -5,7 +5,6 @@
 import type { ProjectState } from '../project-state.js';
 import type { DecisionContext } from '../decision.js';
 import { invalidField } from '../errors.js';
-import { findFileAttachment } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 
 /** The most attachments one request may name in one list (bounds every loop over them). */
@@ -40,7 +39,7 @@ export function filesToAttach(state: ProjectState, ids: readonly number[], field
   assertBounded(ids, field);
   const files: FileAttachmentDoc[] = [];
   for (const id of new Set(ids)) {
-    const file = findFileAttachment(state, id);
+    const file = state.fileAttachments.get(id);
     if (!file) throw invalidField(field, `File attachment ${id} does not exist in this project; upload the file first.`);
     if (file.comment_id !== undefined && file.comment_id !== commentId) {
       throw invalidField(field, `File attachment ${id} is already attached to another comment.`);

@@ -6,7 +6,7 @@
 import type { ProjectState } from '../project-state.js';
 import { unfound } from '../errors.js';
 import type { DecidedChange } from '../events.js';
-import { fileDeleteChange, findFileAttachment } from '../file-attachment/upload-file.js';
+import { fileDeleteChange } from '../file-attachment/upload-file.js';
 import type { FileAttachmentDoc } from '../file-attachment/upload-file.js';
 import type { NewExtAttachment } from './comment-attachments.js';
 import type { CommentDoc } from './comment-writes.js';
@@ -38,6 +38,6 @@ export function commentAt(state: ProjectState, ref: CommentParentRef & { comment
 }
 
 export function fileChangeOf(state: ProjectState, id: number, change: (file: FileAttachmentDoc) => DecidedChange): DecidedChange[] {
-  const file = findFileAttachment(state, id);
+  const file = state.fileAttachments.get(id);
   return file ? [change(file)] : [];
 }

@@ -4,7 +4,7 @@
 import type { ProjectState } from '../project-state.js';
 import { invalidParameter, unfound } from '../errors.js';
 import type { DecidedChange, ResourceRef, Values } from '../events.js';
-import { epicOf, epicRef, epicUpdateChange } from '../epic/epic-state.js';
+import { epicRef, epicUpdateChange } from '../epic/epic-state.js';
 import type { EpicDoc } from '../epic/epic-state.js';
 import type { StoryDoc } from '../project-documents.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
@@ -25,7 +25,7 @@ export function commentParentOf(state: ProjectState, ref: CommentParentRef): Com
   if (hasStory === hasEpic) {
     throw invalidParameter([{ field: hasStory ? 'epic_id' : 'story_id', problem: 'A comment belongs to one story or one epic.' }]);
   }
-  return hasStory ? { kind: 'story', doc: state.stories.required(ref.story_id!) } : { kind: 'epic', doc: epicOf(state, ref.epic_id!) };
+  return hasStory ? { kind: 'story', doc: state.stories.required(ref.story_id!) } : { kind: 'epic', doc: state.epics.required(ref.epic_id!) };
 }
 
 /** The attribute a comment of this parent carries: `story_id` or `epic_id`. */

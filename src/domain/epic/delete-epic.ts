@@ -3,7 +3,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { DecidedChange } from '../events.js';
 import { commentDeleteChanges, commentsOfEpic } from '../comment/comment-edits.js';
-import { epicChangeHead, epicOf } from './epic-state.js';
+import { epicChangeHead } from './epic-state.js';
 import { epicDecision } from './epic-rules.js';
 
 export interface DeleteEpicCommand {
@@ -12,7 +12,7 @@ export interface DeleteEpicCommand {
 
 export function decideDeleteEpic(command: DeleteEpicCommand, state: ProjectState, _context: DecisionContext): Decision {
   state.project();
-  const epic = epicOf(state, command.epic_id);
+  const epic = state.epics.required(command.epic_id);
   const { rank: _rank, ...values } = epic;
   const changes: DecidedChange[] = [
     { ...epicChangeHead(epic), change_type: 'delete', original_values: values },

@@ -1,6 +1,5 @@
 // An epic as the project's state holds it, and how writes find one.
 import type { ProjectState } from '../project-state.js';
-import { unfound } from '../errors.js';
 import type { ResourceRef, ResourceChange, ChangeValues } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 
@@ -15,13 +14,6 @@ export interface EpicDoc extends ResourceDoc {
   created_at: number;
   updated_at: number;
   rank: string;
-}
-
-/** The epic, or unfound. */
-export function epicOf(state: ProjectState, id: number): EpicDoc {
-  const epic = state.epics.get(id);
-  if (!epic) throw unfound();
-  return epic;
 }
 
 /** The epic whose label this is, if any (a label belongs to at most one epic). */

@@ -7,7 +7,7 @@ import { emptyStoryCounts } from '../label/label-counts.js';
 import { labelCreateChange } from '../label/label-references.js';
 import type { Neighbours, PositionRequest } from '../story/story-order.js';
 import { epicNeighbours, epicSlot, epicSlotNeighbours, rankInEpicSlot } from './epic-order.js';
-import { epicChangeHead, epicOf } from './epic-state.js';
+import { epicChangeHead } from './epic-state.js';
 import type { EpicDoc } from './epic-state.js';
 import { type EpicLabelReference, epicDecision, epicName, epicLabel } from './epic-rules.js';
 
@@ -21,7 +21,7 @@ export interface UpdateEpicCommand extends PositionRequest {
 
 export function decideUpdateEpic(command: UpdateEpicCommand, state: ProjectState, context: DecisionContext): Decision {
   state.project();
-  const before = epicOf(state, command.epic_id);
+  const before = state.epics.required(command.epic_id);
   const name = command.name !== undefined ? epicName(command.name) : before.name;
   const relabelled = command.label !== undefined || command.label_id !== undefined;
   const label = relabelled ? epicLabel(state, command, name, before.id, context) : null;

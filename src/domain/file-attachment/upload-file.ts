@@ -68,10 +68,6 @@ function fileAttachmentDecision(type: EventType, file: FileAttachmentDoc, change
   return { type, data: { changes, primary_resources: [fileAttachmentRef(file)] }, subject: { kind: 'file_attachment', id: file.id } };
 }
 
-export function findFileAttachment(state: ProjectState, id: number): FileAttachmentDoc | undefined {
-  return state.fileAttachments.get(id);
-}
-
 /** The change that attaches an uploaded file to a comment. */
 export function attachFileChange(file: FileAttachmentDoc, commentId: number, now: number): ResourceChange<'file_attachment'> {
   return {

@@ -3,7 +3,7 @@ import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { DecidedChange } from '../events.js';
 import { storyUpdateChange } from '../story/story-changes.js';
-import { reviewDeleteChange, reviewTypeOf, reviewsOfType } from './review-state.js';
+import { reviewDeleteChange, reviewsOfType } from './review-state.js';
 import { reviewTypeRef } from './review-type-rules.js';
 
 export interface DeleteReviewTypeInput {
@@ -13,7 +13,7 @@ export interface DeleteReviewTypeInput {
 /** Deletes the type and every review of it (their stories touched), in one event. */
 export function decideDeleteReviewType(input: DeleteReviewTypeInput, state: ProjectState, context: DecisionContext): Decision {
   state.project();
-  const type = reviewTypeOf(state, input.review_type_id);
+  const type = state.reviewTypes.required(input.review_type_id);
   const changes: DecidedChange[] = [{ kind: 'review_type', change_type: 'delete', id: type.id, name: type.name, original_values: { ...type } }];
   const touched = new Set<number>();
   for (const review of reviewsOfType(state, type.id)) {

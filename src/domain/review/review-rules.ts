@@ -9,7 +9,7 @@ import { invalidField, invalidParameter, type ValidationError } from '../errors.
 import type { EventType, DecidedChange } from '../events.js';
 import type { StoryDoc } from '../project-documents.js';
 import { storyRef, storyUpdateChange } from '../story/story-changes.js';
-import { REVIEW_STATUSES, findReviewType, isReviewStatus, type ReviewDoc, type ReviewStatus } from './review-state.js';
+import { REVIEW_STATUSES, isReviewStatus, type ReviewDoc, type ReviewStatus } from './review-state.js';
 
 /** The most reviews one story create may carry (bounds the loop over them). */
 export const MAX_NESTED_REVIEWS = 100;
@@ -43,7 +43,7 @@ export function newReviews(state: ProjectState, storyId: number, inputs: readonl
 }
 
 export function typeProblems(state: ProjectState, typeId: unknown, field: string): ValidationError[] {
-  const type = typeof typeId === 'number' ? findReviewType(state, typeId) : undefined;
+  const type = typeof typeId === 'number' ? state.reviewTypes.get(typeId) : undefined;
   if (!type) return [{ field, problem: `Review type ${String(typeId)} is not a review type of this project.` }];
   if (type.hidden) return [{ field, problem: `Review type "${type.name}" is hidden: new reviews cannot use it.` }];
   return [];

@@ -39,17 +39,6 @@ export function isReviewStatus(value: unknown): value is ReviewStatus {
   return typeof value === 'string' && (REVIEW_STATUSES as readonly string[]).includes(value);
 }
 
-/** The review type, or unfound. */
-export function reviewTypeOf(state: ProjectState, id: number): ReviewTypeDoc {
-  const type = state.reviewTypes.get(id);
-  if (!type) throw unfound();
-  return type;
-}
-
-export function findReviewType(state: ProjectState, id: number): ReviewTypeDoc | undefined {
-  return state.reviewTypes.get(id);
-}
-
 /** The review of that story, or unfound (also when it belongs to another story). */
 export function reviewOf(state: ProjectState, storyId: number, reviewId: number): ReviewDoc {
   const review = state.reviews.get(reviewId);
@@ -92,7 +81,7 @@ export function reviewDeleteChange(review: ReviewDoc, typeName: string): Resourc
 
 /** The name of a review's type as the state holds it ('' for a type that is gone). */
 export function reviewTypeName(state: ProjectState, review: ReviewDoc): string {
-  return findReviewType(state, review.review_type_id)?.name ?? '';
+  return state.reviewTypes.get(review.review_type_id)?.name ?? '';
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Decision, DecisionContext } from '../decision.js';
 import { changedValues } from '../changed-values.js';
 import { DomainError } from '../errors.js';
 import type { DecidedChange } from '../events.js';
-import { reviewTypeOf, type ReviewTypeDoc } from './review-state.js';
+import { type ReviewTypeDoc } from './review-state.js';
 import { reviewTypeName, reviewTypeDecision } from './review-type-rules.js';
 
 export interface UpdateReviewTypeInput {
@@ -15,7 +15,7 @@ export interface UpdateReviewTypeInput {
 
 export function decideUpdateReviewType(input: UpdateReviewTypeInput, state: ProjectState, context: DecisionContext): Decision {
   state.project();
-  const before = reviewTypeOf(state, input.review_type_id);
+  const before = state.reviewTypes.required(input.review_type_id);
   if (input.name === undefined && input.hidden === undefined) {
     throw new DomainError('invalid_parameter', {
       general_problem: 'this endpoint requires at least one of the following parameters: hidden, name',

@@ -18,7 +18,7 @@ import type { StoryDoc } from '../project-documents.js';
 import type { ResourceDoc } from '../resource-state.js';
 import { decideDeleteStory } from './delete-story.js';
 import { storyRef, storyWriteChanges } from './story-changes.js';
-import { findReviewType, matchReviewTypes, reviewTypeCreateChange, type ReviewDoc, type ReviewTypeDoc } from '../review/review-state.js';
+import { matchReviewTypes, reviewTypeCreateChange, type ReviewDoc, type ReviewTypeDoc } from '../review/review-state.js';
 import { bandOf, rankInSlot, ruledSlot, slotNeighbours } from './story-order.js';
 import { storyRuleViolations } from './story-rules.js';
 
@@ -45,7 +45,7 @@ export function storyMoveSnapshot(source: ProjectState, storyId: number): StoryM
     story,
     labelNames: story.label_ids.flatMap((id) => source.labels.get(id)?.name ?? []),
     contents,
-    reviewTypes: [...reviewTypeIds].flatMap((id) => findReviewType(source, id) ?? []),
+    reviewTypes: [...reviewTypeIds].flatMap((id) => source.reviewTypes.get(id) ?? []),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import type { DecidedChange, Values } from '../events.js';
-import { type WebhookDoc, webhookOf, webhookName, checkedUrl, checkedVersion, webhookRef } from './webhook-rules.js';
+import { type WebhookDoc, webhookName, checkedUrl, checkedVersion, webhookRef } from './webhook-rules.js';
 
 export interface UpdateWebhookInput {
   webhook_id: number;
@@ -15,7 +15,7 @@ export interface UpdateWebhookInput {
 /** A change of URL, version or secret; every update (even of nothing) resumes deliveries that stopped failing. */
 export function decideUpdateWebhook(input: UpdateWebhookInput, state: ProjectState, context: DecisionContext): Decision {
   state.project();
-  const before = webhookOf(state, input.webhook_id);
+  const before = state.webhooks.required(input.webhook_id);
   const after: WebhookDoc = {
     ...before,
     ...(input.webhook_url !== undefined ? { webhook_url: checkedUrl(input.webhook_url) } : {}),

@@ -5,8 +5,7 @@
 // enters an event; a new secret is a new ref (the API stores the secret under it before deciding).
 // Whether the URL's host is a public address is checked by the API before deciding (it needs DNS).
 // What its deciders (create-webhook.ts, update-webhook.ts, delete-webhook.ts) share.
-import type { ProjectState } from '../project-state.js';
-import { invalidField, unfound } from '../errors.js';
+import { invalidField } from '../errors.js';
 import type { ResourceRef } from '../events.js';
 import type { ResourceDoc } from '../resource-state.js';
 
@@ -19,12 +18,6 @@ export interface WebhookDoc extends ResourceDoc {
   secret_ref?: string;
   created_at: number;
   updated_at: number;
-}
-
-export function webhookOf(state: ProjectState, id: number): WebhookDoc {
-  const webhook = state.webhooks.get(id);
-  if (!webhook) throw unfound();
-  return webhook;
 }
 
 /** Why `url` cannot be a webhook's address (not absolute, not http or https, unparsable), or null. */

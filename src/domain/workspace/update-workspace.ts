@@ -4,7 +4,7 @@ import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
 import type { DecidedChange } from '../events.js';
 import { changedValues } from '../changed-values.js';
-import { type WorkspaceDoc, ownerOf, workspaceOf, nameProblems, projectProblems, unique, workspaceDecision } from './workspace-rules.js';
+import { type WorkspaceDoc, ownerOf, nameProblems, projectProblems, unique, workspaceDecision } from './workspace-rules.js';
 
 export interface UpdateWorkspaceCommand {
   workspace_id: number;
@@ -15,7 +15,7 @@ export interface UpdateWorkspaceCommand {
 
 export function decideUpdateWorkspace(command: UpdateWorkspaceCommand, state: PersonState, context: DecisionContext): Decision {
   ownerOf(state, context);
-  const before = workspaceOf(state, command.workspace_id);
+  const before = state.workspaces.required(command.workspace_id);
   if (command.name === undefined && command.project_ids === undefined) {
     throw invalidField('name', 'this endpoint requires at least one of the following parameters: name, project_ids');
   }

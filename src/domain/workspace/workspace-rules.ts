@@ -26,17 +26,8 @@ export interface WorkspaceDoc extends ResourceDoc {
 
 /** The person whose stream this is; only they write their workspaces. */
 export function ownerOf(state: PersonState, context: DecisionContext): number {
-  const personId = state.stream.startsWith('person-') ? Number(state.stream.slice('person-'.length)) : Number.NaN;
-  if (!Number.isSafeInteger(personId)) throw new Error(`${state.stream} is not a person stream`);
-  if (context.actorId !== personId) throw unfound();
-  return personId;
-}
-
-/** The person's workspace, or unfound (a workspace is never another person's). */
-export function workspaceOf(state: PersonState, id: number): WorkspaceDoc {
-  const workspace = state.workspaces.get(id);
-  if (!workspace) throw unfound();
-  return workspace;
+  if (context.actorId !== state.personId) throw unfound();
+  return state.personId;
 }
 
 export function nameProblems(name: unknown): ValidationError[] {
