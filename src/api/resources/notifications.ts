@@ -14,7 +14,8 @@
 //                                         the caller's own only (403 otherwise); `timestamp` (ms) must be
 //                                         the created_at of one of their notifications; those created
 //                                         after it; always enveloped, always ms
-import { decideMarkNotificationsRead, decideReadNotification } from '../../domain/notification/notification-read.js';
+import { decideMarkNotificationsRead } from '../../domain/notification/mark-notifications-read.js';
+import { decideReadNotification } from '../../domain/notification/read-notification.js';
 import { notificationMessage } from '../../domain/notification/notification-message.js';
 import { invalidField } from '../../domain/errors.js';
 import { streams } from '../../domain/events.js';

@@ -23,13 +23,11 @@ import { normalizedLabelName } from '../../domain/project-state.js';
 import { streams } from '../../domain/events.js';
 import { decideCreateStory } from '../../domain/story/create-story.js';
 import { decideDeleteStory } from '../../domain/story/delete-story.js';
-import {
-  decideAddStoryLabel,
-  decideAddStoryOwner,
-  decideRemoveStoryLabel,
-  decideRemoveStoryOwner,
-  decideUpdateStory,
-} from '../../domain/story/update-story.js';
+import { decideAddStoryLabel } from '../../domain/story/add-story-label.js';
+import { decideAddStoryOwner } from '../../domain/story/add-story-owner.js';
+import { decideRemoveStoryLabel } from '../../domain/story/remove-story-label.js';
+import { decideRemoveStoryOwner } from '../../domain/story/remove-story-owner.js';
+import { decideUpdateStory } from '../../domain/story/update-story.js';
 import { moveStory } from '../../commands/story-move.js';
 import { commandMeta } from '../command-meta.js';
 import type { Doc } from '../../ports/read-store.js';

@@ -1,27 +1,18 @@
 // Updating a story (partial): attributes, state moves with their side effects (accepted_at, position),
-// people, labels and an explicit position. Sub-resource writes (a story's labels and owners) are
-// updates of the same story and go through the same decider.
+// people, labels and an explicit position. Sub-resource writes (a story's labels and owners:
+// add-story-label.ts, remove-story-label.ts, add-story-owner.ts, remove-story-owner.ts) are updates of the
+// same story and go through this decider.
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { writeComments } from '../comment/comment-writes.js';
 import type { NewComment } from '../comment/comment-writes.js';
-import { invalidField, invalidParameter, unfound } from '../errors.js';
+import { invalidField, invalidParameter } from '../errors.js';
 import type { ValidationError } from '../errors.js';
 import { resolveLabels } from '../label/label-references.js';
-import type { LabelReference } from '../label/label-references.js';
 import type { ProjectDoc, StoryDoc, StoryState } from '../project-documents.js';
 import { optional, type StoryAttributes } from './create-story.js';
 import { isMoveOnly, storyRef, storyWriteChanges } from './story-changes.js';
-import {
-  bandOf,
-  hasPositionRequest,
-  neighbours,
-  rankInSlot,
-  requestedSlot,
-  ruledSlot,
-  slotNeighbours,
-  UNMOVED,
-} from './story-order.js';
+import { bandOf, hasPositionRequest, neighbours, rankInSlot, requestedSlot, ruledSlot, slotNeighbours, UNMOVED } from './story-order.js';
 import type { Neighbours, Slot } from './story-order.js';
 import { followersAfter, nonMemberProblems, requestedOwners, unique } from './story-people.js';
 import { isEstimable, storyRuleViolations, storyTimeProblem } from './story-rules.js';
@@ -132,51 +123,6 @@ export function decideUpdateStory(input: UpdateStoryInput, state: ProjectState, 
     data: { changes, primary_resources: [storyRef(after)] },
     subject: { kind: 'story', id: after.id },
   };
-}
-
-export interface StoryLabelInput {
-  story_id: number;
-  /** An existing label's id, or a name (a label is created when none has it). */
-  label: LabelReference;
-}
-
-/** Adds a label to a story (a story update; adding a label it has already only touches it). */
-export function decideAddStoryLabel(input: StoryLabelInput, state: ProjectState, context: DecisionContext): Decision {
-  const story = state.stories.required(input.story_id);
-  const current: LabelReference[] = story.label_ids.map((id) => ({ id }));
-  return decideUpdateStory({ story_id: story.id, labels: [...current, input.label] }, state, context);
-}
-
-export interface StoryLabelRemoval {
-  story_id: number;
-  label_id: number;
-}
-
-/** Removes a label from a story; unfound when the story does not carry it. */
-export function decideRemoveStoryLabel(input: StoryLabelRemoval, state: ProjectState, context: DecisionContext): Decision {
-  const story = state.stories.required(input.story_id);
-  if (!story.label_ids.includes(input.label_id)) throw unfound();
-  const labelIds = story.label_ids.filter((id) => id !== input.label_id);
-  return decideUpdateStory({ story_id: story.id, label_ids: labelIds }, state, context);
-}
-
-export interface StoryOwnerInput {
-  story_id: number;
-  person_id: number;
-}
-
-/** Adds an owner at the end of the story's owners (a story update). */
-export function decideAddStoryOwner(input: StoryOwnerInput, state: ProjectState, context: DecisionContext): Decision {
-  const story = state.stories.required(input.story_id);
-  return decideUpdateStory({ story_id: story.id, owner_ids: [...story.owner_ids, input.person_id] }, state, context);
-}
-
-/** Removes an owner; unfound when the person does not own the story. */
-export function decideRemoveStoryOwner(input: StoryOwnerInput, state: ProjectState, context: DecisionContext): Decision {
-  const story = state.stories.required(input.story_id);
-  if (!story.owner_ids.includes(input.person_id)) throw unfound();
-  const owners = story.owner_ids.filter((id) => id !== input.person_id);
-  return decideUpdateStory({ story_id: story.id, owner_ids: owners }, state, context);
 }
 
 /**

@@ -1,12 +1,10 @@
 import type { StoryCounts } from '../../../src/domain/project-documents.js';
 import { expect } from 'chai';
-import {
-  decideAddStoryLabel,
-  decideAddStoryOwner,
-  decideRemoveStoryLabel,
-  decideRemoveStoryOwner,
-  decideUpdateStory,
-} from '../../../src/domain/story/update-story.js';
+import { decideAddStoryLabel } from '../../../src/domain/story/add-story-label.js';
+import { decideAddStoryOwner } from '../../../src/domain/story/add-story-owner.js';
+import { decideRemoveStoryLabel } from '../../../src/domain/story/remove-story-label.js';
+import { decideRemoveStoryOwner } from '../../../src/domain/story/remove-story-owner.js';
+import { decideUpdateStory } from '../../../src/domain/story/update-story.js';
 import { decideDeleteStory } from '../../../src/domain/story/delete-story.js';
 import type { ResourceChange } from '../../../src/domain/events.js';
 import { MEMBER, OWNER, STRANGER, PROJECT_T0 as T0, givenProject, problemsOf } from './decider-scenario.js';
