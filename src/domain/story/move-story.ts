@@ -9,6 +9,7 @@
 // rejected rather than silently dropped). The caller appends the target event first (see
 // src/commands/story-move.ts for the window between the two appends). Each event names the other project,
 // with its name, as secondary resource, so both feeds say where the story went or came from.
+// Both deciders live here, one move's two halves: the snapshot the first takes travels to the second.
 import type { ProjectState } from '../project-state.js';
 import type { Decision, DecisionContext } from '../decision.js';
 import { invalidField, invalidParameter } from '../errors.js';
