@@ -49,8 +49,8 @@ export type Values = Record<string, unknown>;
  */
 export type ChangeValues<K extends ResourceKind = ResourceKind> = { [F in keyof DocumentsByKind[K]]?: DocumentsByKind[K][F] | null } & Values;
 
-/** One change of one resource of kind K. */
-export interface ResourceChangeOf<K extends ResourceKind> {
+/** One change of one resource: its kind, and its values as V holds them. */
+interface ChangeOf<K extends ResourceKind, V> {
   kind: K;
   change_type: ChangeType;
   id: number;
@@ -59,25 +59,18 @@ export interface ResourceChangeOf<K extends ResourceKind> {
   story_type?: string;
   story_priority?: string;
   /** Only the attributes that changed, before the change (update and delete). */
-  original_values?: ChangeValues<K>;
+  original_values?: V;
   /** Only the attributes that changed, after the change (create: the whole resource). */
-  new_values?: ChangeValues<K>;
+  new_values?: V;
   /** Internal priority-order key (stories, epics). Folded into state and read models, never rendered. */
   rank?: string;
 }
 
+/** A change of a resource of kind K, its values typed by that kind. */
+export type ResourceChangeOf<K extends ResourceKind> = ChangeOf<K, ChangeValues<K>>;
+
 /** A change of any kind as an event holds it (values open: the log keeps what older schemas wrote too). */
-export interface AnyResourceChange {
-  kind: ResourceKind;
-  change_type: ChangeType;
-  id: number;
-  name?: string;
-  story_type?: string;
-  story_priority?: string;
-  original_values?: Values;
-  new_values?: Values;
-  rank?: string;
-}
+export type AnyResourceChange = ChangeOf<ResourceKind, Values>;
 
 /**
  * A change of a resource. With kinds given, discriminated by kind: `ResourceChange<'story'>` carries

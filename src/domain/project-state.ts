@@ -32,10 +32,7 @@ export function reviewTypeKey(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** Kinds of documents that live inside a story (through `story_id`): deleted and moved with it. */
-export const STORY_CONTENT_KINDS = ['task', 'comment', 'blocker', 'review'] as const;
-
-/** A document inside a story, with its kind (storyContents). */
+/** A document inside a story (through `story_id`, or its comment's), with its kind: deleted and moved with it. */
 export type StoryContent =
   | { kind: 'task'; doc: TaskDoc }
   | { kind: 'comment'; doc: CommentDoc }

@@ -1,7 +1,7 @@
 // Tracker's code-review workflow as a project's state holds it: review types (the kinds of review a
 // project asks for: "Code", "Design", ...) and the reviews of its stories (a type, an optional reviewer
 // and a status). Review types live in the project like labels; reviews live inside their story like
-// blockers (project-state.ts STORY_CONTENT_KINDS), so they go and move with it. Read-only look-ups and
+// blockers (project-state.ts storyContents), so they go and move with it. Read-only look-ups and
 // the changes every review decider shares.
 import { reviewTypeKey, type ProjectState } from '../project-state.js';
 import { unfound } from '../errors.js';
