@@ -154,10 +154,10 @@ export class StreamState {
    * documents, usually through filledIndex), then updated with every change of that kind as events
    * are folded, so a look-up never rebuilds it. Made lazily: replay folds many states no decision reads.
    */
-  protected indexed<T extends MaintainedIndex<never>>(kind: ResourceKind, build: () => T): T {
+  protected indexed<T extends MaintainedIndex>(kind: ResourceKind, build: () => T): T {
     let index = this.indexes.get(kind);
-    if (!index) this.indexes.set(kind, (index = build() as unknown as MaintainedIndex));
-    return index as unknown as T;
+    if (!index) this.indexes.set(kind, (index = build()));
+    return index as T;
   }
 
   /** The typed collection of one kind of document (subclasses name theirs). */
