@@ -15,6 +15,8 @@
 //   (g) the first writes to 8 projects at once after a start, with their state snapshots deleted (each
 //       folds its project's whole history) and again after a restart (from the snapshots), /me polled.
 // DISK_BENCH_SKIP_REBUILD=1 leaves (a) out; DISK_BENCH_REBUILD_ONLY=1 runs (a) alone.
+// DISK_BENCH_PARTS=letters runs only those of (b)-(g) (e.g. `f`, `dg`): a server is still started as (b)
+// does; without (e), (f) runs on that server.
 //
 // DISK_BENCH_COLD=1: a server whose files are not in the OS page cache (a machine with less memory or
 // other services, a start after a reboot). Before each of (b)-(g) the OS caches are dropped (`sync`, then
@@ -44,6 +46,8 @@ const MIXED_LOAD_S = Number(process.env['DISK_BENCH_LOAD_SECONDS'] ?? 90);
 const COLD = process.env['DISK_BENCH_COLD'] === '1';
 /** How often the caches are dropped during the mixed load (d) of a cold run. */
 const COLD_DROP_EVERY_S = Number(process.env['DISK_BENCH_COLD_DROP_SECONDS'] ?? 5);
+/** The parts of (b)-(g) to run (DISK_BENCH_PARTS; all when unset). */
+const PARTS = new Set((process.env['DISK_BENCH_PARTS'] ?? 'bcdefg').toLowerCase());
 const PREFIX = '/services/v5';
 const cli = fileURLToPath(new URL('../src/infra/cli/main.js', import.meta.url));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -70,23 +74,54 @@ export async function run(): Promise<void> {
   // (b)
   await cold?.drop();
   const clean = await startServer(env, log.token);
-  say(`  (b) start-up to /me after a clean stop: ${(clean.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(clean.child)} MB (target <= 400); load average ${load()}`);
+  if (PARTS.has('b')) say(`  (b) start-up to /me after a clean stop: ${(clean.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(clean.child)} MB (target <= 400); load average ${load()}`);
 
   // (c)
-  await cold?.drop();
-  const page = await uncachedPages(clean.port, log, 300);
-  say(`  (c) uncached stories page of 100: p50 ${page.p50.toFixed(1)} ms, p90 ${page.p90.toFixed(1)} ms over ${page.count} distinct pages (target p50 <= 50 ms); load average ${load()}`);
+  if (PARTS.has('c')) {
+    await cold?.drop();
+    const page = await uncachedPages(clean.port, log, 300);
+    say(`  (c) uncached stories page of 100: p50 ${page.p50.toFixed(1)} ms, p90 ${page.p90.toFixed(1)} ms over ${page.count} distinct pages (target p50 <= 50 ms); load average ${load()}`);
+  }
 
   // (d)
+  if (PARTS.has('d')) await measureMixedLoad(clean, log, cold);
+
+  // (e) SIGKILL under write load, then restart
+  let serving = clean;
+  if (PARTS.has('e')) {
+    // The load fails when the server dies under it: that failure is expected, and handled from the start
+    // (a rejection with no handler yet during the wait below ended the bench).
+    const killLoad = mixedLoad(clean.port, log, 3).done.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await stopServer(clean.child, 'SIGKILL');
+    await killLoad;
+    await cold?.drop();
+    serving = await startServer(env, log.token);
+    say(`  (e) start-up to /me after SIGKILL under load: ${(serving.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(serving.child)} MB; load average ${load()}`);
+  }
+
+  // (f)
+  try {
+    if (PARTS.has('f')) await measureActivityPages(serving.port, serving.child, log, cold);
+  } finally {
+    await stopServer(serving.child, 'SIGTERM');
+  }
+
+  // (g)
+  if (PARTS.has('g')) await measureFirstWrites(log, env, cold);
+}
+
+/** (d): the mixed load on a started server, its RSS sampled every second. */
+async function measureMixedLoad(server: { port: number; child: ChildProcess }, log: RealisticLog, cold: ColdCaches | null): Promise<void> {
   await cold?.drop();
   const dropping = cold?.dropEvery(COLD_DROP_EVERY_S);
-  const mixed = mixedLoad(clean.port, log, MIXED_LOAD_S);
+  const mixed = mixedLoad(server.port, log, MIXED_LOAD_S);
   const sampled: number[] = [];
-  const sampler = setInterval(() => sampled.push(rssMb(clean.child)), 1000);
+  const sampler = setInterval(() => sampled.push(rssMb(server.child)), 1000);
   const result = await mixed.done;
   clearInterval(sampler);
   await dropping?.stop();
-  const afterLoad = rssMb(clean.child);
+  const afterLoad = rssMb(server.child);
   say(
     `  (d) ${MIXED_LOAD_S} s mixed load${dropping ? ` (OS caches dropped every ${COLD_DROP_EVERY_S} s: ${dropping.count()} times)` : ''}: ` +
       `${fmt(result.reads / MIXED_LOAD_S)} reads/s (p50 ${result.readLatency.p50} ms, p99 ${result.readLatency.p99} ms), ` +
@@ -94,27 +129,6 @@ export async function run(): Promise<void> {
       `${result.failed} failed${result.failed > 0 ? ` (${result.failures})` : ''} (target 0); ` +
       `RSS after ${afterLoad} MB, peak ${Math.max(...sampled, afterLoad)} MB (target <= 400); load average ${load()}`,
   );
-
-  // (e) SIGKILL under write load, then restart
-  // The load fails when the server dies under it: that failure is expected, and handled from the start
-  // (a rejection with no handler yet during the wait below ended the bench).
-  const killLoad = mixedLoad(clean.port, log, 3).done.catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  await stopServer(clean.child, 'SIGKILL');
-  await killLoad;
-  await cold?.drop();
-  const killed = await startServer(env, log.token);
-  say(`  (e) start-up to /me after SIGKILL under load: ${(killed.readyMs / 1000).toFixed(2)} s (target <= 3 s); RSS when ready ${rssMb(killed.child)} MB; load average ${load()}`);
-
-  // (f)
-  try {
-    await measureActivityPages(killed.port, killed.child, log, cold);
-  } finally {
-    await stopServer(killed.child, 'SIGTERM');
-  }
-
-  // (g)
-  await measureFirstWrites(log, env, cold);
 }
 
 /** The load average over 1, 5 and 15 minutes. */
