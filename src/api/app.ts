@@ -44,7 +44,8 @@ import { authorizeProject } from './project-authorization.js';
 import { assertIntegerQueryParameters } from './query-parameters.js';
 import { EVENT_STREAM_HEADERS, responseSink } from './event-stream.js';
 import { discardUnreadBody, parseBody, readBodyBytes, RequestAbandoned } from './request-body.js';
-import { cacheKey, entityTag, matchesIfNoneMatch, ResponseCache, type CachedResponse } from './response-cache.js';
+import { cacheKey, entityTag, matchesIfNoneMatch, requestKeyPart, ResponseCache, type CachedResponse } from './response-cache.js';
+import { loggedPath, RequestShapes, type RequestShape } from './request-shape.js';
 import { commonEnvelopeMembers, commonHeaders, JSON_CONTENT_TYPE, setServiceHeader, type HeaderBag } from './response-headers.js';
 import { readsRawBody, type ApiRequest, type ApiResult, type HttpMethod, type ProjectAccess, type ProjectAccessLevel, type RouteDefinition, type RouteRequest } from './route-table.js';
 import { assertAnswersAsDeclared } from './route-answer.js';
@@ -85,6 +86,8 @@ interface RequestState {
   path: string;
   /** The raw query string ('' when none). */
   query: string;
+  /** The access log's path, when the request's shape already worked it out. */
+  loggedPath: string | null;
   /** The project version the response carries, for the access log. */
   projectVersion: string | null;
 }
@@ -107,6 +110,7 @@ class RequestPipeline {
   private readonly matcher: RouteMatcher;
   private readonly serializer: Serializer;
   private readonly cache: ResponseCache;
+  private readonly shapes = new RequestShapes();
   /** GETs that compute their answer go one a turn of the event loop (read-turns.ts). */
   private readonly readTurns = new ReadTurns();
   private readonly common: Readonly<HeaderBag>;
@@ -136,7 +140,7 @@ class RequestPipeline {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const state: RequestState = { envelope: false, bodyRead: false, method: req.method ?? '', path: '', query: '', projectVersion: null };
+    const state: RequestState = { envelope: false, bodyRead: false, method: req.method ?? '', path: '', query: '', loggedPath: null, projectVersion: null };
     try {
       await this.process(req, res, state);
     } catch (thrown) {
@@ -147,28 +151,32 @@ class RequestPipeline {
 
   private async process(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const rawPath = mark === -1 ? url : url.slice(0, mark);
-    state.path = rawPath;
-    state.query = mark === -1 ? '' : url.slice(mark + 1);
-    const query = parseQuery(state.query);
-    state.envelope = query.envelope === 'true';
-    if (req.method === 'OPTIONS') return this.write(res, state, this.wire({ status: 204, headers: {}, body: null }));
-
-    const method = effectiveMethod(req.method ?? '', query);
-    const match = this.matcher.match(method, rawPath);
-    if (match.kind === 'not_found') throw apiError('route_not_found');
-    if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
-    const { route, params, prefix } = match;
-    // A route whose answers are always enveloped envelopes its errors too: its clients read one shape.
-    if (route.alwaysEnvelope === true) state.envelope = true;
+    if (req.method === 'OPTIONS') return this.preflight(url, res, state);
+    const known = this.shapes.get(state.method, url);
+    const shape = known ?? this.matchedRoute(url, state);
+    state.path = shape.path;
+    state.query = shape.queryString;
+    state.loggedPath = known ? known.loggedPath : null;
+    const { query, method, route, params, prefix } = shape;
+    state.envelope = query.envelope === 'true' || route.alwaysEnvelope === true;
 
     const header = headerReader(req.headers);
     const address = clientAddress(req.socket.remoteAddress, header('x-forwarded-for'), this.proxies);
     const actor = await authenticate({ header, query, basicAllowed: route.basicAuth === true, address }, this.deps.auth, this.signIns);
-    const selection = parseFields(query.fields);
-    assertIntegerQueryParameters(query);
-    const asOf = asOfRequest(query, method, route, this.deps.timeTravel !== undefined);
+    let selection: FieldSelection;
+    let asOf: AsOfRequest = null;
+    let cacheKeyPart: string | null = null;
+    if (known) ({ selection, cacheKeyPart } = known);
+    else {
+      selection = parseFields(query.fields);
+      assertIntegerQueryParameters(query);
+      asOf = asOfRequest(query, method, route, this.deps.timeTravel !== undefined);
+      // A request at the present, every check of its URL passed: the next one like it skips them.
+      if (asOf === null) {
+        cacheKeyPart = requestKeyPart({ method: route.method, routePath: route.path, params, query });
+        this.shapes.remember(state.method, url, { ...shape, selection, cacheKeyPart, loggedPath: loggedPath(shape.path, shape.queryString) });
+      }
+    }
     const limit = readsRawBody(route) ? (this.deps.config.maxRawBodyBytes ?? this.deps.config.maxBodyBytes) : this.deps.config.maxBodyBytes;
     const bytes = await readBodyBytes(req, limit);
     state.bodyRead = true;
@@ -196,9 +204,37 @@ class RequestPipeline {
     const checkBody = route.input?.body;
     if (typeof checkBody === 'function') apiRequest.body = checkBody(body) as Record<string, unknown>;
 
-    const context: RenderContext = { route, request: apiRequest, selection, state, asOfVersion: null };
+    const context: RenderContext = { route, request: apiRequest, selection, state, asOfVersion: null, cacheKeyPart };
     if (asOf) return this.answerAsOf(res, context, asOf);
     return this.answer(res, context);
+  }
+
+  /** OPTIONS on any path: 204 with the CORS headers. */
+  private preflight(url: string, res: ServerResponse, state: RequestState): void {
+    const mark = url.indexOf('?');
+    state.path = mark === -1 ? url : url.slice(0, mark);
+    state.query = mark === -1 ? '' : url.slice(mark + 1);
+    state.envelope = parseQuery(state.query).envelope === 'true';
+    this.write(res, state, this.wire({ status: 204, headers: {}, body: null }));
+  }
+
+  /**
+   * The URL parsed and its route found: 404 `route_not_found` for a path no route serves, 405 for a
+   * method none does (OPTIONS never gets here). The shape's remaining parts are worked out by process().
+   */
+  private matchedRoute(url: string, state: RequestState): Omit<RequestShape, 'selection' | 'cacheKeyPart' | 'loggedPath'> {
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    const queryString = mark === -1 ? '' : url.slice(mark + 1);
+    state.path = path;
+    state.query = queryString;
+    const query = parseQuery(queryString);
+    state.envelope = query.envelope === 'true';
+    const method = effectiveMethod(state.method, query);
+    const match = this.matcher.match(method, path);
+    if (match.kind === 'not_found') throw apiError('route_not_found');
+    if (match.kind === 'method_not_supported' || method === null) throw apiError('http_method_not_supported');
+    return { path, queryString, query, method, route: match.route, params: match.params, prefix: match.prefix };
   }
 
   private async answer(res: ServerResponse, context: RenderContext): Promise<void> {
@@ -312,10 +348,7 @@ class RequestPipeline {
       projectId: project.id,
       version,
       audience: project.role ?? (request.actor ? 'non-member' : 'anonymous'),
-      method: route.method,
-      routePath: route.path,
-      params: request.params,
-      query: request.query,
+      request: context.cacheKeyPart ?? requestKeyPart({ method: route.method, routePath: route.path, params: request.params, query: request.query }),
       staleWarning: staleWarning(request.header, version),
       variant: `${route.cacheVariant ? await route.cacheVariant(request) : ''}#${this.deps.unversionedStamp?.() ?? 0}`,
     });
@@ -454,6 +487,8 @@ interface RenderContext {
   state: RequestState;
   /** The past version a time-travelling GET answers at (null: the present). */
   asOfVersion: number | null;
+  /** The request's part of its cache key, when its shape already worked it out. */
+  cacheKeyPart: string | null;
 }
 
 function assertRouteIsWellFormed(route: RouteDefinition): void {
@@ -468,20 +503,13 @@ function assertRouteIsWellFormed(route: RouteDefinition): void {
 
 /** The access-log fields of an answered request; the query keeps every parameter but `token`. */
 export function accessLogLine(
-  state: Pick<RequestState, 'method' | 'path' | 'query' | 'projectVersion'>,
+  state: Pick<RequestState, 'method' | 'path' | 'query' | 'loggedPath' | 'projectVersion'>,
   status: number,
   durationMs: number,
 ): Record<string, unknown> {
-  let path = pathWithoutSecrets(state.path);
-  if (state.query !== '') {
-    const query = new URLSearchParams(state.query);
-    query.delete('token');
-    const kept = query.toString();
-    if (kept !== '') path = `${path}?${kept}`;
-  }
   return {
     method: state.method,
-    path,
+    path: state.loggedPath ?? loggedPath(state.path, state.query),
     status,
     duration_ms: Math.round(durationMs * 100) / 100,
     project_version: state.projectVersion === null ? null : Number(state.projectVersion),

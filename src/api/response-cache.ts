@@ -63,32 +63,42 @@ export class ResponseCache {
   }
 }
 
-export interface CacheKeyParts {
-  projectId: number;
-  version: number;
-  /** `owner` / `member` / `viewer`, `non-member` or `anonymous`. */
-  audience: string;
+export interface RequestKeyParts {
   method: string;
   routePath: string;
   params: Readonly<Record<string, string>>;
   query: Readonly<Record<string, string>>;
-  /** What the stale warning would say (it is part of an enveloped body). */
-  staleWarning: boolean | null;
-  /** What else the answer depends on (`RouteDefinition.cacheVariant`), empty when nothing. */
-  variant?: string;
 }
 
 /** Query parameters that never change a response body. */
 const IGNORED_QUERY = new Set(['token']);
 
-export function cacheKey(parts: CacheKeyParts): string {
+/** What the request itself puts into a cache key: its route, path parameters and query (but `token`). */
+export function requestKeyPart(parts: RequestKeyParts): string {
   const query = Object.keys(parts.query)
     .filter((name) => !IGNORED_QUERY.has(name))
     .sort()
     .map((name) => `${encodeURIComponent(name)}=${encodeURIComponent(parts.query[name]!)}`)
     .join('&');
   const params = Object.keys(parts.params).sort().map((name) => `${name}=${encodeURIComponent(parts.params[name]!)}`).join('&');
-  return `${parts.projectId}|${parts.version}|${parts.audience}|${parts.method} ${parts.routePath}|${params}|${query}|${parts.staleWarning}|${parts.variant ?? ''}`;
+  return `${parts.method} ${parts.routePath}|${params}|${query}`;
+}
+
+export interface CacheKeyParts {
+  projectId: number;
+  version: number;
+  /** `owner` / `member` / `viewer`, `non-member` or `anonymous`. */
+  audience: string;
+  /** requestKeyPart of the request. */
+  request: string;
+  /** What the stale warning would say (it is part of an enveloped body). */
+  staleWarning: boolean | null;
+  /** What else the answer depends on (`RouteDefinition.cacheVariant`), empty when nothing. */
+  variant?: string;
+}
+
+export function cacheKey(parts: CacheKeyParts): string {
+  return `${parts.projectId}|${parts.version}|${parts.audience}|${parts.request}|${parts.staleWarning}|${parts.variant ?? ''}`;
 }
 
 /** A strong entity tag for some bytes or a cache key. */
