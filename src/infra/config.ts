@@ -27,6 +27,8 @@ export interface StorylineConfig {
   stateSnapshotEvery: number;
   /** Heap a projection rebuild may grow to before its working set moves documents out to the read store. */
   rebuildHeapBytes: number;
+  /** How far the serving process's JS heap may grow past what its last full collection kept, in percent (0: V8's own). */
+  heapGrowingPercent: number;
   /** Worker threads a fold of the read models runs in (`rebuild-projections`, a start on a missing file); 1: in the calling thread. */
   rebuildWorkers: number;
   mongoDbName: string;
@@ -106,6 +108,13 @@ export const DEFAULT_TIME_TRAVEL_FOLD_QUEUE = 8;
 /** Versions between two snapshots of a project when not configured (chosen from measurements: docs/decisions.md). */
 export const DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY = 5000;
 
+/**
+ * The serving process's heap grows to 1.5 times what its last full collection kept. Left to itself, V8
+ * lets a heap under steady load grow to up to four times that, and memory it took is not given back
+ * while the load lasts: the resident size of a busy server was mostly garbage awaiting collection.
+ */
+export const DEFAULT_HEAP_GROWING_PERCENT = 50;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {}
@@ -127,6 +136,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     stateCacheDocuments: integer(env, 'STORYLINE_STATE_CACHE_DOCUMENTS', DEFAULT_STATE_CACHE_DOCUMENTS, 0, 1_000_000_000),
     stateSnapshotEvery: integer(env, 'STORYLINE_STATE_SNAPSHOT_EVERY', DEFAULT_SNAPSHOT_EVERY, 1, 1_000_000_000),
     rebuildHeapBytes: integer(env, 'STORYLINE_REBUILD_HEAP_BYTES', DEFAULT_REBUILD_HEAP_BYTES, 1, 1024 ** 4),
+    heapGrowingPercent: integer(env, 'STORYLINE_HEAP_GROWING_PERCENT', DEFAULT_HEAP_GROWING_PERCENT, 0, 1000),
     rebuildWorkers: integer(env, 'STORYLINE_REBUILD_WORKERS', availableParallelism(), 1, 64),
     createdStatus: env['STORYLINE_CREATED_STATUS'] === '201' ? 201 : 200,
     maxBodyBytes: integer(env, 'STORYLINE_MAX_BODY_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -3,6 +3,7 @@
 // seed, so a start that cannot listen leaves the data directory as it found it. Once it listens, the
 // reactions, the state-snapshot build and the log's integrity check start in the background.
 import { accessSync, constants } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { OperatorError } from '../operator-error.js';
 import { parseCommandArgs, type CliCommand } from './command.js';
 
@@ -46,6 +47,7 @@ export const serveCommand: CliCommand = {
         log.info('stopped while catching up the read models; the next start goes on from there', { signal: await stopSignal });
         return 0;
       }
+      boundHeapGrowth(config.heapGrowingPercent);
       if (embedded && !config.kurrentUrl && !isWritable(storeFiles(config.dataDir).events)) {
         log.warn('events.sqlite is read-only: reads are served, writes are refused with 503 component_unavailable', { data: config.dataDir });
       }
@@ -101,4 +103,14 @@ function isWritable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * How far the heap may grow past what the last full collection kept (STORYLINE_HEAP_GROWING_PERCENT),
+ * for the whole process, worker threads included. Set once the stores are open: a first start's fold of
+ * the read models runs on V8's own growth, which suits a fold that keeps most of what it allocates.
+ * V8 reads the setting at every full collection, so it applies from the next one.
+ */
+function boundHeapGrowth(percent: number): void {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
