@@ -49,6 +49,11 @@ export class RequestShapes {
     return this.shapes?.get(`${method} ${url}`);
   }
 
+  /** Shapes remembered. */
+  get size(): number {
+    return this.shapes?.size ?? 0;
+  }
+
   remember(method: string, url: string, shape: RequestShape): void {
     if (url.length > this.limits.urlLength) return;
     Object.freeze(shape.query);

@@ -77,6 +77,13 @@ describe('operator configuration', () => {
     for (const value of ['0', '65', 'all']) expect(() => configFromEnv({ STORYLINE_REBUILD_WORKERS: value })).to.throw(ConfigError, /STORYLINE_REBUILD_WORKERS/);
   });
 
+  it('lets the serving heap grow 50% past its last full collection unless STORYLINE_HEAP_GROWING_PERCENT says otherwise (0: V8\'s own)', () => {
+    expect(configFromEnv({}).heapGrowingPercent).to.equal(50);
+    expect(configFromEnv({ STORYLINE_HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.equal(0);
+    expect(configFromEnv({ STORYLINE_HEAP_GROWING_PERCENT: '100' }).heapGrowingPercent).to.equal(100);
+    for (const value of ['-1', '1001', 'half']) expect(() => configFromEnv({ STORYLINE_HEAP_GROWING_PERCENT: value })).to.throw(ConfigError, /STORYLINE_HEAP_GROWING_PERCENT/);
+  });
+
   it('trusts no proxy unless STORYLINE_TRUSTED_PROXIES lists addresses or subnets', () => {
     expect(configFromEnv({}).trustedProxies).to.deep.equal([]);
     expect(configFromEnv({ STORYLINE_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8,,::1,fd00::/8 ' }).trustedProxies).to.deep.equal(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
