@@ -9,6 +9,9 @@
 //   -> [a GET computed: its turn, one a turn of the event loop (read-turns.ts)] -> handler
 //   -> serialize (fields, date_format, envelope) -> headers (version, stale warning, pagination) -> send
 //   -> [a view of the project, for routes that count as one: membership `last_viewed_at`].
+// What the method and URL alone decide (query, route, `fields`, the cache key's request part, the logged
+// path) is remembered per distinct URL once every check of it passed (request-shape.ts): a repeated GET
+// skips that parsing; authentication and the access check run on every request.
 //
 // Every response, errors included, is JSON (except `raw` results) and carries the CORS headers; a `raw`
 // result with a file name is a download, presented by file-download.ts. Any thrown DomainError becomes
@@ -158,6 +161,7 @@ class RequestPipeline {
     state.query = shape.queryString;
     state.loggedPath = known ? known.loggedPath : null;
     const { query, method, route, params, prefix } = shape;
+    // A route whose answers are always enveloped envelopes its errors too: its clients read one shape.
     state.envelope = query.envelope === 'true' || route.alwaysEnvelope === true;
 
     const header = headerReader(req.headers);
