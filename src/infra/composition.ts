@@ -81,6 +81,8 @@ import { CHECKPOINTS, ProjectorRunner, type CatchUpReport } from './projector/pr
 import { sqliteParallelFold } from './projector/parallel-fold.js';
 import { createMemoryReadStore } from './read-store/memory-read-store.js';
 import { openSqliteReadStore } from './read-store/sqlite-read-store.js';
+import { WorkerStorySearches } from './search/worker-story-searches.js';
+import { searchesOver } from '../queries/search/search-project.js';
 import type { ReadStore } from '../ports/read-store.js';
 
 export interface Storyline {
@@ -220,6 +222,17 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
   // `as_of_version`, whose project-scoped reads come from the project's fold at that version.
   const asOfScope = new AsOfReadScope();
   const read = typedReadModels(asOfScope.reads((name) => runner.collection(name)));
+  // Searches of the live read models: off the serving thread where they are a file (search/worker-story-searches.ts).
+  const searches = readStoreOnFile
+    ? new WorkerStorySearches({
+      readModelsPath: dataFile('readmodels.sqlite'),
+      cacheBytes: config.readCacheBytes,
+      liveNames: () => runner.liveCollectionNames(),
+      travelling: () => asOfScope.isTravelling(),
+      here: searchesOver(read),
+      log,
+    })
+    : searchesOver(read);
   // Persisted snapshots (derived, deletable) that cold folds start from; the project-snapshots reaction
   // takes them with a history of its own (so it never evicts the folds requests use), in a worker thread
   // when the log is a file (time-travel/snapshot-placement.ts).
@@ -327,6 +340,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       fileThumbnails: readStore.collection(FILE_THUMBNAILS),
       people: peopleAsSeen({ people: read('people'), memberships: read('project_memberships'), accountMemberships: read('account_memberships') }),
       activity,
+      searches,
     },
     uploads: blobFileUploads(blobs, { maxFileBytes: config.maxUploadBytes }),
     projectViews,
@@ -467,6 +481,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
         await reactions.stop();
         await runner.stop();
         await history.close();
+        if (searches instanceof WorkerStorySearches) await searches.close();
         await snapshots.close();
         await checkpoints.close();
         await webhookDeliveries.close();

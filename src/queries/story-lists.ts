@@ -9,12 +9,11 @@
 //   priority order; a story that is not in the project answers 400.
 import { invalidField } from '../domain/errors.js';
 import { normalizedLabelName } from '../domain/project-state.js';
-import type { Doc, Filter, ReadBudget, ReadCollection } from '../ports/read-store.js';
+import type { Doc, Filter, ReadCollection } from '../ports/read-store.js';
 import type { LabelReadDoc, StoryReadDoc } from '../projections/documents.js';
 import type { IterationReads } from './iterations/iteration-timeline.js';
 import { paginate, paginationOf, type Page, type Paged } from './page.js';
-import { storySearchFilters } from './search/search-project.js';
-import type { SearchReader } from './search/search-names.js';
+import type { StorySearches } from './search/search-project.js';
 import { searchRequestOf, type Searcher } from './searcher.js';
 
 type ReadView<D extends Doc> = Pick<ReadCollection<D>, 'find' | 'findOne' | 'count'>;
@@ -23,8 +22,9 @@ type StoryFinder = Pick<ReadCollection<StoryReadDoc>, 'find'>;
 export interface StoryListReads {
   stories: ReadView<StoryReadDoc>;
   labels: ReadView<LabelReadDoc>;
-  /** What a `filter` search reads: any collection by name, and the iteration models (done stories). */
-  search: SearchReader;
+  /** Where a `filter` search runs. */
+  searches: StorySearches;
+  /** The iteration models (a `filter` search's done stories). */
   iterations: IterationReads;
 }
 
@@ -61,8 +61,7 @@ export async function orderedStoryIds(stories: StoryFinder, projectId: number): 
 export async function storyList(reads: StoryListReads, projectId: number, criteria: StoryListCriteria, page: Page): Promise<Paged<StoryReadDoc>> {
   if (criteria.search !== undefined) {
     const request = await searchRequestOf(reads.iterations, criteria.search.searcher, criteria.search.text, 'filter');
-    const { filter, budget } = await storySearchFilters(reads.search, request);
-    return searchPage(reads.stories, filter, budget, page);
+    return reads.searches.storyPage(request, page);
   }
   const filter: Record<string, unknown> = { project_id: projectId, ...dateRangeFilter(criteria.ranges) };
   if (criteria.state !== undefined) filter.current_state = criteria.state;
@@ -92,17 +91,6 @@ async function storyPage(stories: ReadView<StoryReadDoc>, filter: Filter, page: 
   const total = await stories.count(filter);
   const value = page.limit === 0 ? [] : await stories.find(filter, { sort: { rank: 1 }, skip: page.offset, limit: page.limit });
   return { value, pagination: paginationOf(total, page, value.length) };
-}
-
-/**
- * One page of a search's matches: every match's id in priority order, its reads charged to the search's
- * budget (the store evaluates each candidate once, in slices), then the page's stories whole.
- */
-async function searchPage(stories: ReadView<StoryReadDoc>, filter: Filter, budget: ReadBudget, page: Page): Promise<Paged<StoryReadDoc>> {
-  const matches = await stories.find(filter, { sort: { rank: 1 }, fields: [], budget });
-  const pageIds = page.limit === 0 ? [] : matches.slice(page.offset, page.offset + page.limit).map((match) => match.id);
-  const value = pageIds.length === 0 ? [] : await stories.find({ $and: [filter, { id: { $in: pageIds } }] }, { sort: { rank: 1 }, budget });
-  return { value, pagination: paginationOf(matches.length, page, value.length) };
 }
 
 /** GET /projects/:id/releases: one page of the project's releases in priority order. */

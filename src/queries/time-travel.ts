@@ -57,6 +57,11 @@ export class AsOfReadScope {
     }
   }
 
+  /** Whether the caller runs inside `run` (its project-scoped reads are of the past). */
+  isTravelling(): boolean {
+    return this.current.getStore() !== undefined;
+  }
+
   /** `live`, answering from the travelling request's reader inside `run`, for project-scoped collections. */
   reads(live: CollectionReader): CollectionReader {
     return (name) => {

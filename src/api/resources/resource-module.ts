@@ -7,6 +7,7 @@
 // query of src/queries/; writes go through `deps.writer` (the one ResourceWriter over the command
 // handler) with a decider from src/domain/, or through an operation group of src/commands/ when the write
 // reads or touches more than one stream (people, projects, accounts, memberships, story moves).
+import type { StorySearches } from '../../queries/search/search-project.js';
 import type { ReadModelChanges } from '../../ports/read-model-changes.js';
 import type { AccountCommands } from '../../commands/accounts.js';
 import type { CommandHandler } from '../../commands/command-handler.js';
@@ -74,6 +75,8 @@ export interface ResourceDeps {
 
 export interface Queries {
   activity: ActivityFeeds;
+  /** Searches of the live read models (/search, the stories list's `filter`): evaluated off the serving thread where the read models are a file. */
+  searches: StorySearches;
   /** A person's notifications (made by the notifications reaction). */
   notifications: NotificationQueries;
   /** People with `email` only where the one email rule lets the caller see it. */

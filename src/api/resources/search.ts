@@ -17,7 +17,6 @@ import { decideCreateSavedSearch } from '../../domain/saved-search/create-saved-
 import { decideDeleteSavedSearch } from '../../domain/saved-search/delete-saved-search.js';
 import type { Doc } from '../../ports/read-store.js';
 import { savedSearchesOf } from '../../queries/search/saved-searches.js';
-import { searchProject } from '../../queries/search/search-project.js';
 import { analyticsReads } from '../../queries/analytics/analytics-query.js';
 import { searchRequestOf } from '../../queries/searcher.js';
 import { commandMeta } from '../command-meta.js';
@@ -77,7 +76,7 @@ export function searchResources(deps: ResourceDeps): ResourceModule {
     if (text === undefined) throw invalidField('query', 'this endpoint requires the parameter: query');
     const request = await searchRequestOf(iterations, searcherOf(req, deps.settings.searchWork), text, 'query');
     // The container is no stored resource: it has no id (the serializer leaves an absent id out).
-    return (await searchProject(deps.read, request)) as unknown as Doc;
+    return (await deps.queries.searches.search(request)) as unknown as Doc;
   }
 
   function savedSearchBody(req: ApiRequest): { name: string; query: string } {

@@ -68,7 +68,7 @@ export function storyResources(deps: ResourceDeps): ResourceModule {
   const cacheVariant = (req: ApiRequest) => (PLANNING_FIELDS.test(req.query['fields'] ?? '') ? currentIterationVariant(iterationReads, req) : Promise.resolve(''));
   /** A `filter` search depends on the caller (time zone, is:following) and on today (relative dates, done stories). */
   const listCacheVariant = async (req: ApiRequest) => `${await cacheVariant(req)}|${await searcherCacheVariant(iterationReads, req, 'filter')}`;
-  const listReads = { stories, labels, search: deps.read, iterations: iterationReads };
+  const listReads = { stories, labels, searches: deps.queries.searches, iterations: iterationReads };
   const storyType = storyResourceType({
     stories,
     labels,

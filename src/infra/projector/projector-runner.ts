@@ -371,6 +371,19 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
   }
 
   /**
+   * Logical name -> the physical name of its live generation, for every collection (what another
+   * connection to the read store reads the live read models by).
+   */
+  liveCollectionNames(): Record<string, string> {
+    const names: Record<string, string> = {};
+    for (const [logical, owner] of this.owners) {
+      const target = this.live.get(owner);
+      if (target) names[logical] = physicalName(logical, target.generation);
+    }
+    return names;
+  }
+
+  /**
    * Builds the projection into a fresh generation from position 0 while the live one keeps serving, then
    * switches over atomically and drops the old generation. Concurrent calls share one rebuild.
    */

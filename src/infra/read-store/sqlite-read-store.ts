@@ -76,6 +76,12 @@ export interface SqliteReadStoreOptions {
    * lock only to insert them, so other connections' writes do not wait seconds behind it.
    */
   unsharedIndexBuilds?: boolean;
+  /**
+   * A reader beside the file's one writer (another thread or process): the file must exist and is never
+   * written (no format check, no unsynced-writes mark, no checkpoints; writes fail), and reads follow the
+   * writer's commits (staleReadMs defaults to 0 then).
+   */
+  readOnly?: boolean;
 }
 
 export interface SqliteReadStore extends ReadStore {
@@ -771,26 +777,29 @@ interface CollectionRow {
 }
 
 export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteReadStore {
+  const readOnly = options.readOnly === true;
   const onDisk = options.path !== ':memory:';
-  const bootId = onDisk ? (options.bootId === undefined ? currentBootId() : options.bootId) : null;
-  let db = new Database(options.path);
+  const bootId = onDisk && !readOnly ? (options.bootId === undefined ? currentBootId() : options.bootId) : null;
+  let db = new Database(options.path, readOnly ? { readonly: true, fileMustExist: true } : {});
   if (bootId !== null && tornByRestart(db, bootId)) {
     // Open when the system went down, written without syncs: deleted, so built again from the log.
     db.close();
     deleteDatabaseFiles(options.path);
     db = new Database(options.path);
   }
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  if (!readOnly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   // The WAL is checkpointed by a worker thread (wal-checkpointer.ts), not in the serving thread's
   // commits; this connection checkpoints only past ~64 MB, should the worker fall behind. SQLite's own
   // page cache stays small (8 MiB): parsed documents are cached above it, and the OS caches the file.
-  db.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
+  if (!readOnly) db.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
   db.pragma('cache_size = -8192');
-  const opened = prepareFormat(db);
+  const opened = readOnly ? 'opened' : prepareFormat(db);
   const mark = bootId !== null ? startUnsyncedWrites(db, bootId) : null;
-  const checkpointer = onDisk ? new WalCheckpointer(options.path, { synced: mark === null, checkMs: options.walCheckpointCheckMs }) : null;
+  const checkpointer = onDisk && !readOnly ? new WalCheckpointer(options.path, { synced: mark === null, checkMs: options.walCheckpointCheckMs }) : null;
   const cache = new DocumentCache(options.cacheBytes ?? DEFAULT_READ_CACHE_BYTES);
   const collections = new Map<string, StoredCollection>();
   let serials = 0;
@@ -807,7 +816,7 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
   };
 
   let checkedAt = -Infinity;
-  const staleReadMs = options.staleReadMs ?? DEFAULT_STALE_READ_MS;
+  const staleReadMs = options.staleReadMs ?? (readOnly ? 0 : DEFAULT_STALE_READ_MS);
   const sortWalkMinCandidates = options.sortWalkMinCandidates ?? SORT_WALK_MIN_CANDIDATES;
   let sortIndexWalks = 0;
   /**

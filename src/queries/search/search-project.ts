@@ -13,6 +13,7 @@ import type { SearchQuery } from '../../domain/search/search-ast.js';
 import { clockDependence } from '../../domain/search/search-dates.js';
 import { withoutRepeats } from '../../domain/search/search-normal-form.js';
 import { SearchBudget } from './search-budget.js';
+import { paginationOf, type Page, type Paged } from '../page.js';
 
 export interface SearchRequest {
   projectId: number;
@@ -77,6 +78,26 @@ export function searchAnswerDependence(request: SearchRequest): string {
 }
 
 /**
+ * Where the searches of the live read models run: `searchesOver` a reader evaluates them on the calling
+ * thread; the composition root may hand the API one that evaluates them elsewhere (a worker thread over
+ * its own connection to the read models: src/infra/search/) with the same answers.
+ */
+export interface StorySearches {
+  /** GET /projects/{id}/search: the search result container. */
+  search(request: SearchRequest): Promise<SearchResultContainer>;
+  /** The `filter` of the stories list: one page of the matches in priority order, and their count. */
+  storyPage(request: SearchRequest, page: Page): Promise<Paged<StoryReadDoc>>;
+}
+
+/** Searches evaluated here, over `read`. */
+export function searchesOver(read: SearchReader): StorySearches {
+  return {
+    search: (request) => searchProject(read, request),
+    storyPage: (request, page) => storySearchPage(read, request, page),
+  };
+}
+
+/**
  * The stories filters of a query (`filter` of the stories list: page over `filter` in priority order),
  * and the budget the reads of its matches are to be charged to.
  */
@@ -85,6 +106,19 @@ export async function storySearchFilters(read: SearchReader, request: SearchRequ
   const compiled = compileStorySearch(query, context);
   await budget.turnIfDue();
   return { ...compiled, budget };
+}
+
+/**
+ * One page of a `filter` search's matches: every match's id in priority order, its reads charged to the
+ * search's budget (the store evaluates each candidate once, in slices), then the page's stories whole.
+ */
+export async function storySearchPage(read: SearchReader, request: SearchRequest, page: Page): Promise<Paged<StoryReadDoc>> {
+  const { filter, budget } = await storySearchFilters(read, request);
+  const stories = read('stories');
+  const matches = await stories.find(filter, { sort: BY_PRIORITY, fields: [], budget });
+  const pageIds = page.limit === 0 ? [] : matches.slice(page.offset, page.offset + page.limit).map((match) => match.id);
+  const value = pageIds.length === 0 ? [] : await stories.find({ $and: [filter, { id: { $in: pageIds } }] }, { sort: BY_PRIORITY, budget });
+  return { value, pagination: paginationOf(matches.length, page, value.length) };
 }
 
 /** The epics filter of a query (`filter` of the epics list); 400 when it uses terms epics do not have. */

@@ -1,0 +1,92 @@
+// Searches of the live read models evaluated off the serving thread, where the read models are a SQLite
+// file: a worker thread (search-worker.ts) with a read-only connection of its own to readmodels.sqlite
+// (WAL lets it read beside the projector's writes and see each of its commits) runs the same search
+// code (queries/search/) and answers each search as one JSON string, parsed here. So the parsing of a
+// query, the name look-ups, the candidates and the evaluation of every match cost the serving thread
+// nothing but the parse of the answer, however many terms the query has; other requests are answered
+// meanwhile.
+//
+// - Each call names the live generation of every collection (the projector's `<name>__g<n>`), so the
+//   worker reads what the serving thread would.
+// - A search inside a travelling request (`as_of_version`) reads the project's past, which lives in the
+//   serving thread's scope: it runs here, over the scoped reader (`here`).
+// - A refusal (400 on the query, too costly) comes back as the worker threw it; any other failure of the
+//   worker answers 503 `component_unavailable` (never a hang), and the next call starts a fresh worker
+//   (infra/worker-calls.ts).
+import { DomainError } from '../../domain/errors.js';
+import type { Page, Paged } from '../../queries/page.js';
+import type { SearchRequest, SearchResultContainer, StorySearches } from '../../queries/search/search-project.js';
+import type { StoryReadDoc } from '../../projections/documents.js';
+import type { Log } from '../log.js';
+import { WorkerCalls } from '../worker-calls.js';
+
+/** What the worker is started with. */
+export interface SearchWorkerData {
+  readModelsPath: string;
+  /** Budget of the worker's parsed-document cache, in estimated heap bytes. */
+  cacheBytes: number | undefined;
+}
+
+/** Logical collection name -> the physical name of its live generation. */
+export type LiveCollectionNames = Record<string, string>;
+
+/** One call to the worker; a search answers its result as JSON. */
+export type SearchWorkerCall =
+  | { call: 'search'; request: SearchRequest; names: LiveCollectionNames }
+  | { call: 'storyPage'; request: SearchRequest; page: Page; names: LiveCollectionNames }
+  | { call: 'close' };
+
+export interface WorkerStorySearchesOptions extends SearchWorkerData {
+  /** The live generations' names now (ProjectorRunner.liveCollectionNames). */
+  liveNames(): LiveCollectionNames;
+  /** Whether the caller reads a project's past (AsOfReadScope.travelling): then `here` answers. */
+  travelling(): boolean;
+  /** The same searches on the serving thread, over its (scoped) reader. */
+  here: StorySearches;
+  log: Log;
+}
+
+export class WorkerStorySearches implements StorySearches {
+  private readonly worker: WorkerCalls<SearchWorkerCall, string | null>;
+
+  constructor(private readonly options: WorkerStorySearchesOptions) {
+    const { readModelsPath, cacheBytes, log } = options;
+    const workerData: SearchWorkerData = { readModelsPath, cacheBytes };
+    this.worker = new WorkerCalls({ url: new URL('./search-worker.js', import.meta.url), workerData, log, name: 'the search worker' });
+  }
+
+  search(request: SearchRequest): Promise<SearchResultContainer> {
+    if (this.options.travelling()) return this.options.here.search(request);
+    return this.answer({ call: 'search', request, names: this.options.liveNames() });
+  }
+
+  storyPage(request: SearchRequest, page: Page): Promise<Paged<StoryReadDoc>> {
+    if (this.options.travelling()) return this.options.here.storyPage(request, page);
+    return this.answer({ call: 'storyPage', request, page, names: this.options.liveNames() });
+  }
+
+  /** Ends the worker and its connection. */
+  close(): Promise<void> {
+    return this.worker.close({ call: 'close' });
+  }
+
+  private async answer<T>(call: SearchWorkerCall): Promise<T> {
+    let answer: string | null;
+    try {
+      answer = await this.worker.call(call);
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    return JSON.parse(answer!) as T;
+  }
+
+  /** A failed call as the request sees it: a refusal as thrown, any other failure 503. */
+  private unavailable(error: unknown): unknown {
+    if (error instanceof DomainError) return error;
+    this.options.log.warn('a search failed in the search worker', { error: String(error) });
+    return new DomainError('component_unavailable', {
+      general_problem: `The search could not be run: ${error instanceof Error ? error.message : String(error)}`,
+      possible_fix: 'Retry the search.',
+    });
+  }
+}
