@@ -38,7 +38,8 @@ import { copyFound, copyJson } from './json-copy.js';
 import { documentComparator, singleSortField, sortDocuments } from './document-order.js';
 import { DocumentCache, estimatedDocumentBytes } from './document-cache.js';
 import { compileFilter, equalityFields, matchesFilter, narrowingOf, rangeConditions, soleRangeOn, type Narrowing, type RangeBound } from './memory-filter.js';
-import { DuplicateKeyError, indexKeysOf, type IndexKeys } from './memory-index.js';
+import { DuplicateKeyError, indexKeysOf, type HashIndex, type IndexKeys } from './memory-index.js';
+import { candidatePlan } from './memory-candidates.js';
 import { InvalidDocumentError } from './memory-read-store.js';
 import { InvalidUpdateError, applyUpdate, assertOperatorUpdate } from './memory-update.js';
 import { scopedKeysOf, scopeKeyRange } from './scoped-index-keys.js';
@@ -620,8 +621,13 @@ class StoredCollection {
     return query;
   }
 
-  /** Ids that may match, in id order: narrowed in SQL by `id` and indexed fields, or every id. */
+  /**
+   * Ids that may match, in id order: the filter's own lists of ids when they name few (listedCandidates),
+   * else narrowed in SQL by `id` and indexed fields, or every id.
+   */
   candidateIds(filter: Filter): number[] {
+    const listed = listedCandidates(filter);
+    if (listed !== null) return listed;
     const { where, params, soleLookup } = this.narrowing(filter);
     const sql = soleLookup ? `SELECT DISTINCT id FROM (${soleLookup.sql}) ORDER BY id` : `SELECT id FROM ${this.docsTable} AS doc${where} ORDER BY id`;
     const resultKey = `${sql}\u0000${params.map(resultKeyPart).join('\u0000')}`;
@@ -681,6 +687,27 @@ class StoredCollection {
     });
     return sortable.sort(documentComparator(sort)).map((doc) => doc.id);
   }
+}
+
+/**
+ * Candidates named by a filter's lists of ids (`id` `$in` through `$and` / `$or`: a search's text terms
+ * come as the ids the text index named) are taken as they are, without SQL, when they are at most this
+ * many: the evaluator tests each anyway, and intersecting them in SQL with the filter's other lookups
+ * (a project's stories, every story of a one-project file) reads more index entries than they are.
+ */
+const LISTED_CANDIDATES = 2048;
+
+const NO_INDEXES = new Map<string, HashIndex>();
+
+/**
+ * The ids the lists of ids of `filter` admit (intersected through `$and`, united through `$or`, as the
+ * memory store plans them with no index), ascending, when there are at most LISTED_CANDIDATES; else null.
+ */
+function listedCandidates(filter: Filter): number[] | null {
+  const narrowing = narrowingOf(filter);
+  const plan = narrowing && candidatePlan(narrowing, NO_INDEXES, Infinity);
+  if (!plan || plan.size > LISTED_CANDIDATES) return null;
+  return [...plan.ids()].sort((a, b) => a - b);
 }
 
 /** A SELECT of ids and its parameters. */
