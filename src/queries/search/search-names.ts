@@ -156,8 +156,8 @@ const NAMED_CANDIDATES = 1024;
 
 /**
  * Lookups naming at least NAMED_CANDIDATES stories each before the keys left are answered by one pass
- * over the project's text index instead (textIndexPass): such a lookup reads about a quarter of what
- * the pass reads (the SQLite store reads the project's index entries for it), so a query of many
+ * over the project's text index instead (textIndexPass): such a lookup reads thousands of index entries,
+ * a sizeable part of what the pass reads (the project's word lists), so a query of many
  * frequent words costs at most about two passes, whatever its terms. Lookups of rare words cost little
  * (the stores read only their entries) and go on one by one.
  */
@@ -179,11 +179,18 @@ async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filt
     for (const [key, ids] of await textIndexPass(notFound(list), scope, read, budget)) found.set(key, ids);
   };
   let largeLookups = 0;
+  // A lookup reads the word's index entries alone and keeps the project's stories among them: asking
+  // the store for both would make it intersect the word's entries with every story of the project.
+  let projectStories: Set<number> | null = null;
+  const inProjectOnly = async (docs: readonly Doc[]): Promise<number[]> => {
+    projectStories ??= new Set((await read(STORY_WORDS).find(inProject({}), { fields: [], budget })).map((doc) => doc.id));
+    return docs.flatMap((doc) => (projectStories!.has(doc.id) ? [doc.id] : []));
+  };
   const lookUp = async (need: TextNeed): Promise<number[]> => {
     const key = textKey(need.field, need.word);
     if (!found.has(key) && largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) await pass(distinct, inProject({}));
     if (!found.has(key)) {
-      const ids = (await read(STORY_WORDS).find(inProject(textIndexCondition(need)), { fields: [], budget })).map((doc) => doc.id);
+      const ids = await inProjectOnly(await read(STORY_WORDS).find(textIndexCondition(need), { fields: [], budget }));
       if (ids.length >= NAMED_CANDIDATES) largeLookups++;
       found.set(key, ids);
     }
