@@ -84,7 +84,9 @@ export class WorkerProjectHistory implements ProjectHistory {
     const read = async (collection: string, method: ReadMethod, filter?: Filter, options?: FindOptions): Promise<never> => {
       const call: FoldWorkerCall = { call: 'read', reader, projectId, version, collection, method };
       if (filter !== undefined) call.filter = filter;
-      if (options !== undefined) call.options = options;
+      // A read's budget (a search's: ReadBudget) cannot cross the thread boundary (a clone drops its
+      // methods); the worker's folds of one project are bounded by its own cache and queue.
+      if (options !== undefined) call.options = withoutBudget(options);
       let answer: string | null;
       try {
         answer = await this.worker.call(call);
@@ -127,4 +129,9 @@ export class WorkerProjectHistory implements ProjectHistory {
       possible_fix: 'Retry later; the current version is served as usual.',
     });
   }
+}
+
+function withoutBudget(options: FindOptions): FindOptions {
+  const { budget: _budget, ...rest } = options;
+  return rest;
 }

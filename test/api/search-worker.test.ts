@@ -1,0 +1,90 @@
+// Searches on a data directory on disk run in the search worker (src/infra/search/), over its own
+// read-only connection to readmodels.sqlite: what the serving thread has just written is found at once,
+// refusals come back as the same 400s, and a search of the past (as_of_version) reads the past.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestResponse } from './support/http-client.js';
+import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
+
+function expectRefused(res: TestResponse, field: string, saying: RegExp): void {
+  expect(res.status, res.text).to.equal(400);
+  expect(res.json.code).to.equal('invalid_parameter');
+  expect(res.json.validation_errors[0].field).to.equal(field);
+  expect(res.json.validation_errors[0].problem).to.match(saying);
+}
+
+describe('API: searches on a data directory run off the serving thread', () => {
+  let dataDir: string;
+  let app: StorylineApp;
+  let owner: PersonHandle;
+  let project: number;
+
+  const search = (query: string, extra: Record<string, string> = {}) => app.api('GET', `/projects/${project}/search`, { as: owner, query: { query, ...extra } });
+  const filtered = (filter: string) => app.api('GET', `/projects/${project}/stories`, { as: owner, query: { filter } });
+  const names = (stories: Array<{ name: string }>) => stories.map((story) => story.name);
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-worker-'));
+    app = await storylineApp({ dataDir });
+    owner = await app.person('Owner');
+    project = (await app.api('POST', '/projects', { as: owner, body: { name: 'On disk', new_account_name: 'Disk Inc' } })).json.id;
+  });
+
+  after(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finds what was just written, through /search and the stories filter, and stops finding what was renamed', async () => {
+    const created = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Launch the zeppelin', labels: ['air'], estimate: 2, story_type: 'feature' } });
+    expect(created.status, created.text).to.equal(200);
+    await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Land the zeppelin', current_state: 'accepted', accepted_at: '2024-01-09T12:00:00Z', estimate: 1, story_type: 'feature' } });
+
+    const found = await search('zeppelin');
+    expect(found.status, found.text).to.equal(200);
+    expect(found.json.stories.total_hits).to.equal(2);
+    expect(found.json.stories.total_points).to.equal(3);
+    expect(found.json.stories.total_points_completed).to.equal(1);
+    expect(names(found.json.stories.stories)).to.have.members(['Launch the zeppelin', 'Land the zeppelin']);
+    const page = await filtered('zeppelin label:air');
+    expect(page.status, page.text).to.equal(200);
+    expect(names(page.json)).to.deep.equal(['Launch the zeppelin']);
+
+    await app.api('PUT', `/projects/${project}/stories/${created.json.id}`, { as: owner, body: { name: 'Launch the balloon' } });
+    expect(names((await filtered('zeppelin')).json)).to.deep.equal(['Land the zeppelin']);
+    expect(names((await search('balloon')).json.stories.stories)).to.deep.equal(['Launch the balloon']);
+  });
+
+  it('answers a search of the past from the project as it was (as_of_version)', async () => {
+    const before = Number((await app.api('GET', `/projects/${project}`, { as: owner })).json.version);
+    await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'A later kite' } });
+    expect((await search('kite')).json.stories.total_hits).to.equal(1);
+    const past = await search('kite', { as_of_version: String(before) });
+    expect(past.status, past.text).to.equal(200);
+    expect(past.json.stories.total_hits).to.equal(0);
+  });
+
+  it('refuses a query that does not parse with the same 400 on the parameter it came in', async () => {
+    expectRefused(await search('label:'), 'query', /label/);
+    expectRefused(await filtered('(zeppelin'), 'filter', /never closed/);
+  });
+});
+
+describe('API: a search too costly for the work budget is refused by the search worker', () => {
+  it('answers 400 invalid_parameter saying so, on /search and on the stories filter', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-worker-'));
+    const app = await storylineApp({ dataDir, env: { STORYLINE_SEARCH_WORK: '200' } });
+    try {
+      const owner = await app.person('Owner');
+      const project = (await app.api('POST', '/projects', { as: owner, body: { name: 'Tight', new_account_name: 'Tight Inc' } })).json.id;
+      for (let i = 0; i < 10; i++) await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: `Rocket ${i}` } });
+      expectRefused(await app.api('GET', `/projects/${project}/search`, { as: owner, query: { query: 'rocket' } }), 'query', /too costly/);
+      expectRefused(await app.api('GET', `/projects/${project}/stories`, { as: owner, query: { filter: 'rocket' } }), 'filter', /too costly/);
+    } finally {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
