@@ -18,7 +18,7 @@
 // read models at start). `SEARCH_COST_BENCH_DATA=DIR` keeps the seeded data
 // directory and serves it again next time; `SEARCH_COST_BENCH_SECONDS` (default 10) sets each line's
 // duration; `SEARCH_COST_BENCH_CLASSES=mixed,ordinary` runs the classes whose names hold one of those;
-// `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers.
+// `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers (the search worker's profile is a file of its own).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';

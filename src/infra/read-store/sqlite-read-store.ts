@@ -23,6 +23,8 @@
 //   with its checkpoint). Inside it, writes by id are applied to parsed documents and stored once per
 //   document at the end (a document touched by many events of a batch is serialised once); a filter
 //   that is not by id first stores what is pending, then asks SQL.
+// - A read-only store (`readOnly`) reads beside the file's one writer (the search worker): it never writes
+//   and checks `data_version` before every read, so it sees each of the writer's commits.
 // - Parsed hot documents are kept in a DocumentCache bounded in bytes. A commit by another process
 //   (the CLI beside the server) changes `PRAGMA data_version`, which empties the cache and re-reads the
 //   collection list before the next write, and before a read at most 50 ms later. A failed transaction empties it too (documents are
