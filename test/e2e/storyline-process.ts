@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const bin = fileURLToPath(new URL('../../../bin/storyline.js', import.meta.url));
-const packageRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export const packageRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Served {
   child: ChildProcessByStdio<null, Readable, Readable>;
@@ -45,12 +45,20 @@ export function reachableCopy(dir: string): { bin: string } | { reason: string }
     chmodSync(join(dir, parent), 0o755);
   }
   for (const relative of ['package.json', 'bin', 'dist/src']) place(relative);
-  const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    const topLevel = path.startsWith('node_modules/') && !path.slice('node_modules/'.length).includes('/node_modules/');
-    if (topLevel && entry.dev !== true && existsSync(join(packageRoot, path))) place(path);
-  }
+  for (const path of productionDependencies()) place(path);
   return { bin: join(dir, 'bin', 'storyline.js') };
+}
+
+/**
+ * The installed production dependencies of this checkout, per package-lock.json: `node_modules/NAME` of
+ * every top-level package that is not a dev dependency (what `npm install --omit=dev` installs).
+ */
+export function productionDependencies(): string[] {
+  const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  return Object.entries(lock.packages)
+    .filter(([path, entry]) => path.startsWith('node_modules/') && !path.slice('node_modules/'.length).includes('/node_modules/') && entry.dev !== true)
+    .map(([path]) => path)
+    .filter((path) => existsSync(join(packageRoot, path)));
 }
 
 /**
