@@ -238,6 +238,60 @@ describe('API: the OpenAPI document', function () {
     expect((await world.app.api('GET', `/projects/${project}/labels`, { as: owner() })).json.length).to.equal(before);
   });
 
+  it('states every way to authenticate, and each one it states signs in to GET /me', async () => {
+    const person = owner();
+    const schemes = doc.components.securitySchemes as Record<string, Json>;
+    expect(Object.values(schemes).map((scheme) => `${scheme.type} ${scheme.in ?? scheme.scheme} ${scheme.name ?? ''}`.trim())).to.have.members([
+      'apiKey header X-TrackerToken',
+      'apiKey header X-ServiceToken',
+      'apiKey query token',
+      'http basic',
+    ]);
+    const me = doc.paths['/me'].get;
+    expect(me.security.map((requirement: Json) => Object.keys(requirement)[0])).to.have.members(Object.keys(schemes));
+    const basicBy = (key: string) => (doc.paths[key.split(' ')[1]!][key.split(' ')[0]!.toLowerCase()].security as Json[]).some((requirement) => 'Basic' in requirement);
+    expect(documentedOperations(doc).filter(basicBy)).to.deep.equal(['GET /me']);
+    for (const [name, scheme] of Object.entries(schemes)) {
+      const basic = `Basic ${Buffer.from(`${person.email}:${person.password}`).toString('base64')}`;
+      const res =
+        scheme.type === 'http'
+          ? await world.app.server.request('GET', '/services/v5/me', { headers: { Authorization: basic } })
+          : scheme.in === 'header'
+            ? await world.app.server.request('GET', '/services/v5/me', { headers: { [scheme.name]: person.token } })
+            : await world.app.server.request('GET', `/services/v5/me?${scheme.name}=${person.token}`);
+      expect(res.status, `${name}: ${res.text.slice(0, 200)}`).to.equal(200);
+      expect(res.json.email, name).to.equal(person.email);
+      expect(checker.problems('GET', '/me', res), name).to.deep.equal([]);
+    }
+  });
+
+  it('states each body with the very schema that checks it, and each query parameter a route declares', () => {
+    const differing: string[] = [];
+    let bodies = 0;
+    for (const route of world.app.storyline.routes.filter((served: RouteDefinition) => served.unlisted !== true)) {
+      const operation = doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+      const where = `${route.method} ${route.path}`;
+      const body = route.input?.body;
+      if (body) {
+        bodies++;
+        const [mediaType, schema] = typeof body === 'function' ? ['application/json', body.schema] : [body.raw, body.schema];
+        if (JSON.stringify(operation.requestBody?.content?.[mediaType]?.schema) !== JSON.stringify(schema)) differing.push(`${where}: body`);
+      } else if (operation.requestBody) {
+        differing.push(`${where}: a body it does not read`);
+      }
+      const stated = new Map((operation.parameters as Json[]).filter((parameter) => parameter.in === 'query').map((parameter) => [parameter.name as string, parameter]));
+      for (const [name, schema] of Object.entries((route.input?.query?.['properties'] ?? {}) as Record<string, Json>)) {
+        const { description: _description, ...rest } = schema;
+        if (JSON.stringify(stated.get(name)?.schema) !== JSON.stringify(rest)) differing.push(`${where}: query ${name}`);
+      }
+      const pathNames = route.path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+      const statedPath = (operation.parameters as Json[]).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name);
+      if (JSON.stringify(statedPath) !== JSON.stringify(pathNames)) differing.push(`${where}: path parameters ${statedPath}`);
+    }
+    expect(differing).to.deep.equal([]);
+    expect(bodies).to.be.greaterThan(30);
+  });
+
   it('states the live activity stream as text/event-stream with its own parameters and the 429 of its limits', () => {
     const stream = doc.paths['/projects/{project_id}/activity/stream'].get;
     expect(Object.keys(stream.responses['200'].content)).to.deep.equal(['text/event-stream']);
