@@ -113,6 +113,7 @@ describe('API: the OpenAPI document', function () {
     const expected = new Set(served.map((route) => `${route.method} ${openApiPath(route.path)}`));
     expect(new Set(documentedOperations(doc))).to.deep.equal(expected);
     expect(served.length).to.be.greaterThan(90);
+    expect(doc.paths).to.include.keys('/projects/{project_id}/webhooks', '/source_commits', '/projects/{project_id}/activity/stream', '/openapi.json', '/health');
     const ids = documentedOperations(doc).map((key) => {
       const [method, path] = key.split(' ');
       return doc.paths[path!][method!.toLowerCase()].operationId;
