@@ -228,6 +228,18 @@ describe('API: the OpenAPI document', function () {
     expect(problems).to.deep.equal([]);
   });
 
+  it('states the failures of the server itself: 500 and 503 on every operation, 507 storage_full on every write', () => {
+    const missing: string[] = [];
+    for (const key of documentedOperations(doc)) {
+      const [method, path] = key.split(' ') as [string, string];
+      const statuses = Object.keys(doc.paths[path][method.toLowerCase()].responses);
+      for (const status of method === 'GET' ? ['500', '503'] : ['500', '503', '507']) if (!statuses.includes(status)) missing.push(`${key}: ${status}`);
+    }
+    expect(missing).to.deep.equal([]);
+    expect(doc.components.responses['507'].description).to.contain('storage_full');
+    expect(doc.components.responses['503'].description).to.contain('component_unavailable');
+  });
+
   it('checks bodies with the schema it states: what the schema refuses is refused with 400, and nothing is written', async () => {
     const project = world.ids['project_id']![0]!;
     const schema = doc.paths['/projects/{project_id}/labels'].post.requestBody.content['application/json'].schema;

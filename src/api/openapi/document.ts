@@ -231,12 +231,19 @@ function successResponse(route: RouteDefinition, createdStatus: 200 | 201): { st
   };
 }
 
-/** The error statuses a caller can meet on the route, from its access, path and input. */
+/**
+ * The error statuses a caller can meet on the route, from its access, path and input. Every route can
+ * meet 500 (a fault of the server) and 503 (a damaged data file, a busy worker: storage-failure.ts);
+ * a write also 409 (conflicts, `deadlock`) and 507 (a full disk).
+ */
 function errorStatuses(route: RouteDefinition): number[] {
-  const statuses = new Set<number>([400, 403]);
+  const statuses = new Set<number>([400, 403, 500, 503]);
   if (route.access !== 'public' || route.project) statuses.add(401);
   if (route.path.includes(':') || projectScoped(route)) statuses.add(404);
-  if (route.method !== 'GET') statuses.add(409);
+  if (route.method !== 'GET') {
+    statuses.add(409);
+    statuses.add(507);
+  }
   if (route.input?.body) {
     statuses.add(413);
     statuses.add(415);
