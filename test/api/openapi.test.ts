@@ -305,6 +305,18 @@ describe('API: the OpenAPI document', function () {
     expect(bodies).to.be.greaterThan(30);
   });
 
+  it('says how PATCH and a POST with _method reach the PUT and DELETE operations, and they do', async () => {
+    expect(doc.info.description).to.contain('PATCH does what PUT does').and.to.contain('`_method=PUT`, `PATCH` or `DELETE`');
+    const project = world.ids['project_id']![0]!;
+    const label = await world.app.api('POST', `/projects/${project}/labels`, { as: owner(), body: { name: 'to patch' } });
+    const patched = await world.app.api('PATCH', `/projects/${project}/labels/${label.json.id}`, { as: owner(), body: { name: 'patched' } });
+    expect(checker.problems('PUT', '/projects/{project_id}/labels/{label_id}', patched)).to.deep.equal([]);
+    expect(patched.json.name).to.equal('patched');
+    const removed = await world.app.api('POST', `/projects/${project}/labels/${label.json.id}`, { as: owner(), query: { _method: 'DELETE' } });
+    expect(checker.problems('DELETE', '/projects/{project_id}/labels/{label_id}', removed)).to.deep.equal([]);
+    expect(removed.status).to.equal(204);
+  });
+
   it('states the live activity stream as text/event-stream with its own parameters and the 429 of its limits', () => {
     const stream = doc.paths['/projects/{project_id}/activity/stream'].get;
     expect(Object.keys(stream.responses['200'].content)).to.deep.equal(['text/event-stream']);

@@ -82,6 +82,7 @@ export function openApiDocument(source: ReferenceSource, prefix: string): OpenAp
         'Every endpoint of this server, generated from the code that serves it.',
         'Authenticate with your API token in the `X-TrackerToken` header (or `X-ServiceToken`, or the `token` query parameter); `GET /me` also accepts HTTP Basic and answers your token.',
         'Conventions on every endpoint: `fields` chooses the attributes and nested resources of an answer, `envelope=true` wraps answers (and errors) in an envelope with status 200, `date_format=millis` renders datetimes as integer milliseconds, and project-scoped answers carry `X-Tracker-Project-Version`.',
+        'PATCH does what PUT does on every path listed with PUT, and a POST with the query parameter `_method=PUT`, `PATCH` or `DELETE` acts as that method (for clients that can only send GET and POST).',
         'The same API is served under `/services/v5`, `/v5`, `/services/edge`, `/edge`, `/services/next` and `/next`.',
       ].join('\n\n'),
     },
