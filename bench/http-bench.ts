@@ -19,6 +19,9 @@
 // writes/s. The warm-up's rate is printed too: a freshly started server's first seconds run cold code.
 //
 // `HTTP_BENCH_ONLY=reads` or `=writes` runs one half; `HTTP_BENCH_ROUNDS=n` sets the read rounds;
+// `HTTP_BENCH_BASELINE=<a built checkout>` puts that tree's server (on a copy of the same log) beside ours
+// in the write loads, alternated within `HTTP_BENCH_WRITE_ROUNDS` rounds, and prints the median ratios
+// of writes/s and of CPU per write (the server's, and its event loop's);
 // `HTTP_BENCH_CPU_PROFILE=<dir>` profiles the Storyline children.
 //
 // Seeding: the 5,000 story creates are decided in a loop over a locally folded project state and
@@ -46,6 +49,10 @@ const DURATION_S = 5;
 /** Write loads: a warm-up, not counted, then the measured part (longer than a read's: writes vary more second to second). */
 const WRITE_WARM_UP_S = 5;
 const WRITE_DURATION_S = 10;
+/** A built checkout (its dist/) whose server also takes the write loads, for same-run ratios (`HTTP_BENCH_BASELINE`). */
+const BASELINE = process.env['HTTP_BENCH_BASELINE'];
+/** Rounds of the write loads, servers alternated (`HTTP_BENCH_WRITE_ROUNDS`; 3 with a baseline, else 1). */
+const WRITE_ROUNDS = Math.max(1, Number(process.env['HTTP_BENCH_WRITE_ROUNDS'] ?? (BASELINE ? 3 : 1)));
 /** Rounds of read measurements; `HTTP_BENCH_ROUNDS` overrides. */
 const READ_ROUNDS = Math.max(1, Number(process.env['HTTP_BENCH_ROUNDS'] ?? 3));
 const WARM_UP_S = 1;
@@ -136,37 +143,38 @@ export async function run(): Promise<void> {
     }
 
     if (!parts.includes('writes')) return;
+    const writeTargets = [{ name: 'storyline', port: oursPort, child: ours }, { name: 'memory store', port: memoryPort, child: memoryChild }];
+    if (BASELINE) {
+      const baselineDir = join(dir, 'baseline');
+      mkdirSync(baselineDir);
+      for (const file of ['events.sqlite', 'credentials.sqlite']) copyFileSync(join(dir, file), join(baselineDir, file));
+      const port = await freePort();
+      const child = startChild(join(BASELINE, 'dist/src/infra/cli/main.js'), ['serve'], { STORYLINE_DATA: baselineDir, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error' });
+      children.push(child);
+      await waitUntilServing(port, `${PREFIX}/me`, headers);
+      writeTargets.push({ name: 'baseline', port, child });
+    }
+    for (const { child } of writeTargets) await waitUntilIdle(child);
     process.stdout.write(
       `\nwrites, ${WRITE_CONNECTIONS} connections over ${WRITE_PROJECTS} projects, ${WRITE_WARM_UP_S} s warm-up then ${WRITE_DURATION_S} s measured ` +
-        `(durable: acknowledged after the SQLite commit)\n`,
+        `(durable: acknowledged after the SQLite commit), ${WRITE_ROUNDS} round(s), servers alternated\n`,
     );
-    for (const { name, port, child } of [{ name: 'storyline', port: oursPort, child: ours }, { name: 'memory store', port: memoryPort, child: memoryChild }]) {
-      let created = 0;
-      const post: RequestFor = () => {
-        const n = created++;
-        return {
-          method: 'POST',
-          path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
-          body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
-        };
-      };
-      let edited = 0;
-      const put: RequestFor = () => {
-        const n = edited++;
-        const slot = n % WRITE_PROJECTS;
-        return {
-          method: 'PUT',
-          path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
-          body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
-        };
-      };
-      for (const [label, requestFor] of [['POST story', post], ['PUT story ', put]] as const) {
-        const { warmUp, measured, cpu } = await measureWrites(port, child, headers, requestFor);
-        process.stdout.write(
-          `  ${name.padEnd(12)} ${label} ${line(measured)}  => ${writesPerSecond(measured).toFixed(0)} durable writes/s${verdict(measured)}` +
-            `${cpu}; warm-up ${(warmUp['2xx'] / WRITE_WARM_UP_S).toFixed(0)}/s\n`,
-        );
+    const loads = writeLoads(seeded);
+    for (const [label, requestFor] of loads) {
+      const rounds: Array<Map<string, WriteMeasure>> = [];
+      for (let round = 0; round < WRITE_ROUNDS; round++) {
+        const measured = new Map<string, WriteMeasure>();
+        for (const { name, port, child } of round % 2 === 0 ? writeTargets : [...writeTargets].reverse()) {
+          const measure = await measureWrites(port, child, headers, requestFor);
+          measured.set(name, measure);
+          process.stdout.write(
+            `  ${`round ${round + 1}`.padEnd(8)} ${name.padEnd(12)} ${label} ${line(measure.result)}  => ${writesPerSecond(measure.result).toFixed(0)} durable writes/s` +
+              `${name === 'storyline' ? verdict(measure.result) : ''}${cpuText(measure)}; warm-up ${measure.warmUpPerSecond.toFixed(0)}/s\n`,
+          );
+        }
+        rounds.push(measured);
       }
+      if (BASELINE) process.stdout.write(`  ${label} ${baselineRatios(rounds)}\n`);
     }
   } finally {
     await Promise.all(children.map(stopChild));
@@ -273,10 +281,8 @@ export async function waitUntilIdle(child: ChildProcess, timeoutMs = 600_000): P
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat's utime and stime. */
 export const CLOCK_TICKS_PER_SECOND = 100;
 
-function cpuPerWrite(child: ChildProcess, before: number | null, result: AutocannonResult): string {
-  const after = cpuMs(child);
-  if (before === null || after === null || result['2xx'] === 0) return '';
-  return `, server CPU ${((after - before) / result['2xx']).toFixed(2)} ms per write`;
+function cpuText(measure: WriteMeasure): string {
+  return measure.cpuMsPerWrite === null ? '' : `, server CPU ${measure.cpuMsPerWrite.toFixed(2)} ms per write (event loop ${measure.mainThreadCpuMsPerWrite?.toFixed(2)})`;
 }
 
 function writesPerSecond(result: AutocannonResult): number {
@@ -287,20 +293,39 @@ function verdict(result: AutocannonResult): string {
   return writesPerSecond(result) >= 1000 ? ' (target >= 1000: met)' : ' (target >= 1000: NOT met)';
 }
 
+/** storyline / baseline: medians over rounds of the ratios within each round (rate, CPU per write, the event loop's CPU per write). */
+function baselineRatios(rounds: ReadonlyArray<Map<string, WriteMeasure>>): string {
+  const ratio = (pick: (m: WriteMeasure) => number | null) => {
+    const values = rounds.flatMap((round) => {
+      const ours = pick(round.get('storyline')!);
+      const before = pick(round.get('baseline')!);
+      return ours !== null && before !== null && before > 0 ? [ours / before] : [];
+    });
+    return values.length === 0 ? 'n/a' : `${median(values).toFixed(2)} [${values.map((v) => v.toFixed(2)).join(' ')}]`;
+  };
+  return (
+    `storyline / baseline: writes/s ${ratio((m) => writesPerSecond(m.result))}, server CPU per write ${ratio((m) => m.cpuMsPerWrite)}, ` +
+    `event loop CPU per write ${ratio((m) => m.mainThreadCpuMsPerWrite)}`
+  );
+}
+
 /** The next write request of a load: each call gives a fresh one (a new name, the next project). */
 type RequestFor = () => { method: 'POST' | 'PUT'; path: string; body: string };
+
+/** One measured write load: autocannon's result, the warm-up's rate, the server's CPU per write (ms; null where unreadable). */
+interface WriteMeasure {
+  result: AutocannonResult;
+  warmUpPerSecond: number;
+  cpuMsPerWrite: number | null;
+  mainThreadCpuMsPerWrite: number | null;
+}
 
 /**
  * One write load on `port`: WRITE_WARM_UP_S of it (a server just started runs its first seconds of
  * writes in unoptimised code, well below its later rate), then WRITE_DURATION_S measured, with the
  * server's CPU per write over the measured part.
  */
-async function measureWrites(
-  port: number,
-  child: ChildProcess,
-  headers: Record<string, string>,
-  requestFor: RequestFor,
-): Promise<{ warmUp: AutocannonResult; measured: AutocannonResult; cpu: string }> {
+async function measureWrites(port: number, child: ChildProcess, headers: Record<string, string>, requestFor: RequestFor): Promise<WriteMeasure> {
   const load = (duration: number) =>
     autocannon({
       url: `http://127.0.0.1:${port}`,
@@ -310,8 +335,39 @@ async function measureWrites(
     });
   const warmUp = await load(WRITE_WARM_UP_S);
   const before = cpuMs(child);
-  const measured = await load(WRITE_DURATION_S);
-  return { warmUp, measured, cpu: cpuPerWrite(child, before, measured) };
+  const mainBefore = mainThreadCpuMs(child);
+  const result = await load(WRITE_DURATION_S);
+  const perWrite = (from: number | null, to: number | null) => (from === null || to === null || result['2xx'] === 0 ? null : (to - from) / result['2xx']);
+  return {
+    result,
+    warmUpPerSecond: warmUp['2xx'] / WRITE_WARM_UP_S,
+    cpuMsPerWrite: perWrite(before, cpuMs(child)),
+    mainThreadCpuMsPerWrite: perWrite(mainBefore, mainThreadCpuMs(child)),
+  };
+}
+
+/** The two write loads: POST a new story, PUT an edit of one story, each spread over the write projects. */
+function writeLoads(seeded: Seeded): Array<[string, RequestFor]> {
+  let created = 0;
+  const post: RequestFor = () => {
+    const n = created++;
+    return {
+      method: 'POST',
+      path: `${PREFIX}/projects/${seeded.writeProjects[n % WRITE_PROJECTS]}/stories`,
+      body: JSON.stringify({ name: `Bench story ${n}`, story_type: 'feature', current_state: 'unstarted', estimate: 1 }),
+    };
+  };
+  let edited = 0;
+  const put: RequestFor = () => {
+    const n = edited++;
+    const slot = n % WRITE_PROJECTS;
+    return {
+      method: 'PUT',
+      path: `${PREFIX}/projects/${seeded.writeProjects[slot]}/stories/${seeded.writeStories[slot]}`,
+      body: JSON.stringify({ name: `Edited ${n}`, story_priority: ['p0', 'p1', 'p2', 'p3'][n % 4] }),
+    };
+  };
+  return [['POST story', post], ['PUT story ', put]];
 }
 
 /**

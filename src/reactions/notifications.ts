@@ -56,11 +56,10 @@ export function notificationDoc(draft: NotificationDraft, event: RecordedEvent, 
 }
 
 export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reaction => {
-  const notifications = deps.own.collection(NOTIFICATIONS);
-  const progress = reactionProgress(deps.own, PROGRESS);
-  let indexed: Promise<void> | null = null;
-  const ensureIndexes = () =>
-    (indexed ??= notifications.ensureIndexes([{ field: 'person_id' }, { field: 'created_at' }, { field: 'updated_at' }]));
+  const progress = reactionProgress(deps.own, PROGRESS, {
+    collection: NOTIFICATIONS,
+    fields: [{ field: 'person_id' }, { field: 'created_at' }, { field: 'updated_at' }],
+  });
 
 
   /**
@@ -127,12 +126,8 @@ export const notificationsReaction: ReactionFactory = (deps: ReactionDeps): Reac
   return {
     name: 'notifications',
     types: HANDLED,
-    async resumeAfter() {
-      await ensureIndexes();
-      return progress.applied();
-    },
+    resumeAfter: () => progress.applied(),
     async handle(events) {
-      await ensureIndexes();
       const fresh = await progress.fresh(events);
       if (fresh.length === 0) return;
       const book = audienceBook();

@@ -4,11 +4,11 @@
 // (read models in memory, readmodels.sqlite deleted) it reads 0 and the reaction's `resumeAfter` has the
 // runner replay the log into them.
 import type { RecordedEvent } from '../domain/events.js';
-import type { CollectionWrites } from '../ports/read-store.js';
+import type { CollectionWrites, IndexSpec } from '../ports/read-store.js';
 import type { ReactionStore } from './reaction.js';
 
 export interface ReactionProgress {
-  /** The last position applied (0 when none is stored). */
+  /** The last position applied (0 when none is stored); the reaction's indexes are made first. */
   applied(): Promise<number>;
   /** The events of a batch after the applied position. */
   fresh(events: readonly RecordedEvent[]): Promise<RecordedEvent[]>;
@@ -16,9 +16,12 @@ export interface ReactionProgress {
   recorded(position: number): CollectionWrites;
 }
 
-export function reactionProgress(own: ReactionStore, collection: string): ReactionProgress {
+/** `indexes`: the reaction's own documents' indexes, made once before its first read of them. */
+export function reactionProgress(own: ReactionStore, collection: string, indexes: { collection: string; fields: IndexSpec[] }): ReactionProgress {
   const progress = own.collection(collection);
+  let indexed: Promise<void> | null = null;
   const applied = async () => {
+    await (indexed ??= own.collection(indexes.collection).ensureIndexes(indexes.fields));
     const doc = await progress.findOne({ id: 1 });
     return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
   };

@@ -55,9 +55,7 @@ interface ImageFile {
 
 export function thumbnailsReaction(deps: ThumbnailsDeps): Reaction {
   const thumbnails = deps.own.collection(FILE_THUMBNAILS);
-  const progress = reactionProgress(deps.own, PROGRESS);
-  let indexed: Promise<void> | null = null;
-  const ensureIndexes = () => (indexed ??= thumbnails.ensureIndexes([{ field: 'rendition_keys' }]));
+  const progress = reactionProgress(deps.own, PROGRESS, { collection: FILE_THUMBNAILS, fields: [{ field: 'rendition_keys' }] });
 
   function imagesCreatedBy(event: RecordedEvent): ImageFile[] {
     const files: ImageFile[] = [];
@@ -95,12 +93,8 @@ export function thumbnailsReaction(deps: ThumbnailsDeps): Reaction {
 
   return {
     name: 'thumbnails',
-    async resumeAfter() {
-      await ensureIndexes();
-      return progress.applied();
-    },
+    resumeAfter: () => progress.applied(),
     async handle(events) {
-      await ensureIndexes();
       const fresh = await progress.fresh(events);
       if (fresh.length === 0) return;
       const ops: WriteOp[] = [];
