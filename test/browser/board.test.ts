@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { useChromium } from './support/chromium.js';
-import { baseUrl, card, dragCard, expectOrder, orderOfNames, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
+import { baseUrl, card, dragCard, expectOrder, holdStoryWrites, orderOfNames, projectOf, seriousViolations, signInWithToken, storyNamed, storyOf } from './support/board-page.js';
 
 describe('browser: the board', function () {
   this.timeout(90_000);
@@ -145,6 +145,41 @@ describe('browser: the board', function () {
     await expectOrder(() => orderOfNames(app, alice, id, { with_state: 'unscheduled' }), ['Two']);
   });
 
+  it('shows a drop at once, then the place the server gave it, and the server order again when it refuses one', async () => {
+    // Velocity 1: One fills Current; a 3-point story dropped below it cannot stay there.
+    const id = await projectOf(app, alice, 'Corrected', [], { initial_velocity: 1 });
+    await storyOf(app, alice, id, { name: 'One', current_state: 'unstarted', estimate: 1 });
+    await storyOf(app, alice, id, { name: 'Two', current_state: 'unstarted', estimate: 1 });
+    await storyOf(app, alice, id, { name: 'Big', current_state: 'unstarted', estimate: 3 });
+    const gone = await storyOf(app, alice, id, { name: 'Gone', current_state: 'unstarted', estimate: 1 });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${id}`);
+    await card(page, 'Gone').waitFor();
+    const shown = async () => [...(await page.locator('.panel-current .card .story-name').allTextContents()), '|', ...(await page.locator('.panel-backlog .card .story-name').allTextContents())];
+    expect(await shown()).to.deep.equal(['One', '|', 'Two', 'Big', 'Gone']);
+
+    // The story PUT is held until the test has seen what the board shows before the server answers.
+    const held = await holdStoryWrites(page);
+    await dragCard(page, card(page, 'Big'), card(page, 'One'), 'below');
+    const sent = await held.next();
+    expect(sent.body).to.deep.equal({ before_id: (await storyNamed(app, alice, id, 'Two')).id });
+    expect(await shown()).to.deep.equal(['One', 'Big', '|', 'Two', 'Gone']);
+    held.release();
+    await expectOrder(() => orderOfNames(app, alice, id), ['One', 'Big', 'Two', 'Gone']);
+    await expectOrder(shown, ['One', '|', 'Big', 'Two', 'Gone']);
+
+    // A drop next to a story someone deleted meanwhile: refused, said so, and the board shows the server's order.
+    await dragCard(page, card(page, 'One'), card(page, 'Gone'), 'above');
+    const refused = await held.next();
+    expect(refused.body).to.deep.equal({ before_id: gone });
+    expect(await shown()).to.deep.equal(['|', 'Big', 'Two', 'One', 'Gone']);
+    expect((await app.api('DELETE', `/projects/${id}/stories/${gone}`, { as: alice })).status).to.equal(204);
+    held.release();
+    await page.getByRole('alert').filter({ hasText: `Story ${gone} does not exist` }).waitFor();
+    await expectOrder(shown, ['One', '|', 'Big', 'Two']);
+    expect(await orderOfNames(app, alice, id)).to.deep.equal(['One', 'Big', 'Two']);
+  });
+
   it('moves a story with Alt+Up and Alt+Down, keeping the focus on it', async () => {
     const id = await projectOf(app, alice, 'Keys', [], { initial_velocity: 1 });
     for (const name of ['Alpha', 'Beta', 'Gamma']) await storyOf(app, alice, id, { name, current_state: 'unstarted', estimate: 1 });
@@ -201,8 +236,144 @@ describe('browser: the board', function () {
     await signInWithToken(page, app, alice, `/n/projects/${id}`);
     await expectOrder(async () => [String(await page.locator('.panel-current .card, .panel-backlog .card').count()), String(await page.locator('.panel-icebox .card').count())], ['90', '90']);
     expect(await page.locator('.panel-backlog .card .story-name').last().textContent()).to.equal('Planned 90');
+
+    // Each panel scrolls on its own: the wheel over the Icebox scrolls it alone, not the page or the Backlog.
+    const scrollTop = (selector: string) => page.locator(selector).evaluate((node) => (node as unknown as { scrollTop: number }).scrollTop);
+    const pageScroll = () => page.evaluate('document.scrollingElement.scrollTop') as Promise<number>;
+    await page.locator('.panel-icebox .panel-body').hover();
+    await page.mouse.wheel(0, 100_000);
+    await expectOrder(async () => [String((await scrollTop('.panel-icebox .panel-body')) > 0)], ['true']);
+    expect(await scrollTop('.panel-backlog .panel-body')).to.equal(0);
+    expect(await pageScroll()).to.equal(0);
+    expect(await card(page, 'Iced 90').isVisible()).to.equal(true);
+    await page.getByRole('heading', { name: 'Long lists', level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Long lists', level: 1 }).boundingBox()).to.have.property('y').that.is.within(0, 120);
     await card(page, 'Iced 90').getByRole('button', { name: 'Iced 90' }).click();
     await page.getByRole('article', { name: /Story #/ }).getByLabel('Name').waitFor();
+  });
+
+  it('draws each card with its type, estimate, name, labels, owners’ initials, blocked marker and comment count, under iteration headers', async () => {
+    const carol = await app.person('Carol Cardholder');
+    const id = await projectOf(app, alice, 'Cards', [carol], { initial_velocity: 2, bugs_and_chores_are_estimatable: true });
+    const full = await storyOf(app, alice, id, {
+      name: 'Full card',
+      story_type: 'bug',
+      current_state: 'started',
+      estimate: 2,
+      labels: ['ops', 'ui'],
+      owner_ids: [alice.id, carol.id],
+      comments: [{ text: 'one' }, { text: 'two' }],
+    });
+    expect((await app.api('POST', `/projects/${id}/stories/${full}/blockers`, { as: alice, body: { description: 'Waiting on ops' } })).status).to.equal(200);
+    await storyOf(app, alice, id, { name: 'A chore', story_type: 'chore', current_state: 'unstarted', estimate: 1 });
+    await storyOf(app, alice, id, { name: 'A feature', story_type: 'feature', current_state: 'unstarted', estimate: 3 });
+    await storyOf(app, alice, id, { name: 'A release', story_type: 'release', current_state: 'unstarted' });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${id}`);
+
+    const shown = card(page, 'Full card');
+    await shown.locator('.blocked').waitFor();
+    expect(await shown.getByRole('img').getAttribute('aria-label')).to.equal('bug');
+    expect(await shown.locator('.estimate').textContent()).to.equal('2');
+    expect(await shown.getByRole('button', { name: /^Stories labelled / }).allTextContents()).to.deep.equal(['ops', 'ui']);
+    const people = (await app.api('GET', `/projects/${id}/memberships`, { as: alice })).json as Array<{ person: { id: number; name: string; initials: string } }>;
+    const initials = [alice.id, carol.id].map((person) => people.find((item) => item.person.id === person)!.person);
+    expect(await shown.locator('abbr.owner').evaluateAll((nodes) => nodes.map((node) => `${(node as unknown as { title: string }).title}=${node.textContent}`))).to.deep.equal(
+      initials.map((person) => `${person.name}=${person.initials}`),
+    );
+    expect(await shown.locator('.blocked').textContent()).to.equal('Blocked');
+    expect(await shown.getByLabel('2 comments').textContent()).to.equal('2');
+    expect(await shown.getByRole('button', { name: 'Finish', exact: true }).count()).to.equal(1);
+    for (const [name, type] of [['A chore', 'chore'], ['A feature', 'feature'], ['A release', 'release']]) {
+      expect(await card(page, name).getByRole('img').getAttribute('aria-label')).to.equal(type);
+      expect(await card(page, name).locator('.blocked, .comment-count, abbr.owner').count()).to.equal(0);
+    }
+
+    // Each iteration's header: number, dates, and its points against the velocity, as the API planned them.
+    const iterations = (await app.api('GET', `/projects/${id}/iterations`, { as: alice, query: { scope: 'current_backlog', fields: 'number,points,velocity' } })).json as Array<{ number: number; points: number; velocity: number }>;
+    expect(iterations.length).to.be.greaterThan(1);
+    const headers = [await page.locator('.panel-current .panel-subtitle').textContent(), ...(await page.locator('.panel-backlog .iteration-header').allTextContents())];
+    expect(headers).to.have.length(iterations.length);
+    iterations.forEach((iteration, index) => {
+      expect(headers[index]).to.match(new RegExp(`^Iteration ${iteration.number} · .+ – .+ · ${iteration.points} of ${iteration.velocity} points$`));
+    });
+  });
+
+  it('offers a viewer no write: no state buttons, point scale, drag, keyboard move, Add story or editable story', async () => {
+    const viewer = await app.person('Vera Viewer');
+    const id = await projectOf(app, alice, 'Read only');
+    expect((await app.api('POST', `/projects/${id}/memberships`, { as: alice, body: { email: viewer.email, role: 'viewer' } })).status).to.equal(200);
+    await storyOf(app, alice, id, { name: 'Look only', current_state: 'started', estimate: 1 });
+    await storyOf(app, alice, id, { name: 'Unestimated look', current_state: 'unstarted' });
+    await storyOf(app, alice, id, { name: 'Iced look', estimate: 1 });
+    const page = await chromium.newPage();
+    const writes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') writes.push(`${request.method()} ${request.url()}`);
+    });
+    await signInWithToken(page, app, viewer, `/n/projects/${id}`);
+    await card(page, 'Iced look').waitFor();
+    expect(await page.locator('.card .state-button, .card .point-scale').count()).to.equal(0);
+    expect(await page.locator('.card.draggable').count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Add story' }).count()).to.equal(0);
+    await card(page, 'Iced look').getByRole('button', { name: 'Iced look' }).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await card(page, 'Look only').getByRole('button', { name: 'Look only' }).click();
+    const detail = page.getByRole('article', { name: /Story #/ });
+    await detail.getByLabel('Name').waitFor();
+    expect(await detail.getByLabel('Name').isDisabled()).to.equal(true);
+    expect(await detail.getByRole('button', { name: 'Finish' }).count()).to.equal(0);
+    expect(writes).to.deep.equal([]);
+
+    // The project's member gets them on the same cards.
+    const owner = await chromium.newPage();
+    await signInWithToken(owner, app, alice, `/n/projects/${id}`);
+    await card(owner, 'Look only').getByRole('button', { name: 'Finish', exact: true }).waitFor();
+    await card(owner, 'Unestimated look').getByRole('group', { name: 'Estimate "Unestimated look"' }).waitFor();
+    expect(await owner.locator('.card.draggable').count()).to.equal(3);
+  });
+
+  it('adds a story at the top of the Backlog and at the top of the Icebox', async () => {
+    const id = await projectOf(app, alice, 'Adding', [], { initial_velocity: 1 });
+    await storyOf(app, alice, id, { name: 'In Current', current_state: 'unstarted', estimate: 1 });
+    await storyOf(app, alice, id, { name: 'Planned next', current_state: 'unstarted', estimate: 1 });
+    await storyOf(app, alice, id, { name: 'Old ice' });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${id}`);
+    await card(page, 'Old ice').waitFor();
+    for (const [panel, label, name] of [['backlog', 'New story in the Backlog', 'New on top'], ['icebox', 'New story in the Icebox', 'New ice']]) {
+      await page.locator(`.panel-${panel}`).getByRole('button', { name: 'Add story' }).click();
+      await page.getByLabel(label).fill(name);
+      await page.locator(`.panel-${panel}`).getByRole('button', { name: 'Save' }).click();
+      await card(page, name).waitFor();
+    }
+    expect(await orderOfNames(app, alice, id)).to.deep.equal(['In Current', 'New on top', 'Planned next', 'New ice', 'Old ice']);
+    // Unestimated, the new story fits in Current: the server planned it there, just above the Backlog's first story.
+    await expectOrder(() => page.locator('.panel-current .card .story-name, .panel-backlog .card .story-name').allTextContents(), ['In Current', 'New on top', 'Planned next']);
+    await expectOrder(() => page.locator('.panel-icebox .card .story-name').allTextContents(), ['New ice', 'Old ice']);
+  });
+
+  it('lists the person’s unfinished stories in My work and the project’s epics in Epics, which open in place', async () => {
+    const dan = await app.person('Dan Doer');
+    const id = await projectOf(app, alice, 'Mine', [dan]);
+    await storyOf(app, alice, id, { name: 'Mine started', current_state: 'started', estimate: 1, owner_ids: [alice.id] });
+    await storyOf(app, alice, id, { name: 'Mine iced', owner_ids: [alice.id] });
+    await storyOf(app, alice, id, { name: 'Mine accepted', current_state: 'accepted', estimate: 1, owner_ids: [alice.id] });
+    await storyOf(app, alice, id, { name: 'Dan’s', current_state: 'started', estimate: 1, owner_ids: [dan.id] });
+    const epic = (await app.api('POST', `/projects/${id}/epics`, { as: alice, body: { name: 'Checkout' } })).json as { id: number; label: { name: string } };
+    await storyOf(app, alice, id, { name: 'Pay', current_state: 'unstarted', labels: [epic.label.name] });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${id}`);
+    await page.getByRole('button', { name: 'My work', exact: true }).click();
+    const mine = page.locator('.panel-mywork');
+    await mine.getByRole('status').waitFor();
+    expect((await mine.locator('.card .story-name').allTextContents()).sort()).to.deep.equal(['Mine iced', 'Mine started']);
+
+    await page.getByRole('button', { name: 'Epics', exact: true }).click();
+    await page.locator('.panel-epics').getByRole('button', { name: 'Checkout', exact: true }).click();
+    const detail = page.getByRole('article', { name: 'Epic: Checkout' });
+    await detail.locator('.card', { hasText: 'Pay' }).waitFor();
+    expect(new URL(page.url()).pathname).to.equal(`/epic/show/${epic.id}`);
   });
 
   it('has no serious or critical accessibility violation on the board', async () => {

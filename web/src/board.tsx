@@ -11,7 +11,7 @@ import { followProject } from './live';
 import { keyboardMove, type Panel } from './placement';
 import { navigate } from './routes';
 import { useSession } from './session';
-import { MOVE_HINT_ID, StoryCard, type CardActions } from './story-card';
+import { MOVE_HINT_ID, StoryCard, type CardActions, type CardContext } from './story-card';
 import { pure } from './pure';
 import { StoryDetail } from './story-detail';
 import { EpicDetail } from './epic-detail';
@@ -131,7 +131,7 @@ export function Board(props: BoardProps) {
     [store],
   );
   const project = data?.project;
-  const cardProps = useMemo(() => (project ? { project, people, actions, draggable: canWrite } : null), [project, people, actions, canWrite]);
+  const cardProps = useMemo<CardContext | null>(() => (project ? { project, people, actions, writable: canWrite } : null), [project, people, actions, canWrite]);
   // A long Backlog or Icebox shows its first cards at once and the rest a slice per frame after.
   const scheduledCards = data ? data.iterations.reduce((sum, iteration) => sum + iteration.stories.length, 0) : 0;
   const backlogShown = useCardsShown(loaded, scheduledCards);
@@ -301,7 +301,7 @@ interface ListProps {
   /** The iteration the list shows (null: the Icebox). */
   iteration: number | null;
   stories: Story[];
-  cardProps: { project: BoardData['project']; people: ReadonlyMap<number, Person>; actions: CardActions; draggable: boolean };
+  cardProps: CardContext;
   store: BoardStore;
   currentNumber: number;
   selected: number | null;
@@ -313,7 +313,7 @@ const StoryList = pure(function StoryList(props: ListProps) {
   const latest = useRef(props);
   latest.current = props;
   useEffect(() => {
-    if (!listRef.current || !props.cardProps.draggable) return;
+    if (!listRef.current || !props.cardProps.writable) return;
     const sortable = Sortable.create(listRef.current, {
       group: 'board',
       draggable: '.card.draggable',
@@ -345,7 +345,7 @@ const StoryList = pure(function StoryList(props: ListProps) {
       },
     });
     return () => sortable.destroy();
-  }, [props.cardProps.draggable]);
+  }, [props.cardProps.writable]);
   return (
     <ol
       ref={listRef}
@@ -355,7 +355,7 @@ const StoryList = pure(function StoryList(props: ListProps) {
       aria-label={props.iteration === null ? 'Icebox stories' : `Iteration ${props.iteration} stories`}
     >
       {props.stories.map((story) => (
-        <StoryCard key={story.id} story={story} {...props.cardProps} draggable={props.cardProps.draggable && story.current_state !== 'accepted'} selected={props.selected === story.id} />
+        <StoryCard key={story.id} story={story} {...props.cardProps} draggable={props.cardProps.writable && story.current_state !== 'accepted'} selected={props.selected === story.id} />
       ))}
     </ol>
   );

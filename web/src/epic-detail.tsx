@@ -4,16 +4,16 @@ import { useEffect, useState } from 'preact/hooks';
 import { problemText } from './api';
 import { SearchResults } from './board';
 import type { BoardStore } from './board-store';
-import type { CardActions } from './story-card';
+import type { CardContext } from './story-card';
 import { Markdown } from './story-detail';
-import type { Epic, Person, Project, Story } from './types';
+import type { Epic, Story } from './types';
 
 export function EpicDetail(props: {
   store: BoardStore;
   epicId: number;
   onClose(): void;
   onOpenStory(story: Pick<Story, 'id'>): void;
-  cardProps: { project: Project; people: ReadonlyMap<number, Person>; actions: CardActions; draggable: boolean };
+  cardProps: CardContext;
 }) {
   const { store } = props;
   const [epic, setEpic] = useState<Epic | null>(null);

@@ -1,6 +1,7 @@
 // A story card as Tracker drew it: type icon, estimate, name, label chips, owners' initials, a blocked
 // marker, the comment count, and the next-state buttons (or the point scale, for a story that must be
-// estimated first). Alt+ArrowUp / Alt+ArrowDown on a card moves the story for people who do not drag.
+// estimated first; neither for a viewer). Alt+ArrowUp / Alt+ArrowDown on a card that can be dragged
+// moves the story for people who do not drag.
 import type { Membership, Project, Story } from './types';
 import { needsEstimate, pointScale, stateActions, STATE_NAMES } from './story-rules';
 import { points } from './format';
@@ -18,11 +19,18 @@ export const MOVE_HINT_ID = 'card-move-hint';
 
 const TYPE_SYMBOLS: Record<Story['story_type'], string> = { feature: '★', bug: '✱', chore: '⚙', release: '⚑' };
 
-export interface StoryCardProps {
-  story: Story;
+/** What every card of a board shares (kept the same object between renders). */
+export interface CardContext {
   project: Project;
   people: ReadonlyMap<number, Membership['person']>;
   actions: CardActions;
+  /** The person may change the project's stories (owner or member): a viewer gets no write controls. */
+  writable: boolean;
+}
+
+export interface StoryCardProps extends CardContext {
+  story: Story;
+  /** The card can be dragged (writable, in Current, Backlog or Icebox, not accepted). */
   draggable: boolean;
   selected: boolean;
 }
@@ -35,7 +43,7 @@ export const StoryCard = pure(function StoryCard(props: StoryCardProps) {
   const owners = story.owner_ids.map((id) => people.get(id)).filter((person) => person !== undefined);
   const estimateFirst = needsEstimate(project, story) && story.current_state !== 'accepted';
   const onKeyDown = (event: KeyboardEvent) => {
-    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    if (!props.draggable || !event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
     event.preventDefault();
     actions.moveByKeyboard(story, event.key === 'ArrowUp' ? -1 : 1);
   };
@@ -83,7 +91,7 @@ export const StoryCard = pure(function StoryCard(props: StoryCardProps) {
           </abbr>
         ))}
         <span class="card-actions">
-          {estimateFirst ? (
+          {!props.writable ? null : estimateFirst ? (
             <span class="point-scale" role="group" aria-label={`Estimate "${story.name}"`}>
               {pointScale(project).map((value) => (
                 <button key={value} type="button" class="estimate-button" onClick={() => actions.update(story, { estimate: value })} aria-label={`${points(value)} points`}>

@@ -54,6 +54,60 @@ export async function orderOfNames(app: StorylineApp, as: PersonHandle, projectI
   return (stories.json as Array<{ name: string }>).map((story) => story.name);
 }
 
+/** A story of the project found by its name (through the API's search filter). */
+export async function storyNamed(app: StorylineApp, as: PersonHandle, projectId: number, name: string): Promise<{ id: number; current_state: string }> {
+  const found = (await app.api('GET', `/projects/${projectId}/stories`, { as, query: { filter: `name:"${name}"` } })).json as Array<{ id: number; name: string; current_state: string }>;
+  const story = found.find((item) => item.name === name);
+  if (!story) throw new Error(`no story named ${name}`);
+  return story;
+}
+
+export interface HeldWrite {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** The page's story writes (PUT .../stories/{id}), each held until released: what the board shows before the server answers. */
+export interface HeldWrites {
+  /** The next write the page sent (waits for it, bounded). */
+  next(): Promise<HeldWrite>;
+  /** Lets the oldest held write go on to the server. */
+  release(): void;
+}
+
+export async function holdStoryWrites(page: Page, withinMs = 10_000): Promise<HeldWrites> {
+  const arrived: HeldWrite[] = [];
+  const gates: Array<() => void> = [];
+  let wake: (() => void) | null = null;
+  await page.route(/\/services\/v5\/projects\/\d+\/stories\/\d+$/, async (route) => {
+    const request = route.request();
+    if (request.method() !== 'PUT') return route.continue();
+    await new Promise<void>((resolve) => {
+      gates.push(resolve);
+      arrived.push({ method: request.method(), path: new URL(request.url()).pathname, body: request.postDataJSON() as unknown });
+      wake?.();
+    });
+    return route.continue();
+  });
+  return {
+    async next() {
+      const until = Date.now() + withinMs;
+      while (arrived.length === 0) {
+        if (Date.now() > until) throw new Error('the page sent no story write');
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 100);
+        });
+      }
+      return arrived.shift()!;
+    },
+    release() {
+      gates.shift()?.();
+    },
+  };
+}
+
 export function card(page: Page, name: string): Locator {
   return page.locator('.card', { has: page.getByRole('button', { name, exact: true }) });
 }
