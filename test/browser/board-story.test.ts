@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { useChromium } from './support/chromium.js';
-import { card, expectOrder, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
+import { baseUrl, card, expectOrder, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
 
 /** A 1x1 PNG. */
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
@@ -211,6 +211,99 @@ describe('browser: a story on the board', function () {
       const list = (await app.api('GET', '/my/notifications', { as: alice })).json as Array<{ read_at?: string }>;
       return [String(list.every((item) => Boolean(item.read_at)))];
     }, ['true']);
+  });
+
+  it('sets type, state, requester and reviews from the detail, and shows the story’s activity', async () => {
+    const id = await storyOf(app, alice, projectId, { name: 'Reviewed work', current_state: 'unstarted', estimate: 1 });
+    const types = (await app.api('GET', `/projects/${projectId}/review_types`, { as: alice })).json as Array<{ id: number; name: string; hidden?: boolean }>;
+    const type = types.find((item) => !item.hidden)!;
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.getByLabel('Name').waitFor();
+    await detail.getByLabel('Type').selectOption('chore');
+    await expectOrder(async () => [(await story(id, 'story_type')).story_type], ['chore']);
+    await detail.getByLabel('State').selectOption('started');
+    await expectOrder(async () => [(await story(id, 'current_state')).current_state], ['started']);
+    await detail.getByLabel('Requester').selectOption({ label: 'Bob Baker' });
+    await expectOrder(async () => [String((await story(id, 'requested_by_id')).requested_by_id)], [String(bob.id)]);
+
+    await detail.getByLabel('New review').selectOption({ label: type.name });
+    await detail.getByRole('button', { name: 'Add review' }).click();
+    const review = detail.locator('.review', { hasText: type.name });
+    await review.waitFor();
+    await review.getByLabel('Reviewer').selectOption({ label: 'Bob Baker' });
+    await expectOrder(async () => (await story(id, 'reviews')).reviews.map((item: { reviewer_id?: number }) => String(item.reviewer_id)), [String(bob.id)]);
+    await review.getByLabel('Status').selectOption('pass');
+    await expectOrder(async () => (await story(id, 'reviews')).reviews.map((item: { review_type_id: number; status: string }) => `${item.review_type_id}:${item.status}`), [`${type.id}:pass`]);
+
+    // The story's activity, newest first, as GET .../activity answers it.
+    const activity = (await app.api('GET', `/projects/${projectId}/stories/${id}/activity`, { as: alice, query: { limit: 50 } })).json as Array<{ message: string }>;
+    expect(activity.length).to.be.greaterThan(4);
+    const shownActivity = async () => {
+      const lines = await detail.locator('.activity li').allTextContents();
+      return [String(lines.length), String(lines.every((line, index) => line.endsWith(` ${activity[index]?.message}`)))];
+    };
+    await expectOrder(shownActivity, [String(activity.length), 'true']);
+  });
+
+  it('opens the board at every `url` the API gives: a story, a release, an epic, and an activity’s resources', async () => {
+    const storyId = await storyOf(app, alice, projectId, { name: 'Linked story', current_state: 'unstarted' });
+    const releaseId = await storyOf(app, alice, projectId, { name: 'Linked release', story_type: 'release' });
+    const epic = (await app.api('POST', `/projects/${projectId}/epics`, { as: alice, body: { name: 'Linked epic' } })).json as { id: number; url: string };
+    const urlOf = async (id: number) => (await story(id, 'url')).url as string;
+    const activity = (await app.api('GET', `/projects/${projectId}/activity`, { as: alice, query: { limit: 20 } })).json as Array<{ primary_resources: Array<{ kind: string; id: number; url?: string }> }>;
+    const activityUrl = (kind: string, id: number) => activity.flatMap((item) => item.primary_resources).find((resource) => resource.kind === kind && resource.id === id)?.url;
+    const places = [
+      { url: await urlOf(storyId), opens: `Story #${storyId}`, name: 'Linked story' },
+      { url: await urlOf(releaseId), opens: `Story #${releaseId}`, name: 'Linked release' },
+      { url: epic.url, opens: 'Epic: Linked epic', name: null },
+      { url: activityUrl('story', storyId), opens: `Story #${storyId}`, name: 'Linked story' },
+      { url: activityUrl('epic', epic.id), opens: 'Epic: Linked epic', name: null },
+    ];
+    const page = await chromium.newPage();
+    let signedIn = false;
+    for (const place of places) {
+      expect(place.url, place.opens).to.match(/^http:\/\/storyline\.test\/(story|epic)\/show\/\d+$/);
+      // The test's site address is not this server's: the address's path is what a browser opens here.
+      const path = new URL(place.url!).pathname;
+      if (signedIn) await page.goto(`${baseUrl(app)}${path}`);
+      else await signInWithToken(page, app, alice, path);
+      signedIn = true;
+      const detail = page.getByRole('article', { name: place.opens, exact: true });
+      await detail.waitFor();
+      if (place.name) expect(await detail.getByLabel('Name').inputValue()).to.equal(place.name);
+      await page.getByRole('heading', { name: 'Details', level: 1 }).waitFor();
+    }
+  });
+
+  it('runs under its strict policy: nothing the board does is refused, and an injected inline script is', async () => {
+    const id = await storyOf(app, alice, projectId, { name: 'Policy check', description: '**bold** and [a link](https://example.com)', current_state: 'unstarted' });
+    const page = await chromium.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    // Records every report of the page's Content-Security-Policy (added by the test driver, outside the page's policy).
+    await page.addInitScript(`window.policyViolations = [];
+      document.addEventListener('securitypolicyviolation', (event) => window.policyViolations.push(event.violatedDirective + ' ' + event.blockedURI));`);
+    await signInWithToken(page, app, alice, `/story/show/${id}`);
+    const detail = page.getByRole('article', { name: `Story #${id}` });
+    await detail.locator('.markdown strong').waitFor();
+    await detail.getByLabel('New comment').fill('A picture');
+    await detail.getByLabel('Attach a file').setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: Buffer.from(ONE_PIXEL_PNG, 'base64') });
+    await detail.getByRole('button', { name: 'Post comment' }).click();
+    await detail.getByRole('img', { name: 'pixel.png' }).waitFor();
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
+    await page.getByRole('link', { name: 'Alice Able' }).click();
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
+    expect(await page.evaluate('window.policyViolations')).to.deep.equal([]);
+    expect(consoleErrors).to.deep.equal([]);
+
+    await page.evaluate(`{ const script = document.createElement('script'); script.textContent = 'window.inlineRan = true'; document.body.append(script); }`);
+    await expectOrder(async () => (await page.evaluate('window.policyViolations')) as string[], ['script-src-elem inline']);
+    expect(await page.evaluate('window.inlineRan')).to.equal(undefined);
   });
 
   it('has no serious or critical accessibility violation with a story open', async () => {
