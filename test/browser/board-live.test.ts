@@ -1,7 +1,8 @@
 // The board follows its project's activity stream (GET /projects/{id}/activity/stream), in real headless
-// Chromium: two browsers on one project see each other's changes without a reload, and a board whose
-// network was cut resumes from the last version it saw (the changes made meanwhile appear, the page is
-// not reloaded). Skipped, saying why, on a server without the stream.
+// Chromium: two browsers on one project see each other's changes without a reload, a drag under way
+// survives another person's change arriving, and a board whose network was cut resumes from the last
+// version it saw (the changes made meanwhile appear, the page is not reloaded). Skipped, saying why, on
+// a server without the stream.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
@@ -64,6 +65,29 @@ describe('browser: the board live', function () {
     await expectOrder(async () => [...(await names(alicePage, 'current')), ...(await names(alicePage, 'backlog'))], order);
 
     for (const page of [alicePage, bobPage]) expect(await page.evaluate('window.storylineNotReloaded')).to.equal(true);
+  });
+
+  it('keeps a drag under way when another person’s change arrives, then shows both', async () => {
+    const id = await projectOf(app, alice, 'Busy', [bob], { initial_velocity: 10 });
+    for (const name of ['Top', 'Middle', 'Bottom']) await storyOf(app, alice, id, { name, current_state: 'unstarted', estimate: 1 });
+    const page = await chromium.newPage();
+    await signInWithToken(page, app, alice, `/n/projects/${id}`);
+    await page.locator('.live-status.live').waitFor();
+    const from = await card(page, 'Bottom').boundingBox();
+    const to = await card(page, 'Top').boundingBox();
+    await page.mouse.move(from!.x + 20, from!.y + from!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from!.x + 24, from!.y + from!.height / 2 + 4, { steps: 4 });
+    await page.mouse.move(to!.x + 20, to!.y + to!.height * 0.25, { steps: 12 });
+    // Bob adds a story to the Icebox while Alice holds the card over the top of Current.
+    const reread = page.waitForResponse((response) => response.url().includes('scope=current_backlog'));
+    await storyOf(app, bob, id, { name: 'Bob’s idea', current_state: 'unstarted', estimate: 1 });
+    await reread;
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    await page.mouse.move(to!.x + 22, to!.y + to!.height * 0.25 - 1, { steps: 2 });
+    await page.mouse.up();
+    await expectOrder(() => orderOfNames(app, alice, id), ['Bottom', 'Top', 'Middle', 'Bob’s idea']);
+    await expectOrder(() => names(page, 'current'), ['Bottom', 'Top', 'Middle', 'Bob’s idea']);
   });
 
   it('resumes after the network was cut, from the last version it saw', async () => {

@@ -51,6 +51,14 @@ export class BoardStore {
   /** The newest version the live stream announced. */
   private announced = 0;
   private writesInFlight = 0;
+  /**
+   * A card is being dragged: data read meanwhile waits until the drop, since a list rendered again under
+   * SortableJS puts the dragged card back and the drop would do nothing.
+   */
+  dragging = false;
+  /** Drags ended so far (what paused during a drag watches it to go on). */
+  dragsEnded = 0;
+  private readWhileDragging: { data: BoardData; version: number } | null = null;
 
   constructor(
     readonly api: ApiClient,
@@ -69,7 +77,8 @@ export class BoardStore {
   }
 
   private changed(): void {
-    if (this.closed) return;
+    // Nothing is rendered again under a drag (endDrag renders).
+    if (this.closed || this.dragging) return;
     for (const listener of [...this.listeners]) listener();
   }
 
@@ -90,14 +99,36 @@ export class BoardStore {
         this.api.get<Membership[]>(`${base}/memberships`),
         this.api.get<Epic[]>(`${base}/epics`),
       ]);
-      this.data = { project: project.data, iterations: iterations.items, icebox: icebox.items, labels: labels.data, members: members.data, epics: epics.data };
-      this.version = Math.min(...[project.version, iterations.version, icebox.version, labels.version].filter((v): v is number => v !== null));
+      const data = { project: project.data, iterations: iterations.items, icebox: icebox.items, labels: labels.data, members: members.data, epics: epics.data };
+      const version = Math.min(...[project.version, iterations.version, icebox.version, labels.version].filter((v): v is number => v !== null));
       this.loadError = null;
-      this.generation += 1;
+      if (this.dragging) this.readWhileDragging = { data, version };
+      else this.show(data, version);
       performance.mark('storyline:board-loaded');
     } catch (error) {
       this.loadError = error instanceof ApiError ? error.describe() : String(error instanceof Error ? error.message : error);
     }
+    this.changed();
+  }
+
+  private show(data: BoardData, version: number): void {
+    this.data = data;
+    this.version = version;
+    this.generation += 1;
+  }
+
+  beginDrag(): void {
+    this.dragging = true;
+  }
+
+  /** The drop (or a cancelled drag): what was read meanwhile is shown now. */
+  endDrag(): void {
+    if (!this.dragging) return;
+    this.dragging = false;
+    this.dragsEnded += 1;
+    const read = this.readWhileDragging;
+    this.readWhileDragging = null;
+    if (read) this.show(read.data, read.version);
     this.changed();
   }
 

@@ -134,8 +134,8 @@ export function Board(props: BoardProps) {
   const cardProps = useMemo<CardContext | null>(() => (project ? { project, people, actions, writable: canWrite } : null), [project, people, actions, canWrite]);
   // A long Backlog or Icebox shows its first cards at once and the rest a slice per frame after.
   const scheduledCards = data ? data.iterations.reduce((sum, iteration) => sum + iteration.stories.length, 0) : 0;
-  const backlogShown = useCardsShown(loaded, scheduledCards);
-  const iceboxShown = useCardsShown(loaded, data?.icebox.length ?? 0);
+  const backlogShown = useCardsShown(store, scheduledCards);
+  const iceboxShown = useCardsShown(store, data?.icebox.length ?? 0);
 
   if (!data || !cardProps) {
     return (
@@ -247,18 +247,22 @@ export function Board(props: BoardProps) {
 const FIRST_CARDS = 30;
 const CARDS_PER_FRAME = 40;
 
-/** How many cards of a list of `total` to show now: FIRST_CARDS, then CARDS_PER_FRAME more after each paint. */
-function useCardsShown(loaded: boolean, total: number): number {
+/**
+ * How many cards of a list of `total` to show now: FIRST_CARDS, then CARDS_PER_FRAME more after each
+ * paint; paused while a card is dragged (a list rendered again would undo the drag), going on after.
+ */
+function useCardsShown(store: BoardStore, total: number): number {
   const [shown, setShown] = useState(FIRST_CARDS);
+  const loaded = store.data !== null;
   useEffect(() => {
     if (!loaded || shown >= total) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setShown((count) => count + CARDS_PER_FRAME), 0)));
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setShown((count) => (store.dragging ? count : count + CARDS_PER_FRAME)), 0)));
     return () => {
       cancelAnimationFrame(frame);
       if (timer) clearTimeout(timer);
     };
-  }, [loaded, shown, total]);
+  }, [loaded, shown, total, store.dragsEnded]);
   return shown;
 }
 
@@ -321,6 +325,9 @@ const StoryList = pure(function StoryList(props: ListProps) {
       animation: 0,
       forceFallback: true,
       fallbackOnBody: true,
+      onStart() {
+        latest.current.store.beginDrag();
+      },
       onEnd(event) {
         const { store } = latest.current;
         const item = event.item as HTMLElement;
@@ -332,6 +339,7 @@ const StoryList = pure(function StoryList(props: ListProps) {
         const { above, below } = domNeighbours(item, to);
         // Preact owns the DOM: put the card back and show the move through the data instead.
         event.from.insertBefore(item, event.from.children[event.oldIndex ?? 0] ?? null);
+        store.endDrag();
         if (event.from === event.to && event.oldIndex === event.newIndex) return;
         performance.mark('storyline:drop');
         const target = to === 'icebox' ? ('icebox' as const) : { iteration: Number(targetIteration) };
@@ -344,7 +352,10 @@ const StoryList = pure(function StoryList(props: ListProps) {
         });
       },
     });
-    return () => sortable.destroy();
+    return () => {
+      sortable.destroy();
+      latest.current.store.endDrag();
+    };
   }, [props.cardProps.writable]);
   return (
     <ol
