@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { storylineApp, type PersonHandle, type StorylineApp } from '../api/support/storyline-app.js';
 import { useChromium } from './support/chromium.js';
-import { baseUrl, card, expectOrder, projectOf, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
+import { baseUrl, card, expectOrder, projectOf, recordPolicyViolations, seriousViolations, signInWithToken, storyOf } from './support/board-page.js';
 
 /** A 1x1 PNG. */
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
@@ -284,9 +284,7 @@ describe('browser: a story on the board', function () {
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
-    // Records every report of the page's Content-Security-Policy (added by the test driver, outside the page's policy).
-    await page.addInitScript(`window.policyViolations = [];
-      document.addEventListener('securitypolicyviolation', (event) => window.policyViolations.push(event.violatedDirective + ' ' + event.blockedURI));`);
+    const violations = await recordPolicyViolations(page);
     await signInWithToken(page, app, alice, `/story/show/${id}`);
     const detail = page.getByRole('article', { name: `Story #${id}` });
     await detail.locator('.markdown strong').waitFor();
@@ -298,11 +296,11 @@ describe('browser: a story on the board', function () {
     await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
     await page.getByRole('link', { name: 'Alice Able' }).click();
     await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
-    expect(await page.evaluate('window.policyViolations')).to.deep.equal([]);
+    expect(await violations.read()).to.deep.equal([]);
     expect(consoleErrors).to.deep.equal([]);
 
     await page.evaluate(`{ const script = document.createElement('script'); script.textContent = 'window.inlineRan = true'; document.body.append(script); }`);
-    await expectOrder(async () => (await page.evaluate('window.policyViolations')) as string[], ['script-src-elem inline']);
+    await expectOrder(() => violations.read(), ['script-src-elem inline']);
     expect(await page.evaluate('window.inlineRan')).to.equal(undefined);
   });
 

@@ -126,6 +126,16 @@ export async function dragCard(page: Page, from: Locator, to: Locator, where: 'a
   await page.mouse.up();
 }
 
+/**
+ * Records every report of the page's Content-Security-Policy from now on (the recorder is added by the
+ * test driver, outside the page's policy); `read` answers them as "directive blocked-URI".
+ */
+export async function recordPolicyViolations(page: Page): Promise<{ read(): Promise<string[]> }> {
+  await page.addInitScript(`window.policyViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => window.policyViolations.push(event.violatedDirective + ' ' + event.blockedURI));`);
+  return { read: async () => (await page.evaluate('window.policyViolations ?? []')) as string[] };
+}
+
 export interface AxeViolation {
   id: string;
   impact: string | null;
