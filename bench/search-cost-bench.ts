@@ -104,7 +104,7 @@ function mixedQuery(random: () => number, initials: readonly string[]): string {
   return parts.join(random() < 0.3 ? ' ' : ' OR ');
 }
 
-function classes(initials: readonly string[]): Array<[string, QueryMaker]> {
+export function classes(initials: readonly string[]): Array<[string, QueryMaker]> {
   return [
     ['200 distinct words', (random) => shuffled(random, VOCABULARY).slice(0, TERMS).join(' ')],
     ['one word 200 times', (random) => Array(TERMS).fill(pick(random, VOCABULARY)).join(' ')],
@@ -243,7 +243,7 @@ export async function run(): Promise<void> {
 }
 
 /** The owner, 7 members, 12 labels and 20,000 story creates appended as one batch (story-seeding.ts). */
-async function seed(dir: string): Promise<Seeded> {
+export async function seed(dir: string): Promise<Seeded> {
   return withBenchOwner(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }), async ({ storyline, person, post }) => {
     const projectId = Number((await post('/projects', { name: 'Costly searches', new_account_name: 'Bench' }))['id']);
     const memberIds = [person.id];
