@@ -174,7 +174,8 @@ const LARGE_LOOKUPS_BEFORE_ONE_PASS = 4;
 
 /**
  * textKey -> story ids for every text need, one lookup per distinct key. With a current index of the
- * project kept (TextIndexCache), every key from it, no read. Otherwise first the terms of the top-level
+ * project kept (TextIndexCache), every key from it, no read; where indexes are kept but none is current,
+ * a query of LARGE_LOOKUPS_BEFORE_ONE_PASS keys or more builds it first. Otherwise first the terms of the top-level
  * AND chain, each intersected with the stories the terms before it left, until at most NAMED_CANDIDATES
  * are left (then the rest of the chain from those stories' word lists); then the other keys whole;
  * after LARGE_LOOKUPS_BEFORE_ONE_PASS large lookups, every key not looked up yet from the project's
@@ -194,6 +195,11 @@ async function storyIdsByText(
   const found = new Map<string, number[]>();
   const kept = distinct.length === 0 ? null : (texts?.kept(projectId) ?? null);
   let projectIndex = kept?.value ?? null;
+  if (kept !== null && projectIndex === null && distinct.length >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
+    // Where indexes are kept, a query of several words reads the project's whole index once for it and the searches after it.
+    projectIndex = await indexOfStories(inProject({}), read, budget);
+    kept.keep(projectIndex);
+  }
   const answer = async (list: readonly TextNeed[], index: ProjectTextIndex) => {
     for (const [key, ids] of await answeredFrom(index, list.filter((need) => !found.has(textKey(need.field, need.word))), budget)) found.set(key, ids);
   };
