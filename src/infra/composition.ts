@@ -228,6 +228,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ? new WorkerStorySearches({
       readModelsPath: dataFile('readmodels.sqlite'),
       cacheBytes: config.readCacheBytes,
+      workers: config.searchWorkers,
       liveNames: () => runner.liveCollectionNames(),
       travelling: () => asOfScope.isTravelling(),
       here: searchesOver(read, { test: compileFilter }),
