@@ -8,6 +8,12 @@ export interface Sized {
 }
 
 export interface KeptPerProject<T extends Sized> {
-  /** The kept value if it is still current, and how to keep one built now from the current read models. */
-  kept(projectId: number): { value: T | null; keep(value: T): void };
+  /** The kept value if it is still current, else null (nothing is built). */
+  current(projectId: number): T | null;
+  /**
+   * The kept value if it is still current, else the one `build` reads now, kept when it fits. Searches
+   * asking while it is being built wait for it rather than build it again (should that build fail, each
+   * builds its own).
+   */
+  valueOf(projectId: number, build: () => Promise<T>): Promise<T>;
 }

@@ -193,12 +193,12 @@ async function storyIdsByText(
   const inProject = (filter: Filter): Filter => ({ project_id: projectId, ...filter });
   const distinct = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
   const found = new Map<string, number[]>();
-  const kept = distinct.length === 0 ? null : (texts?.kept(projectId) ?? null);
-  let projectIndex = kept?.value ?? null;
+  const kept = distinct.length === 0 ? null : texts;
+  const wholeIndex = () => indexOfStories(inProject({}), read, budget);
+  let projectIndex = kept?.current(projectId) ?? null;
   if (kept !== null && projectIndex === null && distinct.length >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
     // Where indexes are kept, a query of several words reads the project's whole index once for it and the searches after it.
-    projectIndex = await indexOfStories(inProject({}), read, budget);
-    kept.keep(projectIndex);
+    projectIndex = await kept.valueOf(projectId, wholeIndex);
   }
   const answer = async (list: readonly TextNeed[], index: ProjectTextIndex) => {
     for (const [key, ids] of await answeredFrom(index, list.filter((need) => !found.has(textKey(need.field, need.word))), budget)) found.set(key, ids);
@@ -214,8 +214,7 @@ async function storyIdsByText(
   const lookUp = async (need: TextNeed): Promise<number[]> => {
     const key = textKey(need.field, need.word);
     if (!found.has(key) && projectIndex === null && largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
-      projectIndex = await indexOfStories(inProject({}), read, budget);
-      kept?.keep(projectIndex);
+      projectIndex = kept === null ? await wholeIndex() : await kept.valueOf(projectId, wholeIndex);
     }
     if (!found.has(key) && projectIndex !== null) await answer([need], projectIndex);
     if (!found.has(key)) {

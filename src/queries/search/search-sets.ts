@@ -123,13 +123,11 @@ async function storyRows(
   keptRows: KeptPerProject<ProjectStoryRows> | null,
 ): Promise<ProjectStoryRows> {
   const keepable = [...fields].every((field) => KEPT_ROW_FIELDS.includes(field));
-  const kept = keepable ? (keptRows?.kept(projectId) ?? null) : null;
-  if (kept?.value) return kept.value;
-  const asked = kept ? KEPT_ROW_FIELDS : [...fields];
-  const rows = await read('stories').find({ project_id: projectId }, { sort: BY_PRIORITY, fields: asked as never[], budget });
-  const found: ProjectStoryRows = { rows, bytes: rows.length * ROW_BYTES, byValue: new Map() };
-  kept?.keep(found);
-  return found;
+  const readRows = async (asked: readonly string[]): Promise<ProjectStoryRows> => {
+    const rows = await read('stories').find({ project_id: projectId }, { sort: BY_PRIORITY, fields: asked as never[], budget });
+    return { rows, bytes: rows.length * ROW_BYTES, byValue: new Map() };
+  };
+  return keepable && keptRows !== null ? keptRows.valueOf(projectId, () => readRows(KEPT_ROW_FIELDS)) : readRows([...fields]);
 }
 
 /** The positions of the rows per scalar value of `field` (FieldValues), or null when a row holds something else there. */
