@@ -38,13 +38,15 @@ const KEPT_ROW_FIELDS = [
   'follower_ids',
   'blocked_story_ids',
 ];
-/** Estimated heap bytes of a kept row (an object of about a dozen small fields, and its entries in the fields' value lists). */
-const ROW_BYTES = 640;
+/** Estimated heap bytes of a kept row (an object of about a dozen small fields, its position entry, its entries in the fields' value lists). */
+const ROW_BYTES = 680;
 const BY_PRIORITY = { rank: 1 } as const;
 
 /** The project's stories in priority order, each with `id` and the fields read. */
 export interface ProjectStoryRows {
   rows: readonly Doc[];
+  /** Story id -> its row's position. */
+  positions: ReadonlyMap<number, number>;
   bytes: number;
   /**
    * Per field, built on first use: each scalar value -> the positions of the rows holding it (as the
@@ -69,7 +71,7 @@ type PositionSet = Uint32Array;
 interface Evaluation {
   rows: readonly Doc[];
   byValue: ProjectStoryRows['byValue'];
-  positions: Map<number, number>;
+  positions: ReadonlyMap<number, number>;
   projectId: number;
   read: SearchReader;
   test: FilterTest;
@@ -89,9 +91,7 @@ export async function matchingStories(
   const conditionOf = storyTermConditions(context);
   const fields = new Set(ANSWER_FIELDS);
   for (const term of termsOf(query)) fieldsTested(conditionOf(term), fields);
-  const { rows, byValue } = await storyRows(read, context.projectId, fields, budget, keptRows);
-  const positions = new Map<number, number>();
-  rows.forEach((row, position) => positions.set(row.id, position));
+  const { rows, byValue, positions } = await storyRows(read, context.projectId, fields, budget, keptRows);
   const evaluation: Evaluation = { rows, byValue, positions, projectId: context.projectId, read, test, budget, sets: new Map() };
   const matching = query === null ? full(rows.length) : await nodeSet(query, conditionOf, evaluation);
   const isDone = context.doneBefore === null || includesDone(query) ? null : test(doneCondition(context.doneBefore));
@@ -125,7 +125,7 @@ async function storyRows(
   const keepable = [...fields].every((field) => KEPT_ROW_FIELDS.includes(field));
   const readRows = async (asked: readonly string[]): Promise<ProjectStoryRows> => {
     const rows = await read('stories').find({ project_id: projectId }, { sort: BY_PRIORITY, fields: asked as never[], budget });
-    return { rows, bytes: rows.length * ROW_BYTES, byValue: new Map() };
+    return { rows, positions: new Map(rows.map((row, position) => [row.id, position])), bytes: rows.length * ROW_BYTES, byValue: new Map() };
   };
   return keepable && keptRows !== null ? keptRows.valueOf(projectId, () => readRows(KEPT_ROW_FIELDS)) : readRows([...fields]);
 }
