@@ -80,6 +80,7 @@ interface Evaluation {
   sets: Map<Filter, PositionSet>;
 }
 
+/** The project's stories matching `query`, in priority order, with their count and points (the done ones set apart). */
 export async function matchingStories(
   read: SearchReader,
   test: FilterTest,
@@ -130,11 +131,11 @@ async function storyRows(
   return keepable && keptRows !== null ? keptRows.valueOf(projectId, () => readRows(KEPT_ROW_FIELDS)) : readRows([...fields]);
 }
 
-/** The positions of the rows per scalar value of `field` (FieldValues), or null when a row holds something else there. */
+/** The positions of the rows per scalar value of `field` (ProjectStoryRows.byValue), or null when a row holds something else there. */
 function valuesOf(field: string, evaluation: Evaluation): Map<unknown, number[]> | null {
   if (evaluation.byValue.has(field)) return evaluation.byValue.get(field)!;
   let values: Map<unknown, number[]> | null = new Map();
-  const add = (value: unknown, position: number) => {
+  const note = (value: unknown, position: number) => {
     const positions = values!.get(value);
     if (positions === undefined) values!.set(value, [position]);
     else if (positions[positions.length - 1] !== position) positions.push(position);
@@ -142,8 +143,8 @@ function valuesOf(field: string, evaluation: Evaluation): Map<unknown, number[]>
   for (let position = 0; position < evaluation.rows.length && values !== null; position++) {
     const value = evaluation.rows[position]![field];
     if (value === undefined || value === null) continue;
-    if (isScalar(value)) add(value, position);
-    else if (Array.isArray(value) && value.every((element) => isScalar(element) && element !== null)) for (const element of value) add(element, position);
+    if (isScalar(value)) note(value, position);
+    else if (Array.isArray(value) && value.every((element) => isScalar(element) && element !== null)) for (const element of value) note(element, position);
     else values = null;
   }
   evaluation.byValue.set(field, values);
