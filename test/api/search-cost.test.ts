@@ -91,7 +91,7 @@ describe('API: costly searches', () => {
     let smallOwner: PersonHandle;
     let smallProject: number;
     before(async () => {
-      small = await storylineApp({ env: { STORYLINE_SEARCH_WORK: '200' } });
+      small = await storylineApp({ env: { STORYLINE_SEARCH_WORK: '300' } });
       smallOwner = await small.person('Olivia Owner');
       smallProject = (await projectWithStories(small, smallOwner)).projectId;
     });

@@ -14,7 +14,7 @@ import type { SearchQuery } from '../../domain/search/search-ast.js';
 import { clockDependence } from '../../domain/search/search-dates.js';
 import { withoutRepeats } from '../../domain/search/search-normal-form.js';
 import { SearchBudget } from './search-budget.js';
-import { matchingStories, type ProjectStoryRows } from './search-sets.js';
+import { matchingStories, roundedPoints, termCount, type ProjectStoryRows, type StoryMatches } from './search-sets.js';
 import type { KeptPerProject } from './kept-per-project.js';
 import type { TextIndexCache } from './search-text-index.js';
 import { paginationOf, type Page, type Paged } from '../page.js';
@@ -104,6 +104,8 @@ export interface SearchTools {
   /** Keep the projects' text indexes and stories' rows between searches (only where the read models' changes are known: the search worker). */
   texts?: TextIndexCache | null;
   rows?: KeptPerProject<ProjectStoryRows> | null;
+  /** From how many terms sets answer a query whose project's rows are not kept (SETS_FROM_TERMS by default). */
+  setsFromTerms?: number;
 }
 
 /** Searches evaluated here, over `read`. */
@@ -131,10 +133,42 @@ export async function storySearchFilters(read: SearchReader, request: SearchRequ
  */
 export async function storySearchPage(read: SearchReader, request: SearchRequest, page: Page, tools: SearchTools): Promise<Paged<StoryReadDoc>> {
   const { query, context, budget } = await prepare(read, request, tools.texts);
-  const { ids } = await matchingStories(read, tools.test, query, context, budget, tools.rows ?? null);
+  const { ids } = await matchesOf(read, query, context, budget, tools);
   const pageIds = page.limit === 0 ? [] : ids.slice(page.offset, page.offset + page.limit);
   const value = await storiesWhole(read, request.projectId, pageIds, budget);
   return { value, pagination: paginationOf(ids.length, page, value.length) };
+}
+
+/**
+ * From how many terms a query is answered by sets even when the project's rows are not kept. Sets read
+ * every story's row of the project, which pays once the rows are kept (the search worker keeps them
+ * until the read models change) and is the bounded way for a query of many terms; a write makes kept
+ * rows stale, and a short query then reads only its own matches through the store's filter.
+ */
+const SETS_FROM_TERMS = 16;
+
+/** The query's matches: by sets over the project's rows, or through one compiled store filter (SETS_FROM_TERMS). */
+function matchesOf(read: SearchReader, query: SearchQuery, context: SearchContext, budget: SearchBudget, tools: SearchTools): Promise<StoryMatches> {
+  const rowsKept = (tools.rows?.current(context.projectId) ?? null) !== null;
+  if (rowsKept || termCount(query) >= (tools.setsFromTerms ?? SETS_FROM_TERMS)) return matchingStories(read, tools.test, query, context, budget, tools.rows ?? null);
+  return matchesByFilter(read, query, context, budget);
+}
+
+/** The matches of one compiled filter read from the store, their totals from the two fields read. */
+async function matchesByFilter(read: SearchReader, query: SearchQuery, context: SearchContext, budget: SearchBudget): Promise<StoryMatches> {
+  const { filter, doneFilter } = compileStorySearch(query, context);
+  await budget.turnIfDue();
+  // One read after the other: each one's first statement runs at once when started, so started together they would run as one stretch.
+  const found = await read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget });
+  const done = doneFilter === null ? [] : await read('stories').find(doneFilter, { fields: [], budget });
+  const matches: StoryMatches = { ids: [], totalWithDone: found.length + done.length, points: 0, pointsCompleted: 0 };
+  for (const story of found) {
+    matches.ids.push(story.id);
+    if (typeof story.estimate !== 'number') continue;
+    matches.points += story.estimate;
+    if (story.current_state === 'accepted') matches.pointsCompleted += story.estimate;
+  }
+  return { ...matches, points: roundedPoints(matches.points), pointsCompleted: roundedPoints(matches.pointsCompleted) };
 }
 
 /** The stories of `ids` whole, in priority order. */
@@ -169,7 +203,7 @@ export async function searchProject(read: SearchReader, request: SearchRequest, 
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const epicFilter = compileEpicSearch(query, context);
   // The matches by sets, their totals from the few fields read; then the listed ones whole.
-  const matches = await matchingStories(read, tools.test, query, context, budget, tools.rows ?? null);
+  const matches = await matchesOf(read, query, context, budget, tools);
   const epics = epicFilter === null ? [] : await read('epics').find(epicFilter, { sort: BY_PRIORITY, budget });
   const listed = await storiesWhole(read, request.projectId, matches.ids.slice(0, MAX_SEARCH_STORIES), budget);
   return {

@@ -166,8 +166,13 @@ function valueList(condition: unknown): { values: readonly unknown[]; within: bo
 }
 
 /** A sum of estimates without the binary rounding residue of fractional points. */
-function roundedPoints(sum: number): number {
+export function roundedPoints(sum: number): number {
   return Math.round(sum * 1e6) / 1e6;
+}
+
+/** How many terms the query holds (repeats are gone by now: search-normal-form.ts). */
+export function termCount(query: SearchQuery): number {
+  return termsOf(query).length;
 }
 
 function termsOf(query: SearchQuery): SearchTerm[] {
