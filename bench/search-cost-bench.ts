@@ -104,7 +104,7 @@ function mixedQuery(random: () => number, initials: readonly string[]): string {
   return parts.join(random() < 0.3 ? ' ' : ' OR ');
 }
 
-function classes(initials: readonly string[]): Array<[string, QueryMaker]> {
+export function classes(initials: readonly string[]): Array<[string, QueryMaker]> {
   return [
     ['200 distinct words', (random) => shuffled(random, VOCABULARY).slice(0, TERMS).join(' ')],
     ['one word 200 times', (random) => Array(TERMS).fill(pick(random, VOCABULARY)).join(' ')],
@@ -189,11 +189,11 @@ async function measureClass(server: ChildProcess, port: number, seeded: Seeded, 
  * One server on a copy of the seeded log and credentials (its read models built from the log at start),
  * so that servers of different builds never meet each other's read models.
  */
-async function measureServer(label: string, checkout: string, dir: string, seeded: Seeded): Promise<void> {
+async function measureServer(label: string, checkout: string, dir: string, seeded: Seeded, env: Record<string, string> = {}): Promise<void> {
   const own = mkdtempSync(join(tmpdir(), 'storyline-search-cost-server-'));
   for (const file of ['events.sqlite', 'credentials.sqlite']) copyFileSync(join(dir, file), join(own, file));
   const port = await freePort();
-  const child = startChild(join(checkout, 'dist/src/infra/cli/main.js'), ['serve'], { STORYLINE_DATA: own, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error' });
+  const child = startChild(join(checkout, 'dist/src/infra/cli/main.js'), ['serve'], { ...env, STORYLINE_DATA: own, PORT: String(port), HOST: '127.0.0.1', STORYLINE_LOG_LEVEL: 'error' });
   try {
     const starting = performance.now();
     await waitUntilServing(port, `${PREFIX}/projects/${seeded.projectId}/search?query=webhook`, { 'X-TrackerToken': seeded.token }, 900_000);
@@ -236,14 +236,19 @@ export async function run(): Promise<void> {
     process.stdout.write(`  ${CLIENTS} clients, ${SECONDS} s per class, every query fresh (no cache hit); /me every ${ME_EVERY_MS} ms on its own connection\n`);
     const baseline = process.env['SEARCH_COST_BENCH_BASELINE'];
     if (baseline) await measureServer('before (baseline)', resolve(baseline), dir, seeded);
-    await measureServer(baseline ? 'after (this checkout)' : 'this checkout', fileURLToPath(new URL('../..', import.meta.url)), dir, seeded);
+    const here = fileURLToPath(new URL('../..', import.meta.url));
+    const workerCounts = process.env['SEARCH_COST_BENCH_WORKERS']?.split(',') ?? [];
+    if (workerCounts.length === 0) await measureServer(baseline ? 'after (this checkout)' : 'this checkout', here, dir, seeded);
+    for (const workers of workerCounts) {
+      await measureServer(`this checkout, ${workers} search worker(s)`, here, dir, seeded, { STORYLINE_SEARCH_WORKERS: workers });
+    }
   } finally {
     if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** The owner, 7 members, 12 labels and 20,000 story creates appended as one batch (story-seeding.ts). */
-async function seed(dir: string): Promise<Seeded> {
+export async function seed(dir: string): Promise<Seeded> {
   return withBenchOwner(configFromEnv({ STORYLINE_DATA: dir, PORT: '0' }), async ({ storyline, person, post }) => {
     const projectId = Number((await post('/projects', { name: 'Costly searches', new_account_name: 'Bench' }))['id']);
     const memberIds = [person.id];

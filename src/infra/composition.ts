@@ -83,6 +83,7 @@ import { createMemoryReadStore } from './read-store/memory-read-store.js';
 import { openSqliteReadStore } from './read-store/sqlite-read-store.js';
 import { WorkerStorySearches } from './search/worker-story-searches.js';
 import { searchesOver } from '../queries/search/search-project.js';
+import { compileFilter } from './read-store/memory-filter.js';
 import type { ReadStore } from '../ports/read-store.js';
 
 export interface Storyline {
@@ -227,12 +228,13 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
     ? new WorkerStorySearches({
       readModelsPath: dataFile('readmodels.sqlite'),
       cacheBytes: config.readCacheBytes,
+      workers: config.searchWorkers,
       liveNames: () => runner.liveCollectionNames(),
       travelling: () => asOfScope.isTravelling(),
-      here: searchesOver(read),
+      here: searchesOver(read, { test: compileFilter }),
       log,
     })
-    : searchesOver(read);
+    : searchesOver(read, { test: compileFilter });
   // Persisted snapshots (derived, deletable) that cold folds start from; the project-snapshots reaction
   // takes them with a history of its own (so it never evicts the folds requests use), in a worker thread
   // when the log is a file (time-travel/snapshot-placement.ts).

@@ -70,6 +70,8 @@ export interface StorylineConfig {
   timeTravelSnapshotEvery: number;
   /** Most work one search may do in the read store (ReadBudget units) before it is refused as too costly. */
   searchWork: number;
+  /** Search worker threads over the embedded read models (each with its own caches). */
+  searchWorkers: number;
   /** Live activity streams (GET .../activity/stream). */
   streams: {
     /** Open in all (beyond: 429). */
@@ -99,6 +101,8 @@ export interface StorylineConfig {
   };
 }
 
+/** Search worker threads when not configured (chosen from the search-cost bench: docs/benchmarks.md). */
+export const DEFAULT_SEARCH_WORKERS = 1;
 /** Folds kept for time travel when not configured (one per project, projection and version). */
 export const DEFAULT_TIME_TRAVEL_CACHE_ENTRIES = 32;
 /** Their estimated memory when not configured. */
@@ -160,6 +164,7 @@ export function configFromEnv(env: Env = process.env, cwd = process.cwd()): Stor
     timeTravelFoldQueue: integer(env, 'STORYLINE_TIME_TRAVEL_FOLD_QUEUE', DEFAULT_TIME_TRAVEL_FOLD_QUEUE, 0, 10_000),
     timeTravelSnapshotEvery: integer(env, 'STORYLINE_TIME_TRAVEL_SNAPSHOT_EVERY', DEFAULT_TIME_TRAVEL_SNAPSHOT_EVERY, 1, 1_000_000),
     searchWork: integer(env, 'STORYLINE_SEARCH_WORK', MAX_SEARCH_WORK, 1, Number.MAX_SAFE_INTEGER),
+    searchWorkers: integer(env, 'STORYLINE_SEARCH_WORKERS', DEFAULT_SEARCH_WORKERS, 1, 16),
     streams: {
       maxStreams: integer(env, 'STORYLINE_STREAMS_MAX', 2000, 0, 1_000_000),
       maxStreamsPerCaller: integer(env, 'STORYLINE_STREAMS_PER_PERSON', 10, 0, 1_000_000),

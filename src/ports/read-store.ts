@@ -10,6 +10,11 @@ export type Doc = Record<string, unknown> & { id: number };
 export type Filter = Record<string, unknown>;
 export type Update = Record<string, unknown>;
 export type SortSpec = Record<string, 1 | -1>;
+/**
+ * A filter turned into a test of one document, with the semantics the read stores give it (MongoDB's):
+ * for a query that tests conditions on documents it read with `fields` (the search, by sets).
+ */
+export type FilterTest = (filter: Filter) => (doc: Doc) => boolean;
 
 /** The top-level fields of a document type (what `fields` may name). */
 export type FieldOf<D extends Doc> = keyof D & string;

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import type { TestResponse } from './support/http-client.js';
 import { storylineApp, type PersonHandle, type StorylineApp } from './support/storyline-app.js';
 
+/** Words no story of these tests holds: they widen a query past the terms from which sets answer it. */
+const UNUSED_WORDS = ['abacus', 'bramble', 'cobalt', 'dulcet', 'ember', 'fjord', 'gossamer', 'hinterland', 'isthmus', 'juniper', 'kelp', 'lagoon'];
+
 function expectRefused(res: TestResponse, field: string, saying: RegExp): void {
   expect(res.status, res.text).to.equal(400);
   expect(res.json.code).to.equal('invalid_parameter');
@@ -66,6 +69,22 @@ describe('API: searches on a data directory run off the serving thread', () => {
     expect(past.json.stories.total_hits).to.equal(0);
   });
 
+  it('answers from what the worker keeps between searches only while nothing changed: a rename and a state change are found at once', async () => {
+    const airship = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Red airship hangar' } });
+    const kite = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Blue kestrel twine', current_state: 'unstarted', story_type: 'chore' } });
+    // Queries of 16 terms or more are answered by sets over the project's rows, which the worker keeps.
+    const wide = (terms: string) => `${terms} OR ${UNUSED_WORDS.join(' OR ')}`;
+    const words = wide('airship OR kestrel OR hangar OR twine');
+    for (let i = 0; i < 2; i++) expect(names((await search(words)).json.stories.stories)).to.have.members(['Red airship hangar', 'Blue kestrel twine']);
+    expect(names((await search(`state:started (${wide('blimp OR kestrel OR airship OR twine')})`)).json.stories.stories)).to.deep.equal([]);
+
+    await app.api('PUT', `/projects/${project}/stories/${airship.json.id}`, { as: owner, body: { name: 'Red blimp' } });
+    await app.api('PUT', `/projects/${project}/stories/${kite.json.id}`, { as: owner, body: { current_state: 'started' } });
+    expect(names((await search(words)).json.stories.stories)).to.deep.equal(['Blue kestrel twine']);
+    expect(names((await search(`state:started (${wide('blimp OR kestrel OR airship OR twine')})`)).json.stories.stories)).to.deep.equal(['Blue kestrel twine']);
+    expect(names((await filtered(wide('blimp OR airship OR kestrel OR hangar'))).json)).to.have.members(['Red blimp', 'Blue kestrel twine']);
+  });
+
   it('refuses a query that does not parse with the same 400 on the parameter it came in', async () => {
     expectRefused(await search('label:'), 'query', /label/);
     expectRefused(await filtered('(zeppelin'), 'filter', /never closed/);
@@ -86,5 +105,39 @@ describe('API: a search too costly for the work budget is refused by the search 
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('API: several search workers (STORYLINE_SEARCH_WORKERS) answer alike', () => {
+  let dataDir: string;
+  let app: StorylineApp;
+  let owner: PersonHandle;
+  let project: number;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-workers-'));
+    app = await storylineApp({ dataDir, env: { STORYLINE_SEARCH_WORKERS: '2' } });
+    owner = await app.person('Owner');
+    project = (await app.api('POST', '/projects', { as: owner, body: { name: 'Two workers', new_account_name: 'Pool Inc' } })).json.id;
+  });
+
+  after(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers searches sent at once the same, before and after a write, from every worker', async () => {
+    const first = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Polish the harbour crane' } });
+    await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Paint the harbour boat' } });
+    const query = `harbour OR crane OR boat OR lighthouse OR ${UNUSED_WORDS.join(' OR ')}`;
+    const together = async () =>
+      Promise.all(Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? app.api('GET', `/projects/${project}/search`, { as: owner, query: { query } }).then((res) => res.json.stories.stories.map((story: { name: string }) => story.name))
+          : app.api('GET', `/projects/${project}/stories`, { as: owner, query: { filter: query } }).then((res) => res.json.map((story: { name: string }) => story.name)),
+      ));
+    for (const answer of await together()) expect(answer).to.have.members(['Polish the harbour crane', 'Paint the harbour boat']);
+    await app.api('PUT', `/projects/${project}/stories/${first.json.id}`, { as: owner, body: { name: 'Polish the lighthouse lamp' } });
+    for (const answer of await together()) expect(answer).to.have.members(['Polish the lighthouse lamp', 'Paint the harbour boat']);
   });
 });

@@ -1,17 +1,23 @@
 // The search worker (see worker-story-searches.ts): runs the searches of queries/search/ over a
 // read-only connection of its own to readmodels.sqlite, reading each logical collection under the
-// physical name the call gives, and answers each search as JSON.
+// physical name the call gives, and answers each search as JSON. It keeps the projects' text indexes
+// and stories' rows between searches while the file does not change (kept-project-indexes.ts).
 import { workerData } from 'node:worker_threads';
 import type { ReadModelName, ReadModels } from '../../projections/documents.js';
 import type { SearchCollection, SearchReader } from '../../queries/search/search-names.js';
-import { searchesOver } from '../../queries/search/search-project.js';
-import { openSqliteReadStore } from '../read-store/sqlite-read-store.js';
+import { searchesOver, type StorySearches } from '../../queries/search/search-project.js';
+import { STORY_WORDS } from '../../projections/search/story-words-projection.js';
+import { DEFAULT_READ_CACHE_BYTES, openSqliteReadStore } from '../read-store/sqlite-read-store.js';
+import { KeptProjectIndexes } from './kept-project-indexes.js';
+import { compileFilter } from '../read-store/memory-filter.js';
 import { answerCalls } from '../worker-calls.js';
 import type { LiveCollectionNames, SearchWorkerCall, SearchWorkerData } from './worker-story-searches.js';
 
 const { readModelsPath, cacheBytes } = workerData as SearchWorkerData;
 // A file that cannot be opened fails the worker (the parent answers 503; its next call starts a fresh one).
 const store = openSqliteReadStore({ path: readModelsPath, readOnly: true, cacheBytes });
+// The projects' text indexes and stories' rows, kept within a budget as large as the document cache's.
+const kept = new KeptProjectIndexes(() => store.dataVersion(), cacheBytes ?? DEFAULT_READ_CACHE_BYTES);
 
 /** The live read models under the names the serving thread reads them by. */
 function readerOf(names: LiveCollectionNames): SearchReader {
@@ -22,12 +28,21 @@ function readerOf(names: LiveCollectionNames): SearchReader {
   };
 }
 
+function searchesOf(names: LiveCollectionNames): StorySearches {
+  const [words, stories] = [names[STORY_WORDS], names['stories']];
+  return searchesOver(readerOf(names), {
+    test: compileFilter,
+    texts: words === undefined ? null : kept.of('text index', words),
+    rows: stories === undefined ? null : kept.of('story rows', stories),
+  });
+}
+
 answerCalls<SearchWorkerCall, string | null>(async (call) => {
   switch (call.call) {
     case 'search':
-      return JSON.stringify(await searchesOver(readerOf(call.names)).search(call.request));
+      return JSON.stringify(await searchesOf(call.names).search(call.request));
     case 'storyPage':
-      return JSON.stringify(await searchesOver(readerOf(call.names)).storyPage(call.request, call.page));
+      return JSON.stringify(await searchesOf(call.names).storyPage(call.request, call.page));
     case 'close':
       await store.close();
       return null;

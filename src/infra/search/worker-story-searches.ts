@@ -37,6 +37,8 @@ export type SearchWorkerCall =
   | { call: 'close' };
 
 export interface WorkerStorySearchesOptions extends SearchWorkerData {
+  /** How many search workers (each with its own connection, caches and kept indexes); 1 when absent. */
+  workers?: number;
   /** The live generations' names now (ProjectorRunner.liveCollectionNames). */
   liveNames(): LiveCollectionNames;
   /** Whether the caller reads a project's past (AsOfReadScope.travelling): then `here` answers. */
@@ -47,12 +49,15 @@ export interface WorkerStorySearchesOptions extends SearchWorkerData {
 }
 
 export class WorkerStorySearches implements StorySearches {
-  private readonly worker: WorkerCalls<SearchWorkerCall, string | null>;
+  private readonly workers: Array<{ calls: WorkerCalls<SearchWorkerCall, string | null>; inFlight: number }>;
 
   constructor(private readonly options: WorkerStorySearchesOptions) {
     const { readModelsPath, cacheBytes, log } = options;
     const workerData: SearchWorkerData = { readModelsPath, cacheBytes };
-    this.worker = new WorkerCalls({ url: new URL('./search-worker.js', import.meta.url), workerData, log, name: 'the search worker' });
+    this.workers = Array.from({ length: Math.max(1, options.workers ?? 1) }, (_, i) => ({
+      calls: new WorkerCalls<SearchWorkerCall, string | null>({ url: new URL('./search-worker.js', import.meta.url), workerData, log, name: `search worker ${i + 1}` }),
+      inFlight: 0,
+    }));
   }
 
   search(request: SearchRequest): Promise<SearchResultContainer> {
@@ -65,17 +70,22 @@ export class WorkerStorySearches implements StorySearches {
     return this.answer({ call: 'storyPage', request, page, names: this.options.liveNames() });
   }
 
-  /** Ends the worker and its connection. */
-  close(): Promise<void> {
-    return this.worker.close({ call: 'close' });
+  /** Ends the workers and their connections. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.calls.close({ call: 'close' })));
   }
 
+  /** The call answered by the worker with the fewest calls in flight (the first of them on a tie). */
   private async answer<T>(call: SearchWorkerCall): Promise<T> {
+    const worker = this.workers.reduce((least, next) => (next.inFlight < least.inFlight ? next : least));
     let answer: string | null;
+    worker.inFlight++;
     try {
-      answer = await this.worker.call(call);
+      answer = await worker.calls.call(call);
     } catch (error) {
       throw this.unavailable(error);
+    } finally {
+      worker.inFlight--;
     }
     return JSON.parse(answer!) as T;
   }

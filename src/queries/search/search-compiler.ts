@@ -97,7 +97,7 @@ export function compileStorySearch(query: SearchQuery, context: SearchContext): 
   if (context.doneBefore === null || includesDone(query) || excludesAccepted(filterWithDone)) {
     return { filter: filterWithDone, filterWithDone, doneFilter: null };
   }
-  const done = { current_state: 'accepted', accepted_at: { $lt: context.doneBefore } };
+  const done = doneCondition(context.doneBefore);
   return { filter: allOf([filterWithDone, negation(done)]), filterWithDone, doneFilter: allOf([done, filterWithDone]) };
 }
 
@@ -119,8 +119,22 @@ function excludesAccepted(filter: Filter): boolean {
   return Array.isArray(state.$nin) && state.$nin.includes('accepted');
 }
 
+/**
+ * Each term's condition over `stories` (without the project), compiled once per distinct term for one
+ * query: the same object for a term written twice (what search-sets.ts evaluates each term by).
+ */
+export function storyTermConditions(context: SearchContext): (term: SearchTerm) => Filter {
+  const compile = memoized((term) => storyCondition(term, context));
+  return (term) => compile(term)!;
+}
+
+/** The done stories (left out unless includedone:true) before `doneBefore`. */
+export function doneCondition(doneBefore: number): Filter {
+  return { current_state: 'accepted', accepted_at: { $lt: doneBefore } };
+}
+
 /** Whether the query's includedone: terms (all on its top-level AND chain) end with true. */
-function includesDone(query: SearchQuery): boolean {
+export function includesDone(query: SearchQuery): boolean {
   let include = false;
   const pending: SearchNode[] = query ? [query] : [];
   while (pending.length > 0) {

@@ -8,7 +8,9 @@
 // so the compiled filter names them by id. The text terms of the query's top-level AND chain narrow one
 // another: once the first ones have left few stories, the rest of the chain is read from those stories'
 // word lists, not looked up (`the to a and of ...` reads the entries of its first words, not of all 200);
-// and after a few lookups of frequent words, the keys left come from one pass over the project's index.
+// and after a few lookups of frequent words, the keys left come from the project's whole text index read
+// once (search-text-index.ts), which the caller may keep for later searches while the read models stay
+// as they are (the search worker does): a search finding one kept reads no text index at all.
 //
 // A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
@@ -16,11 +18,12 @@ import { normalizedLabelName } from '../../domain/project-state.js';
 import type { Doc, Filter, ReadBudget, ReadCollection } from '../../ports/read-store.js';
 import type { PersonReadDoc, ReadModelName, ReadModels, ReviewReadDoc, ReviewTypeReadDoc } from '../../projections/documents.js';
 import { prefixRangeEnd } from '../../domain/search/search-words.js';
-import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField, type IndexedWordList } from '../../projections/search/story-words-projection.js';
+import { INDEXED_TEXT_FIELDS, STORY_WORDS, type IndexedTextField } from '../../projections/search/story-words-projection.js';
 import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/search-ast.js';
 import { chainOperands } from '../../domain/search/search-normal-form.js';
 import { nonEmpty, reviewKey, textKey, type SearchNames } from './search-compiler.js';
 import { textLookup, type TextLookup } from './search-text-pattern.js';
+import { buildProjectTextIndex, storiesHolding, type ProjectTextIndex, type TextIndexCache } from './search-text-index.js';
 
 /** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
 export type SearchCollection<D extends Doc = Doc> = Pick<ReadCollection<D>, 'find' | 'count'>;
@@ -98,7 +101,13 @@ function narrowingTerms(query: SearchQuery, needs: Needs): TextNeed[][] {
   return terms.filter((term) => term.every((need) => uses.get(textKey(need.field, need.word)) === 0));
 }
 
-export async function resolveSearchNames(query: SearchQuery, projectId: number, read: SearchReader, budget: ReadBudget): Promise<SearchNames> {
+export async function resolveSearchNames(
+  query: SearchQuery,
+  projectId: number,
+  read: SearchReader,
+  budget: ReadBudget,
+  texts: TextIndexCache | null = null,
+): Promise<SearchNames> {
   const needs = needsOf(query);
   const inProject = (filter: Filter = {}): Filter => ({ project_id: projectId, ...filter });
   const none = Promise.resolve([]);
@@ -122,7 +131,7 @@ export async function resolveSearchNames(query: SearchQuery, projectId: number, 
     people: peopleByRef,
     blockedStoryIds: [...new Set(unresolved.map((blocker) => blocker.story_id))],
     storyIdsWithAttachments: [...new Set(commented.flatMap((comment) => (typeof comment.story_id === 'number' ? [comment.story_id] : [])))],
-    storyIdsByText: await storyIdsByText(query, needs, inProject, read, budget),
+    storyIdsByText: await storyIdsByText(query, needs, projectId, read, budget, texts),
     storyIdsByReview: new Map([...needs.reviews].map(([key, need]) => [key, storiesReviewed(need, reviews, reviewTypes, peopleByRef)])),
   };
 }
@@ -155,28 +164,44 @@ function storiesReviewed(
 const NAMED_CANDIDATES = 1024;
 
 /**
- * Lookups naming at least NAMED_CANDIDATES stories each before the keys left are answered by one pass
- * over the project's text index instead (textIndexPass): such a lookup reads thousands of index entries,
- * a sizeable part of what the pass reads (the project's word lists), so a query of many
- * frequent words costs at most about two passes, whatever its terms. Lookups of rare words cost little
- * (the stores read only their entries) and go on one by one.
+ * Lookups naming at least NAMED_CANDIDATES stories each before the keys left are answered from the
+ * project's whole text index read once (and kept, when the caller keeps indexes: TextIndexCache)
+ * instead: such a lookup reads thousands of index entries, a sizeable part of what the whole index
+ * holds, so a query of many frequent words costs at most about one read of the index, whatever its
+ * terms. Lookups of rare words cost little (the stores read only their entries) and go on one by one.
  */
 const LARGE_LOOKUPS_BEFORE_ONE_PASS = 4;
 
 /**
- * textKey -> story ids for every text need, one lookup per distinct key: first the terms of the
- * top-level AND chain, each intersected with the stories the terms before it left, until at most
- * NAMED_CANDIDATES are left (then the rest of the chain from those stories' word lists); then the other
- * keys whole; after LARGE_LOOKUPS_BEFORE_ONE_PASS large lookups, every key not looked up yet from one
- * pass over the project's index. A chain term's ids are then only those among the stories left: the
- * conjunction is the same.
+ * textKey -> story ids for every text need, one lookup per distinct key. With a current index of the
+ * project kept (TextIndexCache), every key from it, no read; where indexes are kept but none is current,
+ * a query of LARGE_LOOKUPS_BEFORE_ONE_PASS keys or more builds it first. Otherwise first the terms of the top-level
+ * AND chain, each intersected with the stories the terms before it left, until at most NAMED_CANDIDATES
+ * are left (then the rest of the chain from those stories' word lists); then the other keys whole;
+ * after LARGE_LOOKUPS_BEFORE_ONE_PASS large lookups, every key not looked up yet from the project's
+ * whole index (read once, then kept). A chain term's ids are then only those among the stories the
+ * chain leaves: the conjunction is the same, and its compiled filter small.
  */
-async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filter: Filter) => Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
+async function storyIdsByText(
+  query: SearchQuery,
+  needs: Needs,
+  projectId: number,
+  read: SearchReader,
+  budget: ReadBudget,
+  texts: TextIndexCache | null,
+): Promise<Map<string, number[]>> {
+  const inProject = (filter: Filter): Filter => ({ project_id: projectId, ...filter });
   const distinct = [...new Map(needs.texts.map((need) => [textKey(need.field, need.word), need])).values()];
   const found = new Map<string, number[]>();
-  const notFound = (list: readonly TextNeed[]) => list.filter((need) => !found.has(textKey(need.field, need.word)));
-  const pass = async (list: readonly TextNeed[], scope: Filter) => {
-    for (const [key, ids] of await textIndexPass(notFound(list), scope, read, budget)) found.set(key, ids);
+  const kept = distinct.length === 0 ? null : texts;
+  const wholeIndex = () => indexOfStories(inProject({}), read, budget);
+  let projectIndex = kept?.current(projectId) ?? null;
+  if (kept !== null && projectIndex === null && distinct.length >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
+    // Where indexes are kept, a query of several words reads the project's whole index once for it and the searches after it.
+    projectIndex = await kept.valueOf(projectId, wholeIndex);
+  }
+  const answer = async (list: readonly TextNeed[], index: ProjectTextIndex) => {
+    for (const [key, ids] of await answeredFrom(index, list.filter((need) => !found.has(textKey(need.field, need.word))), budget)) found.set(key, ids);
   };
   let largeLookups = 0;
   // A lookup reads the word's index entries alone and keeps the project's stories among them: asking
@@ -188,7 +213,10 @@ async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filt
   };
   const lookUp = async (need: TextNeed): Promise<number[]> => {
     const key = textKey(need.field, need.word);
-    if (!found.has(key) && largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) await pass(distinct, inProject({}));
+    if (!found.has(key) && projectIndex === null && largeLookups >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
+      projectIndex = kept === null ? await wholeIndex() : await kept.valueOf(projectId, wholeIndex);
+    }
+    if (!found.has(key) && projectIndex !== null) await answer([need], projectIndex);
     if (!found.has(key)) {
       const ids = await inProjectOnly(await read(STORY_WORDS).find(textIndexCondition(need), { fields: [], budget }));
       if (ids.length >= NAMED_CANDIDATES) largeLookups++;
@@ -201,95 +229,44 @@ async function storyIdsByText(query: SearchQuery, needs: Needs, inProject: (filt
   let left: Set<number> | null = null;
   let readLeftWords = false;
   for (const term of chain) {
-    if (!readLeftWords && left !== null && left.size <= NAMED_CANDIDATES) {
-      // Once: this pass answers every chain key not found yet, over a superset of what later terms leave.
+    if (projectIndex === null && !readLeftWords && left !== null && left.size <= NAMED_CANDIDATES) {
+      // Once: the word lists of the stories left answer every chain key not found yet, over a superset of what later terms leave.
       readLeftWords = true;
-      await pass(chainNeeds, inProject({ id: { $in: [...left] } }));
+      await answer(chainNeeds, await indexOfStories(inProject({ id: { $in: [...left] } }), read, budget));
     }
     const held = new Set<number>();
     for (const need of term) for (const id of await lookUp(need)) if (left === null || left.has(id)) held.add(id);
     left = held;
   }
-  // The chain's terms keep only the stories the whole chain leaves: the compiled conjunction stays small.
   for (const need of chainNeeds) found.set(textKey(need.field, need.word), found.get(textKey(need.field, need.word))!.filter((id) => left!.has(id)));
   for (const need of distinct) await lookUp(need);
   return found;
 }
 
-/** Stories whose word lists are matched per slice of textIndexPass (each slice charged, so long passes give turns). */
-const PASS_SLICE = 256;
+/** Stories whose word lists are indexed per slice of indexOfStories (each slice charged, so long reads give turns). */
+const INDEX_SLICE = 256;
 
-/** What one pass looks for in one word list: the words and word beginnings asked for, each with the stories found so far. */
-interface PassIndex {
-  words: Map<string, number[]>;
-  prefixes: Map<string, number[]>;
-  prefixLengths: Set<number>;
-  /** Each word met so far -> the story lists it adds to (worked out once per distinct word). */
-  routes: Map<string, number[][]>;
-}
-
-function routesOf(word: string, index: PassIndex): number[][] {
-  const routes: number[][] = [];
-  const exact = index.words.get(word);
-  if (exact) routes.push(exact);
-  for (const length of index.prefixLengths) {
-    const begun = word.length >= length ? index.prefixes.get(word.slice(0, length)) : undefined;
-    if (begun) routes.push(begun);
-  }
-  return routes;
-}
-
-/**
- * Every need answered from one read of the text index of the stories `scope` names (the project's, or
- * some of them), in story id order: the stories
- * holding each word asked for and a word beginning with each prefix asked for, per list, then each
- * need's stories holding all its words (and its prefix). The same stories its lookup would name.
- */
-async function textIndexPass(needs: readonly TextNeed[], scope: Filter, read: SearchReader, budget: ReadBudget): Promise<Map<string, number[]>> {
-  const indexes = new Map<IndexedWordList, PassIndex>();
-  for (const { field, lookup } of needs) {
-    const list = INDEXED_TEXT_FIELDS[field];
-    const index = indexes.get(list) ?? { words: new Map(), prefixes: new Map(), prefixLengths: new Set(), routes: new Map() };
-    indexes.set(list, index);
-    for (const word of lookup.words) index.words.set(word, []);
-    if (lookup.prefix !== null) {
-      index.prefixes.set(lookup.prefix, []);
-      index.prefixLengths.add(lookup.prefix.length);
-    }
-  }
-  const stories = needs.length === 0 ? [] : await read(STORY_WORDS).find(scope, { fields: [...indexes.keys()], budget });
-  for (let start = 0; start < stories.length; start += PASS_SLICE) {
+/** The text index of the stories `scope` names (the project's, or some of them), from one read of their word lists. */
+async function indexOfStories(scope: Filter, read: SearchReader, budget: ReadBudget): Promise<ProjectTextIndex> {
+  const lists = Object.values(INDEXED_TEXT_FIELDS);
+  const stories = await read(STORY_WORDS).find(scope, { fields: lists, budget });
+  for (let start = 0; start < stories.length; start += INDEX_SLICE) {
     let wordsRead = 0;
-    for (const story of stories.slice(start, start + PASS_SLICE)) {
-      for (const [list, index] of indexes) {
-        const words = Array.isArray(story[list]) ? story[list] : [];
-        wordsRead += words.length;
-        for (const word of words) {
-          let routes = index.routes.get(word);
-          if (routes === undefined) index.routes.set(word, (routes = routesOf(word, index)));
-          // A story is added once per list, though several of its words begin with one prefix.
-          for (const found of routes) if (found[found.length - 1] !== story.id) found.push(story.id);
-        }
-      }
-    }
+    for (const story of stories.slice(start, start + INDEX_SLICE)) for (const list of lists) wordsRead += Array.isArray(story[list]) ? story[list].length : 0;
     await budget.charge(wordsRead);
   }
-  // Each need's lists intersected, charged one unit per id (a turn between them when due).
-  const answered = new Map<string, number[]>();
-  for (const { field, word, lookup } of needs) {
-    const index = indexes.get(INDEXED_TEXT_FIELDS[field])!;
-    const lists = [...lookup.words.map((held) => index.words.get(held)!), ...(lookup.prefix === null ? [] : [index.prefixes.get(lookup.prefix)!])];
-    await budget.charge(lists.reduce((ids, list) => ids + list.length, 0));
-    answered.set(textKey(field, word), intersectionOf(lists));
-  }
-  return answered;
+  return buildProjectTextIndex(stories);
 }
 
-/** The ids in every one of `lists` (each ascending), ascending. */
-function intersectionOf(lists: ReadonlyArray<readonly number[]>): number[] {
-  const [shortest, ...others] = [...lists].sort((a, b) => a.length - b.length);
-  const held = others.map((list) => new Set(list));
-  return (shortest ?? []).filter((id) => held.every((set) => set.has(id)));
+/** Each need's stories from the index, charged one unit per posting entry read (a turn between them when due). */
+async function answeredFrom(index: ProjectTextIndex, needs: readonly TextNeed[], budget: ReadBudget): Promise<Map<string, number[]>> {
+  const answered = new Map<string, number[]>();
+  for (const { field, word, lookup } of needs) {
+    const { ids, entries } = storiesHolding(index, INDEXED_TEXT_FIELDS[field], lookup);
+    await budget.charge(entries);
+    answered.set(textKey(field, word), ids);
+  }
+  return answered;
 }
 
 /**

@@ -1,9 +1,10 @@
 // What GET /projects/{id}/search computes (facts §5.1), and the filters behind the `filter` parameter of
 // the stories and epics lists: parse the text (400 on the caller's parameter), resolve the names it
-// uses, compile one read-store filter, run it. The caller (api/) supplies the clock, the searcher and
+// uses, then the stories by sets of their terms' matches (search-sets.ts), the epics by one compiled
+// read-store filter. The caller (api/) supplies the clock, the searcher and
 // their time zone, and the start of the project's current iteration (the done-story boundary).
 import { invalidField } from '../../domain/errors.js';
-import type { Doc, Filter, ReadBudget, SortSpec } from '../../ports/read-store.js';
+import type { Doc, Filter, FilterTest, ReadBudget, SortSpec } from '../../ports/read-store.js';
 import type { StoryReadDoc } from '../../projections/documents.js';
 import { compileEpicSearch, compileStorySearch, type CompiledStorySearch, type SearchContext } from './search-compiler.js';
 import { MAX_SEARCH_STORIES } from '../../domain/search/search-limits.js';
@@ -13,6 +14,9 @@ import type { SearchQuery } from '../../domain/search/search-ast.js';
 import { clockDependence } from '../../domain/search/search-dates.js';
 import { withoutRepeats } from '../../domain/search/search-normal-form.js';
 import { SearchBudget } from './search-budget.js';
+import { matchingStories, roundedPoints, termCount, type ProjectStoryRows, type StoryMatches } from './search-sets.js';
+import type { KeptPerProject } from './kept-per-project.js';
+import type { TextIndexCache } from './search-text-index.js';
 import { paginationOf, type Page, type Paged } from '../page.js';
 
 export interface SearchRequest {
@@ -55,10 +59,14 @@ const BY_PRIORITY = { rank: 1 } as const;
  * the request's work budget, which those lookups and every read of the matches are charged to. Each
  * step that follows (compiling, each read) starts after a turn of the event loop when one is due.
  */
-async function prepare(read: SearchReader, request: SearchRequest): Promise<{ query: SearchQuery; context: SearchContext; budget: SearchBudget }> {
+async function prepare(
+  read: SearchReader,
+  request: SearchRequest,
+  texts: TextIndexCache | null = null,
+): Promise<{ query: SearchQuery; context: SearchContext; budget: SearchBudget }> {
   const query = withoutRepeats(parseSearchQuery(request.text, request.parameter));
   const budget = new SearchBudget(request.parameter, request.workLimit);
-  const names = await resolveSearchNames(query, request.projectId, read, budget);
+  const names = await resolveSearchNames(query, request.projectId, read, budget, texts);
   await budget.turnIfDue();
   const { projectId, searcherId, now, timeZone, doneBefore } = request;
   return { query, context: { projectId, searcherId, now, timeZone, doneBefore, names }, budget };
@@ -89,11 +97,22 @@ export interface StorySearches {
   storyPage(request: SearchRequest, page: Page): Promise<Paged<StoryReadDoc>>;
 }
 
+/** What searches are evaluated with besides the reader. */
+export interface SearchTools {
+  /** The stores' test of a condition on a document read (FilterTest). */
+  test: FilterTest;
+  /** Keep the projects' text indexes and stories' rows between searches (only where the read models' changes are known: the search worker). */
+  texts?: TextIndexCache | null;
+  rows?: KeptPerProject<ProjectStoryRows> | null;
+  /** From how many terms sets answer a query whose project's rows are not kept (SETS_FROM_TERMS by default). */
+  setsFromTerms?: number;
+}
+
 /** Searches evaluated here, over `read`. */
-export function searchesOver(read: SearchReader): StorySearches {
+export function searchesOver(read: SearchReader, tools: SearchTools): StorySearches {
   return {
-    search: (request) => searchProject(read, request),
-    storyPage: (request, page) => storySearchPage(read, request, page),
+    search: (request) => searchProject(read, request, tools),
+    storyPage: (request, page) => storySearchPage(read, request, page, tools),
   };
 }
 
@@ -109,16 +128,52 @@ export async function storySearchFilters(read: SearchReader, request: SearchRequ
 }
 
 /**
- * One page of a `filter` search's matches: every match's id in priority order, its reads charged to the
- * search's budget (the store evaluates each candidate once, in slices), then the page's stories whole.
+ * One page of a `filter` search's matches: the matches in priority order by sets (search-sets.ts), then
+ * the page's stories whole.
  */
-export async function storySearchPage(read: SearchReader, request: SearchRequest, page: Page): Promise<Paged<StoryReadDoc>> {
-  const { filter, budget } = await storySearchFilters(read, request);
-  const stories = read('stories');
-  const matches = await stories.find(filter, { sort: BY_PRIORITY, fields: [], budget });
-  const pageIds = page.limit === 0 ? [] : matches.slice(page.offset, page.offset + page.limit).map((match) => match.id);
-  const value = pageIds.length === 0 ? [] : await stories.find({ $and: [filter, { id: { $in: pageIds } }] }, { sort: BY_PRIORITY, budget });
-  return { value, pagination: paginationOf(matches.length, page, value.length) };
+export async function storySearchPage(read: SearchReader, request: SearchRequest, page: Page, tools: SearchTools): Promise<Paged<StoryReadDoc>> {
+  const { query, context, budget } = await prepare(read, request, tools.texts);
+  const { ids } = await matchesOf(read, query, context, budget, tools);
+  const pageIds = page.limit === 0 ? [] : ids.slice(page.offset, page.offset + page.limit);
+  const value = await storiesWhole(read, request.projectId, pageIds, budget);
+  return { value, pagination: paginationOf(ids.length, page, value.length) };
+}
+
+/**
+ * From how many terms a query is answered by sets even when the project's rows are not kept. Sets read
+ * every story's row of the project, which pays once the rows are kept (the search worker keeps them
+ * until the read models change) and is the bounded way for a query of many terms; a write makes kept
+ * rows stale, and a short query then reads only its own matches through the store's filter.
+ */
+const SETS_FROM_TERMS = 16;
+
+/** The query's matches: by sets over the project's rows, or through one compiled store filter (SETS_FROM_TERMS). */
+function matchesOf(read: SearchReader, query: SearchQuery, context: SearchContext, budget: SearchBudget, tools: SearchTools): Promise<StoryMatches> {
+  const rowsKept = (tools.rows?.current(context.projectId) ?? null) !== null;
+  if (rowsKept || termCount(query) >= (tools.setsFromTerms ?? SETS_FROM_TERMS)) return matchingStories(read, tools.test, query, context, budget, tools.rows ?? null);
+  return matchesByFilter(read, query, context, budget);
+}
+
+/** The matches of one compiled filter read from the store, their totals from the two fields read. */
+async function matchesByFilter(read: SearchReader, query: SearchQuery, context: SearchContext, budget: SearchBudget): Promise<StoryMatches> {
+  const { filter, doneFilter } = compileStorySearch(query, context);
+  await budget.turnIfDue();
+  // One read after the other: each one's first statement runs at once when started, so started together they would run as one stretch.
+  const found = await read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget });
+  const done = doneFilter === null ? [] : await read('stories').find(doneFilter, { fields: [], budget });
+  const matches: StoryMatches = { ids: [], totalWithDone: found.length + done.length, points: 0, pointsCompleted: 0 };
+  for (const story of found) {
+    matches.ids.push(story.id);
+    if (typeof story.estimate !== 'number') continue;
+    matches.points += story.estimate;
+    if (story.current_state === 'accepted') matches.pointsCompleted += story.estimate;
+  }
+  return { ...matches, points: roundedPoints(matches.points), pointsCompleted: roundedPoints(matches.pointsCompleted) };
+}
+
+/** The stories of `ids` whole, in priority order. */
+async function storiesWhole(read: SearchReader, projectId: number, ids: readonly number[], budget: ReadBudget): Promise<StoryReadDoc[]> {
+  return ids.length === 0 ? [] : read('stories').find({ project_id: projectId, id: { $in: [...ids] } }, { sort: BY_PRIORITY, budget });
 }
 
 /** The epics filter of a query (`filter` of the epics list); 400 when it uses terms epics do not have. */
@@ -143,36 +198,23 @@ async function compiledEpicSearch(read: SearchReader, request: SearchRequest): P
 }
 
 /** 400 on a blank query (the spec requires `query`; listing everything is the stories list's job). */
-export async function searchProject(read: SearchReader, request: SearchRequest): Promise<SearchResultContainer> {
-  const { query, context, budget } = await prepare(read, request);
+export async function searchProject(read: SearchReader, request: SearchRequest, tools: SearchTools): Promise<SearchResultContainer> {
+  const { query, context, budget } = await prepare(read, request, tools.texts);
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
-  const { filter, doneFilter } = compileStorySearch(query, context);
   const epicFilter = compileEpicSearch(query, context);
-  await budget.turnIfDue();
-  // Every match in priority order but only the fields the totals need; then the listed ones whole. One
-  // read after the other: each one's first statement runs at once when started, so started together
-  // they would run as one stretch.
-  const matches = await read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget });
-  const done = doneFilter === null ? [] : await read('stories').find(doneFilter, { fields: [], budget });
+  // The matches by sets, their totals from the few fields read; then the listed ones whole.
+  const matches = await matchesOf(read, query, context, budget, tools);
   const epics = epicFilter === null ? [] : await read('epics').find(epicFilter, { sort: BY_PRIORITY, budget });
-  const listedIds = matches.slice(0, MAX_SEARCH_STORIES).map((story) => story.id);
-  const listed = listedIds.length === 0 ? [] : await read('stories').find({ $and: [filter, { id: { $in: listedIds } }] }, { sort: BY_PRIORITY, budget });
+  const listed = await storiesWhole(read, request.projectId, matches.ids.slice(0, MAX_SEARCH_STORIES), budget);
   return {
     query: request.text,
     stories: {
       stories: listed,
-      total_hits: matches.length,
-      total_hits_with_done: matches.length + done.length,
-      total_points: pointsOf(matches),
-      total_points_completed: pointsOf(matches.filter((story) => story.current_state === 'accepted')),
+      total_hits: matches.ids.length,
+      total_hits_with_done: matches.totalWithDone,
+      total_points: matches.points,
+      total_points_completed: matches.pointsCompleted,
     },
     epics: { epics, total_hits: epics.length },
   };
-}
-
-/** Sum of estimates, without the binary rounding residue of fractional points. */
-function pointsOf(stories: readonly Pick<StoryReadDoc, 'estimate'>[]): number {
-  let sum = 0;
-  for (const story of stories) if (typeof story.estimate === 'number') sum += story.estimate;
-  return Math.round(sum * 1e6) / 1e6;
 }

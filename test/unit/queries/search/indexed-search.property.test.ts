@@ -11,6 +11,7 @@ import type { Doc } from '../../../../src/ports/read-store.js';
 import type { SearchNode, TextWord } from '../../../../src/domain/search/search-ast.js';
 import { parseSearchQuery } from '../../../../src/domain/search/search-parser.js';
 import { searchProject } from '../../../../src/queries/search/search-project.js';
+import { compileFilter } from '../../../../src/infra/read-store/memory-filter.js';
 import { textPattern } from '../../../../src/queries/search/search-text-pattern.js';
 import { seededRandom } from '../../../support/seeded-random.js';
 import { seedStoryWords } from '../../../support/story-words-seed.js';
@@ -118,13 +119,16 @@ describe('indexed search against brute force', () => {
         for (let i = 0; i < 10; i++) {
           const text = queryOf(random);
           const query = parseSearchQuery(text, 'query')!;
-          const result = await searchProject(typedReadModels((name) => store.collection(name)), {
-            projectId: P, text, parameter: 'query', searcherId: null, now: 2_000, timeZone: 'Etc/UTC', doneBefore: DONE_BEFORE,
-          });
           const matching = stories.filter((story) => story.project_id === P && holds(query, story));
           const expected = matching.filter((story) => !isDone(story)).map((story) => story.id);
-          expect(result.stories.stories.map((story) => story.id).sort(), `${text} (seed ${seed})`).to.deep.equal(expected.sort());
-          expect(result.stories.total_hits_with_done, text).to.equal(matching.length);
+          // Both evaluations: one store filter (a short query by default), and sets over the project's rows.
+          for (const setsFromTerms of [Infinity, 0]) {
+            const result = await searchProject(typedReadModels((name) => store.collection(name)), {
+              projectId: P, text, parameter: 'query', searcherId: null, now: 2_000, timeZone: 'Etc/UTC', doneBefore: DONE_BEFORE,
+            }, { test: compileFilter, setsFromTerms });
+            expect(result.stories.stories.map((story) => story.id).sort(), `${text} (seed ${seed}, sets from ${setsFromTerms} terms)`).to.deep.equal(expected.sort());
+            expect(result.stories.total_hits_with_done, text).to.equal(matching.length);
+          }
         }
       }),
       { numRuns: 60, seed: 20261123 },

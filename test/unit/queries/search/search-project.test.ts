@@ -6,6 +6,7 @@ import { DomainError } from '../../../../src/domain/errors.js';
 import { createMemoryReadStore } from '../../../../src/infra/read-store/memory-read-store.js';
 import type { Doc } from '../../../../src/ports/read-store.js';
 import { epicSearchFilter, searchProject, storySearchFilters, type SearchRequest } from '../../../../src/queries/search/search-project.js';
+import { compileFilter } from '../../../../src/infra/read-store/memory-filter.js';
 import type { SearchReader } from '../../../../src/queries/search/search-names.js';
 import { seedStoryWords } from '../../../support/story-words-seed.js';
 import { typedReadModels } from '../../../../src/projections/documents.js';
@@ -96,15 +97,15 @@ describe('searchProject over the memory read store', () => {
     projectId: P, text, parameter: 'query', searcherId: ANNA, now: NOW, timeZone: 'Etc/UTC', doneBefore: DONE_BEFORE, ...overrides,
   });
   const ids = async (text: string, overrides: Partial<SearchRequest> = {}) =>
-    (await searchProject(read, request(text, overrides))).stories.stories.map((doc) => doc.id);
+    (await searchProject(read, request(text, overrides), { test: compileFilter })).stories.stories.map((doc) => doc.id);
 
   it('answers the search_result_container: stories in priority order with hits and points, epics, the query echoed', async () => {
-    const result = await searchProject(read, request('type:feature'));
+    const result = await searchProject(read, request('type:feature'), { test: compileFilter });
     expect(result.query).to.equal('type:feature');
     expect(result.stories.stories.map((doc) => doc.id)).to.deep.equal([101, 105]);
     expect(result.stories).to.include({ total_hits: 2, total_hits_with_done: 3, total_points: 3, total_points_completed: 1 });
     expect(result.epics).to.deep.equal({ epics: [], total_hits: 0 });
-    const all = await searchProject(read, request('type:feature includedone:true'));
+    const all = await searchProject(read, request('type:feature includedone:true'), { test: compileFilter });
     expect(all.stories).to.include({ total_hits: 3, total_hits_with_done: 3, total_points: 6, total_points_completed: 4 });
     expect(all.stories.stories.map((doc) => doc.id)).to.deep.equal([101, 104, 105]);
   });
@@ -200,11 +201,11 @@ describe('searchProject over the memory read store', () => {
   });
 
   it('lists epics the text matches, and none for terms epics do not have', async () => {
-    const result = await searchProject(read, request('login'));
+    const result = await searchProject(read, request('login'), { test: compileFilter });
     expect(result.stories.stories.map((doc) => doc.id)).to.deep.equal([101]);
     expect(result.epics.epics.map((doc) => doc.id)).to.deep.equal([31]);
     expect(result.epics.total_hits).to.equal(1);
-    expect((await searchProject(read, request('login state:started'))).epics.total_hits).to.equal(0);
+    expect((await searchProject(read, request('login state:started'), { test: compileFilter })).epics.total_hits).to.equal(0);
   });
 
   it('gives the stories list its filters and the epics list its filter, refusing on the named parameter', async () => {
@@ -216,8 +217,8 @@ describe('searchProject over the memory read store', () => {
     expect(epics.map((doc) => doc.id)).to.deep.equal([31]);
     const refusals = [
       epicSearchFilter(read, request('state:started', { parameter: 'filter' })),
-      searchProject(read, request('a OR', { parameter: 'filter' })),
-      searchProject(read, request('  ', { parameter: 'filter' })),
+      searchProject(read, request('a OR', { parameter: 'filter' }), { test: compileFilter }),
+      searchProject(read, request('  ', { parameter: 'filter' }), { test: compileFilter }),
     ];
     for (const refused of refusals) {
       const error = await refused.then(() => null, (caught: unknown) => caught);
