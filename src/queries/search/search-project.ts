@@ -1,8 +1,9 @@
 // What GET /projects/{id}/search computes (facts §5.1), and the filters behind the `filter` parameter of
 // the stories and epics lists: parse the text (400 on the caller's parameter), resolve the names it
-// uses, then the stories by sets of their terms' matches (search-sets.ts), the epics by one compiled
-// read-store filter. The caller (api/) supplies the clock, the searcher and
-// their time zone, and the start of the project's current iteration (the done-story boundary).
+// uses, then the stories by sets of their terms' matches (search-sets.ts) or, for a short query whose
+// project's rows are not kept, by one compiled read-store filter; the epics by one compiled filter. The
+// caller (api/) supplies the clock, the searcher and their time zone, and the start of the project's
+// current iteration (the done-story boundary).
 import { invalidField } from '../../domain/errors.js';
 import type { Doc, Filter, FilterTest, ReadBudget, SortSpec } from '../../ports/read-store.js';
 import type { StoryReadDoc } from '../../projections/documents.js';
@@ -14,7 +15,7 @@ import type { SearchQuery } from '../../domain/search/search-ast.js';
 import { clockDependence } from '../../domain/search/search-dates.js';
 import { withoutRepeats } from '../../domain/search/search-normal-form.js';
 import { SearchBudget } from './search-budget.js';
-import { matchingStories, roundedPoints, termCount, type ProjectStoryRows, type StoryMatches } from './search-sets.js';
+import { matchingStories, tallied, termCount, type ProjectStoryRows, type StoryMatches } from './search-sets.js';
 import type { KeptPerProject } from './kept-per-project.js';
 import type { TextIndexCache } from './search-text-index.js';
 import { paginationOf, type Page, type Paged } from '../page.js';
@@ -127,10 +128,7 @@ export async function storySearchFilters(read: SearchReader, request: SearchRequ
   return { ...compiled, budget };
 }
 
-/**
- * One page of a `filter` search's matches: the matches in priority order by sets (search-sets.ts), then
- * the page's stories whole.
- */
+/** One page of a `filter` search's matches: the matches in priority order (matchesOf), then the page's stories whole. */
 export async function storySearchPage(read: SearchReader, request: SearchRequest, page: Page, tools: SearchTools): Promise<Paged<StoryReadDoc>> {
   const { query, context, budget } = await prepare(read, request, tools.texts);
   const { ids } = await matchesOf(read, query, context, budget, tools);
@@ -161,14 +159,7 @@ async function matchesByFilter(read: SearchReader, query: SearchQuery, context: 
   // One read after the other: each one's first statement runs at once when started, so started together they would run as one stretch.
   const found = await read('stories').find(filter, { sort: BY_PRIORITY, fields: ['current_state', 'estimate'], budget });
   const done = doneFilter === null ? [] : await read('stories').find(doneFilter, { fields: [], budget });
-  const matches: StoryMatches = { ids: [], totalWithDone: found.length + done.length, points: 0, pointsCompleted: 0 };
-  for (const story of found) {
-    matches.ids.push(story.id);
-    if (typeof story.estimate !== 'number') continue;
-    matches.points += story.estimate;
-    if (story.current_state === 'accepted') matches.pointsCompleted += story.estimate;
-  }
-  return { ...matches, points: roundedPoints(matches.points), pointsCompleted: roundedPoints(matches.pointsCompleted) };
+  return tallied(found, found.length + done.length);
 }
 
 /** The stories of `ids` whole, in priority order. */
@@ -202,7 +193,7 @@ export async function searchProject(read: SearchReader, request: SearchRequest, 
   const { query, context, budget } = await prepare(read, request, tools.texts);
   if (query === null) throw invalidField(request.parameter, 'Enter a search query.');
   const epicFilter = compileEpicSearch(query, context);
-  // The matches by sets, their totals from the few fields read; then the listed ones whole.
+  // The matches with their totals (matchesOf), then the listed ones whole.
   const matches = await matchesOf(read, query, context, budget, tools);
   const epics = epicFilter === null ? [] : await read('epics').find(epicFilter, { sort: BY_PRIORITY, budget });
   const listed = await storiesWhole(read, request.projectId, matches.ids.slice(0, MAX_SEARCH_STORIES), budget);

@@ -96,20 +96,28 @@ export async function matchingStories(
   const evaluation: Evaluation = { rows, byValue, positions, projectId: context.projectId, read, test, budget, sets: new Map() };
   const matching = query === null ? full(rows.length) : await nodeSet(query, conditionOf, evaluation);
   const isDone = context.doneBefore === null || includesDone(query) ? null : test(doneCondition(context.doneBefore));
-  const matches: StoryMatches = { ids: [], totalWithDone: 0, points: 0, pointsCompleted: 0 };
+  const answered: Doc[] = [];
+  let totalWithDone = 0;
   for (let position = 0; position < rows.length; position++) {
     if (!holds(matching, position)) continue;
-    matches.totalWithDone++;
-    const row = rows[position]!;
-    if (isDone?.(row)) continue;
-    matches.ids.push(row.id);
-    if (typeof row.estimate !== 'number') continue;
-    matches.points += row.estimate;
-    if (row.current_state === 'accepted') matches.pointsCompleted += row.estimate;
+    totalWithDone++;
+    if (!isDone?.(rows[position]!)) answered.push(rows[position]!);
   }
-  matches.points = roundedPoints(matches.points);
-  matches.pointsCompleted = roundedPoints(matches.pointsCompleted);
-  return matches;
+  return tallied(answered, totalWithDone);
+}
+
+/** The answered matches (priority order) as StoryMatches: their ids and points; `totalWithDone` counts the done ones too. */
+export function tallied(answered: Iterable<{ id: number; estimate?: unknown; current_state?: unknown }>, totalWithDone: number): StoryMatches {
+  const ids: number[] = [];
+  let points = 0;
+  let pointsCompleted = 0;
+  for (const story of answered) {
+    ids.push(story.id);
+    if (typeof story.estimate !== 'number') continue;
+    points += story.estimate;
+    if (story.current_state === 'accepted') pointsCompleted += story.estimate;
+  }
+  return { ids, totalWithDone, points: roundedPoints(points), pointsCompleted: roundedPoints(pointsCompleted) };
 }
 
 /**
@@ -166,7 +174,7 @@ function valueList(condition: unknown): { values: readonly unknown[]; within: bo
 }
 
 /** A sum of estimates without the binary rounding residue of fractional points. */
-export function roundedPoints(sum: number): number {
+function roundedPoints(sum: number): number {
   return Math.round(sum * 1e6) / 1e6;
 }
 
