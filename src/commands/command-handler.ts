@@ -33,7 +33,15 @@ export interface IdSource {
 }
 
 export interface ProjectionProgress {
+  /** Resolves once the projections have applied the event at `position`; rejects with their failure to. */
   waitFor(position: number): Promise<void>;
+  /**
+   * Resolves at once while the projections keep up. After they failed to apply an event (a full disk),
+   * applies what they have not yet and rejects with their failure while it lasts: a command then appends
+   * nothing, so that the log does not run ahead of read models that cannot be stored, each write adding
+   * to what they must apply at once to recover. Absent: projections that do not fail (tests, benches).
+   */
+  ready?(): Promise<void>;
 }
 
 export interface CommandHandlerOptions {
@@ -86,6 +94,7 @@ export class CommandHandler {
 
   private async decideAndAppend<S extends StreamState>(stream: StreamName<S>, decide: Decide<S>, meta: CommandMeta): Promise<CommandOutcome<S>> {
     const { states, eventStore, projections } = this.options;
+    await projections.ready?.();
     // A kept state is decided on as it is: if another process appended meanwhile, the append's expected
     // version catches it. A refusal is not checked by an append, so one decided on an unverified kept
     // state is decided again on the caught-up state before it is believed.
@@ -118,7 +127,7 @@ export class CommandHandler {
       const event: RecordedEvent = { ...decided.event, id: eventId(meta.commandId, 0), stream, version: appended.version, position: appended.position };
       state.evolve(event);
       states.keep(stream, state);
-      await projections.waitFor(appended.position);
+      await shown(projections, appended.position);
       return { state, event, subject: decided.subject, version: appended.version, position: appended.position };
     }
   }
@@ -129,7 +138,7 @@ export class CommandHandler {
     const state = (await states.load(stream)) as S;
     const [first] = await eventStore.readStream(stream, { from: appended.version, limit: 1 });
     if (!first) throw new Error(`event ${appended.version} of ${stream} vanished`);
-    await projections.waitFor(appended.position);
+    await shown(projections, appended.position);
     return { state, event: first, subject: subjectIn(first.data, subject), version: appended.version, position: appended.position };
   }
 
@@ -204,4 +213,24 @@ function tooManyConflicts(stream: string): DomainError {
     general_problem: `Too many concurrent changes to ${stream}; the request was not applied.`,
     possible_fix: 'Retry the request.',
   });
+}
+
+/**
+ * Waits for the projections to apply the event appended at `position`. Their failure to (a storage
+ * failure) is answered with its code, but saying what is so: the change is stored and shows once they
+ * can apply it, so it must not be sent again (a storage error's own text says nothing was changed).
+ */
+async function shown(projections: ProjectionProgress, position: number): Promise<void> {
+  try {
+    await projections.waitFor(position);
+  } catch (failure) {
+    if (!(failure instanceof DomainError)) throw failure;
+    throw Object.assign(
+      new DomainError(failure.code, {
+        general_problem: 'The change was stored, but the server cannot show it yet: it could not update the data it answers from.',
+        possible_fix: 'Do not send the change again: it shows once the operator has resolved the storage problem (GET /health names it).',
+      }),
+      { cause: failure },
+    );
+  }
 }

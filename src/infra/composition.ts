@@ -41,7 +41,7 @@ import { FILE_THUMBNAILS, thumbnailsReaction } from '../reactions/thumbnails.js'
 import { sharpRenditions } from './images/sharp-renditions.js';
 import { NOTIFICATIONS } from '../reactions/notifications.js';
 import { NotificationQueries } from '../queries/notifications.js';
-import { ReactionRunner } from './reaction/reaction-runner.js';
+import { ReactionRunner, type BackOff } from './reaction/reaction-runner.js';
 import { startIntegrityCheck, type RunningIntegrityCheck } from './event-store/integrity-check.js';
 import { StorageHealth, guardedStore } from './storage-health.js';
 import { openSqliteReactionCheckpoints } from './reaction/sqlite-reaction-checkpoints.js';
@@ -141,6 +141,8 @@ export interface OpenOptions {
   extraModules?: readonly ResourceModuleFactory[];
   /** Brake on password sign-ins (tests lower its thresholds); DEFAULT_LOGIN_THROTTLE otherwise. */
   loginThrottle?: LoginThrottleOptions;
+  /** How the reactions back off a failing step (tests shorten it); the runner's default otherwise. */
+  reactionBackOff?: BackOff;
   /** Aborts the read models' catch-up at start (a stop signal while starting); openStoryline then rejects with its reason. */
   signal?: AbortSignal;
   /**
@@ -384,6 +386,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       ...(options.reactions ?? []),
     ],
     log,
+    ...(options.reactionBackOff ? { backOff: options.reactionBackOff } : {}),
   });
 
   const operations = operationsRoutes({

@@ -171,6 +171,8 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
   private stopped = false;
   private draining: Promise<void> | null = null;
   private drainAgain = false;
+  /** Why the last drain failed to apply the log (a storage failure), until one applies it all. */
+  private failure: { error: unknown } | null = null;
   /** Serialises the live pump's batches with a rebuild's switch-over. */
   private lock: Promise<unknown> = Promise.resolve();
   private eventsRead = 0;
@@ -340,6 +342,14 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
     this.appliedBatches.complete();
     await this.draining?.catch(() => undefined);
     await Promise.allSettled([...this.rebuilds.values()]);
+  }
+
+  /**
+   * ProjectionProgress.ready: at once unless the last drain failed; then drains again, rejecting with
+   * its failure while it lasts (the command handler appends nothing meanwhile).
+   */
+  async ready(): Promise<void> {
+    if (this.failure !== null) await this.drain();
   }
 
   /** Resolves once every projection has applied the event at `position` (at once if it already has). */
@@ -579,6 +589,10 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
           // one run of the event loop (reads and writes resolve without waiting on I/O).
           while (this.running && (await this.applyNextBatch()) === this.batchSize) await nextTurn();
         } while (this.running && this.drainAgain);
+        this.failure = null;
+      } catch (error) {
+        this.failure = { error };
+        throw error;
       } finally {
         this.draining = null;
       }

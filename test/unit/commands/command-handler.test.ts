@@ -374,6 +374,39 @@ describe('command handler', () => {
     expect((await write).version).to.equal(1);
   });
 
+  it('appends nothing while the projections fail to apply what is stored, and says a change it stored but could not show is stored', async () => {
+    const full = () => new DomainError('storage_full', { general_problem: 'The server cannot store the change: its disk is full. Nothing was changed.' });
+    let failing = false;
+    const handler = handlerWith({
+      eventStore: store,
+      ids: new IdAllocator(store, { blockSize: 100 }),
+      projections: {
+        waitFor: async () => (failing ? Promise.reject(full()) : undefined),
+        ready: async () => (failing ? Promise.reject(full()) : undefined),
+      },
+    });
+    await handler.execute(STREAM, addLabel('alpha'), meta());
+    failing = true;
+    const refused = await handler.execute(STREAM, addLabel('beta'), meta()).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(DomainError).with.property('code', 'storage_full');
+    expect((refused as DomainError).details.general_problem).to.contain('Nothing was changed');
+    expect(await store.streamVersion(STREAM), 'nothing appended while the projections fail').to.equal(1);
+
+    // The projections recover for the check before the append, then fail to apply the event appended.
+    let readyCalls = 0;
+    const storedUnshown = handlerWith({
+      eventStore: store,
+      ids: new IdAllocator(store, { blockSize: 100 }),
+      projections: { waitFor: async () => Promise.reject(full()), ready: async () => void readyCalls++ },
+    });
+    const unshown = await storedUnshown.execute(STREAM, addLabel('gamma'), meta()).catch((error: unknown) => error);
+    expect(readyCalls).to.equal(1);
+    expect(unshown).to.be.instanceOf(DomainError).with.property('code', 'storage_full');
+    expect((unshown as DomainError).details.general_problem).to.contain('The change was stored').and.not.contain('Nothing was changed');
+    expect((unshown as DomainError).details.possible_fix).to.contain('Do not send the change again');
+    expect(await store.streamVersion(STREAM)).to.equal(2);
+  });
+
   it('serialises concurrent commands on one stream: all succeed with contiguous versions', async () => {
     const handler = handlerOver(store);
     const outcomes = await Promise.all(Array.from({ length: 25 }, (_, n) => handler.execute(STREAM, addLabel(`label-${n}`), meta())));
