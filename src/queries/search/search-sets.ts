@@ -46,7 +46,7 @@ const BY_PRIORITY = { rank: 1 } as const;
 export interface ProjectStoryRows {
   rows: readonly Doc[];
   /** Story id -> its row's position. */
-  positions: ReadonlyMap<number, number>;
+  positions: PositionsById;
   bytes: number;
   /**
    * Per field, built on first use: each scalar value -> the positions of the rows holding it (as the
@@ -71,7 +71,7 @@ type PositionSet = Uint32Array;
 interface Evaluation {
   rows: readonly Doc[];
   byValue: ProjectStoryRows['byValue'];
-  positions: ReadonlyMap<number, number>;
+  positions: PositionsById;
   projectId: number;
   read: SearchReader;
   test: FilterTest;
@@ -134,9 +134,47 @@ async function storyRows(
   const keepable = [...fields].every((field) => KEPT_ROW_FIELDS.includes(field));
   const readRows = async (asked: readonly string[]): Promise<ProjectStoryRows> => {
     const rows = await read('stories').find({ project_id: projectId }, { sort: BY_PRIORITY, fields: asked as never[], budget });
-    return { rows, positions: new Map(rows.map((row, position) => [row.id, position])), bytes: rows.length * ROW_BYTES, byValue: new Map() };
+    const positions = positionsById(rows);
+    return { rows, positions, bytes: rows.length * ROW_BYTES + positions.bytes, byValue: new Map() };
   };
   return keepable && keptRows !== null ? keptRows.valueOf(projectId, () => readRows(KEPT_ROW_FIELDS)) : readRows([...fields]);
+}
+
+/** Story id -> position in the priority order (what `marked` asks once per id listed, thousands per term). */
+export interface PositionsById {
+  get(id: number): number | undefined;
+  /** Estimated heap bytes. */
+  readonly bytes: number;
+}
+
+/** Ids spread over at most this many times as many numbers as there are stories are looked up in an array. */
+const DENSE_SPREAD = 8;
+
+/**
+ * The rows' positions by id: an array indexed by id over the ids' range where they lie close together (a
+ * project's stories take most of a stretch of ids), a Map otherwise.
+ */
+function positionsById(rows: readonly Doc[]): PositionsById {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const row of rows) {
+    low = Math.min(low, row.id);
+    high = Math.max(high, row.id);
+  }
+  const span = high - low + 1;
+  if (rows.length === 0 || !Number.isSafeInteger(span) || span > DENSE_SPREAD * rows.length + 1024) {
+    const byId = new Map(rows.map((row, position) => [row.id, position]));
+    return { get: (id) => byId.get(id), bytes: rows.length * 40 };
+  }
+  const byOffset = new Int32Array(span).fill(-1);
+  rows.forEach((row, position) => (byOffset[row.id - low] = position));
+  return {
+    get: (id) => {
+      const position = id >= low && id <= high ? byOffset[id - low]! : -1;
+      return position < 0 ? undefined : position;
+    },
+    bytes: 4 * span,
+  };
 }
 
 /** The positions of the rows per scalar value of `field` (ProjectStoryRows.byValue), or null when a row holds something else there. */

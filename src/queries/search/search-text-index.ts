@@ -58,25 +58,56 @@ export function buildProjectTextIndex(docs: readonly Doc[]): ProjectTextIndex {
 
 const EMPTY = new Int32Array(0);
 
+/** Story ids in ascending order: an index's own posting list (not to be changed), or a list made from them. */
+export type AscendingIds = Int32Array | readonly number[];
+
 /**
  * The stories whose `list` holds every word of the lookup and a word beginning with its prefix, ascending,
- * and how many posting entries were read for it (the work to charge).
+ * and how many posting entries were read for it (the work to charge). A lookup of one word answers the
+ * word's posting list itself.
  */
-export function storiesHolding(index: ProjectTextIndex, list: IndexedWordList, lookup: TextLookup): { ids: number[]; entries: number } {
+export function storiesHolding(index: ProjectTextIndex, list: IndexedWordList, lookup: TextLookup): { ids: AscendingIds; entries: number } {
   const postings = index.lists.get(list);
-  if (postings === undefined) return { ids: [], entries: 0 };
+  if (postings === undefined) return { ids: EMPTY, entries: 0 };
   const parts = lookup.words.map((word) => postings.byWord.get(word) ?? EMPTY);
   if (lookup.prefix !== null) parts.push(prefixed(postings, lookup.prefix));
   const entries = parts.reduce((sum, part) => sum + part.length, 0);
-  return { ids: intersection(parts), entries };
+  return { ids: parts.length === 1 ? parts[0]! : intersection(parts), entries };
 }
 
-/** The ids of every word beginning with `prefix`, ascending, once each. */
+/** Whether the ascending `ids` hold `id` (binary search). */
+export function holdsId(ids: AscendingIds, id: number): boolean {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! < id) low = middle + 1;
+    else high = middle;
+  }
+  return low < ids.length && ids[low] === id;
+}
+
+/** The ids of every word beginning with `prefix`, ascending, once each: the words' lists joined, sorted, repeats left out. */
 function prefixed(postings: WordPostings, prefix: string): Int32Array {
   const words = postings.sortedWords;
-  const held = new Set<number>();
-  for (let at = firstAtLeast(words, prefix); at < words.length && words[at]!.startsWith(prefix); at++) for (const id of postings.byWord.get(words[at]!)!) held.add(id);
-  return Int32Array.from(held).sort();
+  const lists: Int32Array[] = [];
+  let total = 0;
+  for (let at = firstAtLeast(words, prefix); at < words.length && words[at]!.startsWith(prefix); at++) {
+    const list = postings.byWord.get(words[at]!)!;
+    lists.push(list);
+    total += list.length;
+  }
+  if (lists.length === 1) return lists[0]!;
+  const joined = new Int32Array(total);
+  let end = 0;
+  for (const list of lists) {
+    joined.set(list, end);
+    end += list.length;
+  }
+  joined.sort();
+  let kept = 0;
+  for (let at = 0; at < joined.length; at++) if (at === 0 || joined[at] !== joined[at - 1]) joined[kept++] = joined[at]!;
+  return joined.subarray(0, kept);
 }
 
 /** The position of the first word not before `word` (binary search). */

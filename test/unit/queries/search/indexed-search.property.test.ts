@@ -10,7 +10,8 @@ import { createMemoryReadStore } from '../../../../src/infra/read-store/memory-r
 import type { Doc } from '../../../../src/ports/read-store.js';
 import type { SearchNode, TextWord } from '../../../../src/domain/search/search-ast.js';
 import { parseSearchQuery } from '../../../../src/domain/search/search-parser.js';
-import { searchProject } from '../../../../src/queries/search/search-project.js';
+import { searchProject, type SearchTools } from '../../../../src/queries/search/search-project.js';
+import type { KeptPerProject, Sized } from '../../../../src/queries/search/kept-per-project.js';
 import { compileFilter } from '../../../../src/infra/read-store/memory-filter.js';
 import { textPattern } from '../../../../src/queries/search/search-text-pattern.js';
 import { seededRandom } from '../../../support/seeded-random.js';
@@ -103,6 +104,18 @@ function holds(node: SearchNode, story: Doc): boolean {
   }
 }
 
+/** Keeps whatever is built, always current (one query's read models do not change). */
+function keptForever<T extends Sized>(): KeptPerProject<T> {
+  const kept = new Map<number, T>();
+  return {
+    current: (projectId) => kept.get(projectId) ?? null,
+    valueOf: async (projectId, build) => {
+      if (!kept.has(projectId)) kept.set(projectId, await build());
+      return kept.get(projectId)!;
+    },
+  };
+}
+
 const isDone = (story: Doc) => story.current_state === 'accepted' && (story.accepted_at as number) < DONE_BEFORE;
 
 describe('indexed search against brute force', () => {
@@ -121,12 +134,18 @@ describe('indexed search against brute force', () => {
           const query = parseSearchQuery(text, 'query')!;
           const matching = stories.filter((story) => story.project_id === P && holds(query, story));
           const expected = matching.filter((story) => !isDone(story)).map((story) => story.id);
-          // Both evaluations: one store filter (a short query by default), and sets over the project's rows.
-          for (const setsFromTerms of [Infinity, 0]) {
+          // Every evaluation: one store filter (a short query by default), sets over the project's rows,
+          // and sets over rows and a text index kept as the search worker keeps them.
+          const evaluations: Array<[string, SearchTools]> = [
+            ['one store filter', { test: compileFilter, setsFromTerms: Infinity }],
+            ['sets', { test: compileFilter, setsFromTerms: 0 }],
+            ['sets over kept indexes', { test: compileFilter, texts: keptForever(), rows: keptForever() }],
+          ];
+          for (const [evaluation, tools] of evaluations) {
             const result = await searchProject(typedReadModels((name) => store.collection(name)), {
               projectId: P, text, parameter: 'query', searcherId: null, now: 2_000, timeZone: 'Etc/UTC', doneBefore: DONE_BEFORE,
-            }, { test: compileFilter, setsFromTerms });
-            expect(result.stories.stories.map((story) => story.id).sort(), `${text} (seed ${seed}, sets from ${setsFromTerms} terms)`).to.deep.equal(expected.sort());
+            }, tools);
+            expect(result.stories.stories.map((story) => story.id).sort(), `${text} (seed ${seed}, ${evaluation})`).to.deep.equal(expected.sort());
             expect(result.stories.total_hits_with_done, text).to.equal(matching.length);
           }
         }
