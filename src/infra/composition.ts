@@ -232,6 +232,7 @@ export async function openStoryline(config: StorylineConfig, log: Log = silentLo
       cacheBytes: config.readCacheBytes,
       workers: config.searchWorkers,
       liveNames: () => runner.liveCollectionNames(),
+      written: runner,
       travelling: () => asOfScope.isTravelling(),
       here: searchesOver(read, { test: compileFilter }),
       log,

@@ -69,7 +69,7 @@ describe('API: searches on a data directory run off the serving thread', () => {
     expect(past.json.stories.total_hits).to.equal(0);
   });
 
-  it('answers from what the worker keeps between searches only while nothing changed: a rename and a state change are found at once', async () => {
+  it('answers from what the worker keeps between searches, brought up to date: a rename and a state change are found at once', async () => {
     const airship = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Red airship hangar' } });
     const kite = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Blue kestrel twine', current_state: 'unstarted', story_type: 'chore' } });
     // Queries of 16 terms or more are answered by sets over the project's rows, which the worker keeps.
@@ -83,6 +83,30 @@ describe('API: searches on a data directory run off the serving thread', () => {
     expect(names((await search(words)).json.stories.stories)).to.deep.equal(['Blue kestrel twine']);
     expect(names((await search(`state:started (${wide('blimp OR kestrel OR airship OR twine')})`)).json.stories.stories)).to.deep.equal(['Blue kestrel twine']);
     expect(names((await filtered(wide('blimp OR airship OR kestrel OR hangar'))).json)).to.have.members(['Red blimp', 'Blue kestrel twine']);
+  });
+
+  it('brings what it keeps up to date after writes: a story added, one deleted and one moved show in the next search, in priority order', async () => {
+    const create = async (name: string) => (await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name } })).json.id as number;
+    const [first, second, third] = [await create('Quokka one'), await create('Quokka two'), await create('Quokka three')];
+    // 16 terms or more, so the worker answers by sets over the rows and text index it keeps
+    const wide = `quokka OR wombat OR ${UNUSED_WORDS.join(' OR ')}`;
+    const inPriorityOrder = async () => names((await app.api('GET', `/projects/${project}/stories`, { as: owner, query: { limit: '500' } })).json).filter((name) => /quokka|wombat/i.test(name));
+    const expectFound = async () => {
+      const expected = await inPriorityOrder();
+      expect(names((await filtered(wide)).json)).to.deep.equal(expected);
+      expect(names((await search(wide)).json.stories.stories)).to.have.members(expected);
+    };
+    await expectFound();
+    await expectFound();
+
+    const moved = await app.api('PUT', `/projects/${project}/stories/${third}`, { as: owner, body: { before_id: first } });
+    expect(moved.status, moved.text).to.equal(200);
+    await expectFound();
+    expect((await inPriorityOrder()).indexOf('Quokka three')).to.be.below((await inPriorityOrder()).indexOf('Quokka one'));
+    expect((await app.api('DELETE', `/projects/${project}/stories/${second}`, { as: owner })).status).to.equal(204);
+    await create('Wombat four');
+    await expectFound();
+    expect(await inPriorityOrder()).to.include.members(['Wombat four', 'Quokka three', 'Quokka one']).and.not.include('Quokka two');
   });
 
   it('refuses a query that does not parse with the same 400 on the parameter it came in', async () => {

@@ -33,6 +33,7 @@ import { foldLog } from './log-fold.js';
 import type { ParallelFold } from './parallel-fold.js';
 import { guardedWrites, physicalName, targetOf, type Target } from './projection-target.js';
 import { DEFAULT_REBUILD_HEAP_BYTES } from './rebuild-working-set.js';
+import { WrittenIdsLog } from './written-ids.js';
 
 export { physicalName };
 
@@ -105,6 +106,11 @@ export class ProjectorStopped extends Error {
 
 export const CHECKPOINTS = '_checkpoints';
 
+/** A change of every document of the collections (a switch-over to a generation built afresh). */
+function everyDocumentOf(collections: readonly string[]): Map<string, null> {
+  return new Map(collections.map((name) => [name, null]));
+}
+
 /** How often a long catch-up or rebuild logs its progress. */
 const PROGRESS_LOG_MS = 5000;
 
@@ -163,6 +169,8 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
   private changes = 0;
   /** Per logical collection: the live batches and switch-overs that changed it (ReadModelChanges.stampOf). */
   private readonly collectionChanges = new Map<string, number>();
+  /** Per logical collection, the ids each live batch wrote (ReadModelChanges.writtenSince). */
+  private readonly writtenIds = new WrittenIdsLog();
   private readonly rebuilds = new Map<string, Promise<RebuildReport>>();
   private startupRebuilds: Promise<RebuildReport[]> = Promise.resolve([]);
   private waiters: Waiter[] = [];
@@ -219,9 +227,25 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
     return sum;
   }
 
-  /** Records a change of the live collections named (what stampOf() counts), then of the read models. */
-  private changed(collections: Iterable<string>): void {
-    for (const name of collections) this.collectionChanges.set(name, (this.collectionChanges.get(name) ?? 0) + 1);
+  /**
+   * The ids of the documents written to a live collection since its stampOf([collection]) was `stamp`
+   * (empty when it has not moved), or null when they are not all known (a switch-over, a write not
+   * naming its documents, or too far back): what the search worker brings its kept values up to date by.
+   */
+  writtenSince(collection: string, stamp: number): Set<number> | null {
+    return this.writtenIds.since(collection, stamp);
+  }
+
+  /**
+   * Records a change of the live collections named (what stampOf() counts), then of the read models:
+   * the ids each wrote, or any document (null: a switch-over, an op not naming its documents).
+   */
+  private changed(written: ReadonlyMap<string, Iterable<number> | null>): void {
+    for (const [name, ids] of written) {
+      const stamp = (this.collectionChanges.get(name) ?? 0) + 1;
+      this.collectionChanges.set(name, stamp);
+      this.writtenIds.record(name, stamp, ids);
+    }
     this.changes++;
   }
 
@@ -309,7 +333,7 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
         signal?.throwIfAborted();
       });
       await this.readStore.writeAtomically([{ collection: CHECKPOINTS, ops: building.map((target) => checkpointWrite(target, target.position)) }]);
-      this.changed(ProjectorRunner.collectionsOf(building));
+      this.changed(everyDocumentOf(ProjectorRunner.collectionsOf(building)));
     });
   }
 
@@ -467,7 +491,7 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
           { collection: CHECKPOINTS, ops: targets.map((target) => checkpointWrite(target, target.position)) },
         ]);
         for (const target of targets) this.live.set(target.projection.name, target);
-        this.changed(ProjectorRunner.collectionsOf(targets));
+        this.changed(everyDocumentOf(ProjectorRunner.collectionsOf(targets)));
         for (const old of retired) await this.dropGeneration(old);
       });
     } catch (error) {
@@ -627,7 +651,7 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
     const last = events[events.length - 1]!.position;
     const writes: CollectionWrites[] = [];
     const advanced: Target[] = [];
-    const written = new Set<string>();
+    const written = new Map<string, Set<number> | null>();
     for (const target of targets) {
       if (target.position >= last) continue;
       writes.push(...guardedWrites(target, events, written));
@@ -640,7 +664,7 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
     await this.readStore.writeAtomically(writes);
     for (const target of advanced) target.position = last;
     // A rebuild's batches go to generations not yet live: they change nothing readers see.
-    this.changed(saveCheckpoints ? written : []);
+    this.changed(saveCheckpoints ? written : new Map());
     if (saveCheckpoints) this.announce(events);
   }
 

@@ -95,12 +95,6 @@ export interface SqliteReadStore extends ReadStore {
   readonly sortIndexWalks: () => number;
   /** WAL checkpoints the worker has taken (wal-checkpointer.ts; always 0 in memory). */
   readonly walCheckpoints: () => number;
-  /**
-   * A number that changes whenever another connection has committed to the file since (SQLite's
-   * `data_version`, checked now): what a reader keeping something derived from the read models (the
-   * search worker's project indexes) tells current from stale by. This connection's own commits leave it.
-   */
-  readonly dataVersion: () => number;
 }
 
 // Markers of the index entries: primary-key columns of a WITHOUT ROWID table cannot hold NULL.
@@ -1274,11 +1268,6 @@ export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteRead
     cache,
     sortIndexWalks: () => sortIndexWalks,
     walCheckpoints: () => checkpointer?.checkpoints() ?? 0,
-    dataVersion: () => {
-      checkedAt = -Infinity;
-      fresh();
-      return dataVersion;
-    },
     collection,
     async writeAtomically(writes) {
       writeAtomically(writes);

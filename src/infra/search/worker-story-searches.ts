@@ -19,6 +19,7 @@ import type { SearchRequest, SearchResultContainer, StorySearches } from '../../
 import type { StoryReadDoc } from '../../projections/documents.js';
 import type { Log } from '../log.js';
 import { WorkerCalls } from '../worker-calls.js';
+import { STORY_WORDS } from '../../projections/search/story-words-projection.js';
 
 /** What the worker is started with. */
 export interface SearchWorkerData {
@@ -30,17 +31,34 @@ export interface SearchWorkerData {
 /** Logical collection name -> the physical name of its live generation. */
 export type LiveCollectionNames = Record<string, string>;
 
+/** The documents of a live collection (physical name) written since the worker's previous call; null: any of them. */
+export interface WrittenDocuments {
+  collection: string;
+  ids: number[] | null;
+}
+
 /** One call to the worker; a search answers its result as JSON. */
 export type SearchWorkerCall =
-  | { call: 'search'; request: SearchRequest; names: LiveCollectionNames }
-  | { call: 'storyPage'; request: SearchRequest; page: Page; names: LiveCollectionNames }
+  | { call: 'search'; request: SearchRequest; names: LiveCollectionNames; writes: WrittenDocuments[] }
+  | { call: 'storyPage'; request: SearchRequest; page: Page; names: LiveCollectionNames; writes: WrittenDocuments[] }
   | { call: 'close' };
+
+/** Which documents the live batches wrote (ProjectorRunner). */
+export interface WrittenIds {
+  stampOf(collections: readonly string[]): number;
+  writtenSince(collection: string, stamp: number): Set<number> | null;
+}
+
+/** The collections whose writes a worker is told of: what it keeps is derived from them. */
+const KEPT_FROM = ['stories', STORY_WORDS];
 
 export interface WorkerStorySearchesOptions extends SearchWorkerData {
   /** How many search workers (each with its own connection, caches and kept indexes); 1 when absent. */
   workers?: number;
   /** The live generations' names now (ProjectorRunner.liveCollectionNames). */
   liveNames(): LiveCollectionNames;
+  /** Which documents were written since (ProjectorRunner): each worker is told of them with its next call. */
+  written: WrittenIds;
   /** Whether the caller reads a project's past (AsOfReadScope.travelling): then `here` answers. */
   travelling(): boolean;
   /** The same searches on the serving thread, over its (scoped) reader. */
@@ -49,7 +67,12 @@ export interface WorkerStorySearchesOptions extends SearchWorkerData {
 }
 
 export class WorkerStorySearches implements StorySearches {
-  private readonly workers: Array<{ calls: WorkerCalls<SearchWorkerCall, string | null>; inFlight: number }>;
+  private readonly workers: Array<{
+    calls: WorkerCalls<SearchWorkerCall, string | null>;
+    inFlight: number;
+    /** Per logical collection of KEPT_FROM: its stamp when this worker was last told of its writes. */
+    told: Map<string, number>;
+  }>;
 
   constructor(private readonly options: WorkerStorySearchesOptions) {
     const { readModelsPath, cacheBytes, log } = options;
@@ -57,17 +80,18 @@ export class WorkerStorySearches implements StorySearches {
     this.workers = Array.from({ length: Math.max(1, options.workers ?? 1) }, (_, i) => ({
       calls: new WorkerCalls<SearchWorkerCall, string | null>({ url: new URL('./search-worker.js', import.meta.url), workerData, log, name: `search worker ${i + 1}` }),
       inFlight: 0,
+      told: new Map(),
     }));
   }
 
   search(request: SearchRequest): Promise<SearchResultContainer> {
     if (this.options.travelling()) return this.options.here.search(request);
-    return this.answer({ call: 'search', request, names: this.options.liveNames() });
+    return this.answer((names, writes) => ({ call: 'search', request, names, writes }));
   }
 
   storyPage(request: SearchRequest, page: Page): Promise<Paged<StoryReadDoc>> {
     if (this.options.travelling()) return this.options.here.storyPage(request, page);
-    return this.answer({ call: 'storyPage', request, page, names: this.options.liveNames() });
+    return this.answer((names, writes) => ({ call: 'storyPage', request, page, names, writes }));
   }
 
   /** Ends the workers and their connections. */
@@ -75,9 +99,14 @@ export class WorkerStorySearches implements StorySearches {
     await Promise.all(this.workers.map((worker) => worker.calls.close({ call: 'close' })));
   }
 
-  /** The call answered by the worker with the fewest calls in flight (the first of them on a tie). */
-  private async answer<T>(call: SearchWorkerCall): Promise<T> {
+  /**
+   * The call answered by the worker with the fewest calls in flight (the first of them on a tie), made
+   * with the live names and the writes that worker has not been told of.
+   */
+  private async answer<T>(callWith: (names: LiveCollectionNames, writes: WrittenDocuments[]) => SearchWorkerCall): Promise<T> {
     const worker = this.workers.reduce((least, next) => (next.inFlight < least.inFlight ? next : least));
+    const names = this.options.liveNames();
+    const call = callWith(names, this.writesToTell(worker.told, names));
     let answer: string | null;
     worker.inFlight++;
     try {
@@ -88,6 +117,21 @@ export class WorkerStorySearches implements StorySearches {
       worker.inFlight--;
     }
     return JSON.parse(answer!) as T;
+  }
+
+  /** The writes to KEPT_FROM since the worker was last told (`told`, moved to now). */
+  private writesToTell(told: Map<string, number>, names: LiveCollectionNames): WrittenDocuments[] {
+    const writes: WrittenDocuments[] = [];
+    for (const logical of KEPT_FROM) {
+      const stamp = this.options.written.stampOf([logical]);
+      const since = told.get(logical);
+      told.set(logical, stamp);
+      const collection = names[logical];
+      if (since === undefined || since === stamp || collection === undefined) continue;
+      const ids = this.options.written.writtenSince(logical, since);
+      writes.push({ collection, ids: ids === null ? null : [...ids] });
+    }
+    return writes;
   }
 
   /** A failed call as the request sees it: a refusal as thrown, any other failure 503. */

@@ -9,8 +9,9 @@
 // another: once the first ones have left few stories, the rest of the chain is read from those stories'
 // word lists, not looked up (`the to a and of ...` reads the entries of its first words, not of all 200);
 // and after a few lookups of frequent words, the keys left come from the project's whole text index read
-// once (search-text-index.ts), which the caller may keep for later searches while the read models stay
-// as they are (the search worker does): a search finding one kept reads no text index at all.
+// once (search-text-index.ts), which the caller may keep for later searches, brought up to date after
+// writes from the stories written (the search worker does): a search finding one kept reads no text
+// index at all.
 //
 // A person reference (owner:, requester:, mywork:) names the project members whose initials, username,
 // full name or id equal it (ignoring case); when none does, those whose name contains it.
@@ -23,7 +24,7 @@ import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/sear
 import { chainOperands } from '../../domain/search/search-normal-form.js';
 import { nonEmpty, reviewKey, textKey, type SearchNames } from './search-compiler.js';
 import { textLookup, type TextLookup } from './search-text-pattern.js';
-import { buildProjectTextIndex, holdsId, storiesHolding, type AscendingIds, type ProjectTextIndex, type TextIndexCache } from './search-text-index.js';
+import { buildProjectTextIndex, holdsId, storiesHolding, withStoriesReplaced, type AscendingIds, type ProjectTextIndex, type TextIndexCache } from './search-text-index.js';
 
 /** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
 export type SearchCollection<D extends Doc = Doc> = Pick<ReadCollection<D>, 'find' | 'count'>;
@@ -203,7 +204,7 @@ async function storyIdsByText(
   const has = (key: string) => found.has(key) || ascending.has(key);
   const kept = distinct.length === 0 ? null : texts;
   const wholeIndex = () => indexOfStories(inProject({}), read, budget);
-  let projectIndex = kept?.current(projectId) ?? null;
+  let projectIndex = kept === null ? null : await kept.current(projectId);
   if (kept !== null && projectIndex === null && distinct.length >= LARGE_LOOKUPS_BEFORE_ONE_PASS) {
     // Where indexes are kept, a query of several words reads the project's whole index once for it and the searches after it.
     projectIndex = await kept.valueOf(projectId, wholeIndex);
@@ -282,6 +283,15 @@ async function indexOfStories(scope: Filter, read: SearchReader, budget: ReadBud
     await budget.charge(wordsRead);
   }
   return buildProjectTextIndex(stories);
+}
+
+/**
+ * A project's kept text index brought up to date (KeptPerProject's Refresh): the story_words documents
+ * of `ids` read again, or null when building it afresh costs less.
+ */
+export async function refreshedTextIndex(read: SearchReader, index: ProjectTextIndex, projectId: number, ids: readonly number[]): Promise<ProjectTextIndex | null> {
+  const docs = await read(STORY_WORDS).find({ project_id: projectId, id: { $in: [...ids] } }, { fields: Object.values(INDEXED_TEXT_FIELDS) });
+  return withStoriesReplaced(index, ids, docs);
 }
 
 /** Each need's stories from the index, charged one unit per posting entry read (a turn between them when due). */

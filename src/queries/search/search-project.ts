@@ -146,8 +146,8 @@ export async function storySearchPage(read: SearchReader, request: SearchRequest
 const SETS_FROM_TERMS = 16;
 
 /** The query's matches: by sets over the project's rows, or through one compiled store filter (SETS_FROM_TERMS). */
-function matchesOf(read: SearchReader, query: SearchQuery, context: SearchContext, budget: SearchBudget, tools: SearchTools): Promise<StoryMatches> {
-  const rowsKept = (tools.rows?.current(context.projectId) ?? null) !== null;
+async function matchesOf(read: SearchReader, query: SearchQuery, context: SearchContext, budget: SearchBudget, tools: SearchTools): Promise<StoryMatches> {
+  const rowsKept = (tools.rows ? await tools.rows.current(context.projectId) : null) !== null;
   if (rowsKept || termCount(query) >= (tools.setsFromTerms ?? SETS_FROM_TERMS)) return matchingStories(read, tools.test, query, context, budget, tools.rows ?? null);
   return matchesByFilter(read, query, context, budget);
 }

@@ -28,6 +28,7 @@ const ANSWER_FIELDS = ['current_state', 'estimate', 'accepted_at'];
  */
 const KEPT_ROW_FIELDS = [
   ...ANSWER_FIELDS,
+  'rank',
   'story_type',
   'created_at',
   'updated_at',
@@ -175,6 +176,31 @@ function positionsById(rows: readonly Doc[]): PositionsById {
     },
     bytes: 4 * span,
   };
+}
+
+/**
+ * A project's kept rows brought up to date (KeptPerProject's Refresh): the stories `ids` read again and
+ * put in their places by rank (a story no longer of the project left out).
+ */
+export async function refreshedStoryRows(read: SearchReader, kept: ProjectStoryRows, projectId: number, ids: readonly number[]): Promise<ProjectStoryRows> {
+  const changed = new Set(ids);
+  const fresh = await read('stories').find({ project_id: projectId, id: { $in: [...ids] } }, { sort: BY_PRIORITY, fields: KEPT_ROW_FIELDS as never[] });
+  const rows: Doc[] = [];
+  let next = 0;
+  for (const row of kept.rows) {
+    if (changed.has(row.id)) continue;
+    while (next < fresh.length && !ranksBefore(row, fresh[next]!)) rows.push(fresh[next++]!);
+    rows.push(row);
+  }
+  rows.push(...fresh.slice(next));
+  const positions = positionsById(rows);
+  return { rows, positions, bytes: rows.length * ROW_BYTES + positions.bytes, byValue: new Map() };
+}
+
+/** Whether `a` comes before `b` in priority order as the stores sort (ranks by code unit, domain/rank.ts; ties by id). */
+function ranksBefore(a: Doc, b: Doc): boolean {
+  const [rankA, rankB] = [String(a.rank ?? ''), String(b.rank ?? '')];
+  return rankA < rankB || (rankA === rankB && a.id < b.id);
 }
 
 /** The positions of the rows per scalar value of `field` (ProjectStoryRows.byValue), or null when a row holds something else there. */

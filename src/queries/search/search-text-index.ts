@@ -56,6 +56,60 @@ export function buildProjectTextIndex(docs: readonly Doc[]): ProjectTextIndex {
   return { lists, bytes };
 }
 
+/**
+ * Past this many (stories read again x words of a list), a refresh builds the index afresh: finding the
+ * stories' former words means looking in every word's list.
+ */
+const MOST_REFRESH_LOOKUPS = 4_000_000;
+
+/**
+ * The index with the stories `ids` as `docs` now hold them (their story_words documents of the
+ * project; a story among `ids` without one has left the index): their former entries taken out of every
+ * word's list, their words' lists given them. The index given is left as it is (searches may be reading
+ * it); lists not touched are shared. Null when a refresh would cost more than a build.
+ */
+export function withStoriesReplaced(index: ProjectTextIndex, ids: readonly number[], docs: readonly Doc[]): ProjectTextIndex | null {
+  const changed = new Set(ids);
+  let bytes = index.bytes;
+  const lists = new Map<IndexedWordList, WordPostings>();
+  for (const [list, postings] of index.lists) {
+    if (changed.size * postings.byWord.size > MOST_REFRESH_LOOKUPS) return null;
+    const byWord = new Map(postings.byWord);
+    const gone = new Set<string>();
+    const fresh: string[] = [];
+    for (const [word, posting] of postings.byWord) {
+      if (!ids.some((id) => holdsId(posting, id))) continue;
+      const left = posting.filter((id) => !changed.has(id));
+      bytes -= 4 * (posting.length - left.length);
+      if (left.length > 0) byWord.set(word, left);
+      else {
+        byWord.delete(word);
+        gone.add(word);
+        bytes -= WORD_BYTES + 2 * word.length;
+      }
+    }
+    const added = new Map<string, number[]>();
+    for (const doc of docs) {
+      const words = doc[list];
+      if (!Array.isArray(words)) continue;
+      for (const word of new Set(words)) if (typeof word === 'string') added.set(word, [...(added.get(word) ?? []), doc.id]);
+    }
+    for (const [word, more] of added) {
+      const posting = byWord.get(word);
+      if (posting === undefined) {
+        bytes += WORD_BYTES + 2 * word.length;
+        if (gone.has(word)) gone.delete(word);
+        else fresh.push(word);
+      }
+      const merged = Int32Array.from(new Set([...(posting ?? []), ...more])).sort();
+      bytes += 4 * (merged.length - (posting?.length ?? 0));
+      byWord.set(word, merged);
+    }
+    lists.set(list, { byWord, sortedWords: gone.size + fresh.length === 0 ? postings.sortedWords : withWords(postings.sortedWords, gone, fresh) });
+  }
+  return { lists, bytes };
+}
+
 const EMPTY = new Int32Array(0);
 
 /** Story ids in ascending order: an index's own posting list (not to be changed), or a list made from them. */
@@ -108,6 +162,13 @@ function prefixed(postings: WordPostings, prefix: string): Int32Array {
   let kept = 0;
   for (let at = 0; at < joined.length; at++) if (at === 0 || joined[at] !== joined[at - 1]) joined[kept++] = joined[at]!;
   return joined.subarray(0, kept);
+}
+
+/** The ordered words without `gone`, with `fresh` (none of them there before) put in their places. */
+function withWords(sorted: readonly string[], gone: ReadonlySet<string>, fresh: readonly string[]): string[] {
+  const words = gone.size === 0 ? [...sorted] : sorted.filter((word) => !gone.has(word));
+  for (const word of fresh) words.splice(firstAtLeast(words, word), 0, word);
+  return words;
 }
 
 /** The position of the first word not before `word` (binary search). */

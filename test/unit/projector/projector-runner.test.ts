@@ -146,6 +146,25 @@ describe('projector runner', function () {
     expect(runner.stamp()).to.be.greaterThan(afterWrite);
   });
 
+  it('tells which stories each live batch wrote since a stamp, and that any may have changed after a switch-over', async () => {
+    const runner = runnerOf({ foldRebuilds: true });
+    await runner.start();
+    const stamp = () => runner.stampOf(['stories']);
+    const before = stamp();
+    expect([...runner.writtenSince('stories', before)!]).to.deep.equal([]);
+    await runner.waitFor(await append(events, 'project-10', [created('project', 10, { name: 'P' })]));
+    await runner.waitFor(await append(events, 'project-10', [created('story', 7, { name: 'seven' }, 'r7')]));
+    const afterSeven = stamp();
+    await runner.waitFor(await append(events, 'project-10', [updated('story', 7, { name: 'SEVEN' }), created('story', 8, { name: 'eight' }, 'r8')]));
+    await runner.waitFor(await append(events, 'project-10', [deleted('story', 8)]));
+    expect([...runner.writtenSince('stories', before)!].sort()).to.deep.equal([7, 8]);
+    expect([...runner.writtenSince('stories', afterSeven)!].sort()).to.deep.equal([7, 8]);
+    expect([...runner.writtenSince('stories', stamp())!]).to.deep.equal([]);
+    await runner.rebuild('resources');
+    expect(runner.writtenSince('stories', afterSeven), 'a switch-over rewrote every story').to.equal(null);
+    expect([...runner.writtenSince('stories', stamp())!]).to.deep.equal([]);
+  });
+
   it('settles a waitFor made before start once start has caught up', async () => {
     const head = await seed(events, 3);
     const runner = runnerOf();

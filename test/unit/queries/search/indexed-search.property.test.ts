@@ -108,7 +108,7 @@ function holds(node: SearchNode, story: Doc): boolean {
 function keptForever<T extends Sized>(): KeptPerProject<T> {
   const kept = new Map<number, T>();
   return {
-    current: (projectId) => kept.get(projectId) ?? null,
+    current: async (projectId) => kept.get(projectId) ?? null,
     valueOf: async (projectId, build) => {
       if (!kept.has(projectId)) kept.set(projectId, await build());
       return kept.get(projectId)!;
