@@ -9,7 +9,8 @@
 // Classes: 200 distinct words of the vocabulary; one word 200 times; 200 long words (a 13,000-character
 // query); a mix of label:, owner:, state:, free words, phrases, `-` negations, OR and parentheses; and
 // for comparison ordinary short queries. Each server is measured once it is idle (its reactions caught
-// up with the log). Printed per class: the server's event-loop CPU per search (Linux), and per endpoint
+// up with the log) and after one first search of many words, which builds what the search worker keeps
+// of the project (printed apart: once per project and process). Printed per class: the server's event-loop CPU per search (Linux), and per endpoint
 // answers by status, p50 / p99 of the searches (status 0: the connection was reset); and p50 / p99 /
 // max of /me. Targets: 200-term queries p99 < 300 ms, /me p99 < 50 ms.
 //
@@ -18,6 +19,7 @@
 // read models at start). `SEARCH_COST_BENCH_DATA=DIR` keeps the seeded data
 // directory and serves it again next time; `SEARCH_COST_BENCH_SECONDS` (default 10) sets each line's
 // duration; `SEARCH_COST_BENCH_CLASSES=mixed,ordinary` runs the classes whose names hold one of those;
+// `SEARCH_COST_BENCH_WRITE_EVERY_MS=500` has a writer rename a story of the project that often meanwhile;
 // `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers (the search worker's profile is a file of its own).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -39,6 +41,7 @@ const CLIENTS = 4;
 const TERMS = 200;
 const SECONDS = Number(process.env['SEARCH_COST_BENCH_SECONDS'] ?? 10);
 const ME_EVERY_MS = 10;
+const WRITE_EVERY_MS = Number(process.env['SEARCH_COST_BENCH_WRITE_EVERY_MS'] ?? 0);
 const LABELS = ['backend', 'frontend', 'ops', 'design', 'bug bash', 'mobile', 'api', 'billing', 'infra', 'docs', 'security', 'growth'];
 const MEMBERS = ['Ada Lovelace', 'Brian Kernighan', 'Carol Shaw', 'Dennis Ritchie', 'Edsger Dijkstra', 'Frances Allen', 'Grace Hopper'];
 const STATES = ['unscheduled', 'unstarted', 'started', 'finished', 'delivered', 'accepted', 'rejected'] as const;
@@ -143,6 +146,35 @@ function summary(answers: readonly Answer[]): string {
   return `${counts.padEnd(14)} p50 ${percentile(sorted, 50).toFixed(0).padStart(6)} ms, p99 ${percentile(sorted, 99).toFixed(0).padStart(6)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(0).padStart(6)} ms`;
 }
 
+/** Renames one story of the project every WRITE_EVERY_MS while `going()`; resolves to the writes made. */
+async function writeMeanwhile(port: number, seeded: Seeded, going: () => boolean): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const base = `${PREFIX}/projects/${seeded.projectId}/stories`;
+  const story = await new Promise<number>((resolvePromise, reject) => {
+    request({ host: '127.0.0.1', port, path: `${base}?limit=1&offset=100&fields=id`, agent, headers: { 'X-TrackerToken': seeded.token } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolvePromise((JSON.parse(body) as Array<{ id: number }>)[0]!.id));
+    }).on('error', reject).end();
+  });
+  let writes = 0;
+  while (going()) {
+    await new Promise<void>((resolvePromise) => {
+      const body = JSON.stringify({ name: `Renamed while searching ${writes}` });
+      const req = request({ host: '127.0.0.1', port, method: 'PUT', path: `${base}/${story}`, agent, headers: { 'X-TrackerToken': seeded.token, 'Content-Type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolvePromise());
+      });
+      req.on('error', () => resolvePromise());
+      req.end(body);
+    });
+    writes++;
+    await new Promise((wait) => setTimeout(wait, WRITE_EVERY_MS));
+  }
+  agent.destroy();
+  return writes;
+}
+
 /**
  * One class for SECONDS: 4 clients, alternately /search and a filtered stories page; /me polled
  * meanwhile. Printed besides the latencies: the server's event-loop CPU per search answered, which a
@@ -160,6 +192,8 @@ async function measureClass(server: ChildProcess, port: number, seeded: Seeded, 
   const deadline = performance.now() + SECONDS * 1000;
   let sent = 0;
   let running = true;
+  // With SEARCH_COST_BENCH_WRITE_EVERY_MS, a writer renames one story of the project that often meanwhile.
+  const writing = WRITE_EVERY_MS > 0 ? writeMeanwhile(port, seeded, () => running) : Promise.resolve(0);
   const polling = (async () => {
     while (running) {
       me.push(await get(meAgent, port, `${PREFIX}/me`, seeded.token));
@@ -177,11 +211,13 @@ async function measureClass(server: ChildProcess, port: number, seeded: Seeded, 
   await Promise.all(Array.from({ length: CLIENTS }, client));
   running = false;
   await polling;
+  const writes = await writing;
   searchAgent.destroy();
   meAgent.destroy();
   const cpuAfter = mainThreadCpuMs(server);
   const cpuPerSearch = cpuBefore === null || cpuAfter === null ? 'n/a' : `${((cpuAfter - cpuBefore) / (search.length + filter.length)).toFixed(0)} ms`;
-  process.stdout.write(`    ${name} (event-loop CPU per search ${cpuPerSearch})\n      /search   ${summary(search)}\n      filter=   ${summary(filter)}\n      /me       ${summary(me)}\n`);
+  const written = WRITE_EVERY_MS > 0 ? `, ${writes} writes meanwhile` : '';
+  process.stdout.write(`    ${name} (event-loop CPU per search ${cpuPerSearch}${written})\n      /search   ${summary(search)}\n      filter=   ${summary(filter)}\n      /me       ${summary(me)}\n`);
   return { search, filter, me };
 }
 
@@ -203,6 +239,11 @@ async function measureServer(label: string, checkout: string, dir: string, seede
     process.stdout.write(
       `  ${label} (${checkout}): serving after ${serving.toFixed(1)} s, idle ${idle === null ? '(unknown)' : `${idle.toFixed(0)} s`} later; load average ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`,
     );
+    // The first search of many words builds what the search worker keeps of the project (its text index
+    // and stories' rows, then brought up to date after writes): once per project and process, shown
+    // apart from the classes' latencies.
+    const first = await get(new Agent(), port, `${PREFIX}/projects/${seeded.projectId}/search?query=${encodeURIComponent(classes(seeded.initials)[0]![1](seededRandom(1)))}`, seeded.token);
+    process.stdout.write(`    first 200-word search (builds the worker's kept index and rows): ${first.status}, ${first.ms.toFixed(0)} ms\n`);
     let seed = 20261128;
     const slow: string[] = [];
     const only = process.env['SEARCH_COST_BENCH_CLASSES'];
