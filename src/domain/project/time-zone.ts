@@ -25,9 +25,21 @@ export function isKnownTimeZone(name: string): boolean {
   }
 }
 
+/** One formatter per zone (making one costs far more than using it; the zones are the IANA database's few hundred). */
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function offsetFormatter(olsonName: string): Intl.DateTimeFormat {
+  let formatter = offsetFormatters.get(olsonName);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: olsonName, timeZoneName: 'longOffset' });
+    offsetFormatters.set(olsonName, formatter);
+  }
+  return formatter;
+}
+
 /** The zone with its UTC offset at `at` (ms since the epoch). */
 export function timeZoneAt(olsonName: string, at: number): TimeZone {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: olsonName, timeZoneName: 'longOffset' })
+  const part = offsetFormatter(olsonName)
     .formatToParts(new Date(at))
     .find((p) => p.type === 'timeZoneName')?.value;
   // `GMT` alone means +00:00; otherwise `GMT-07:00`.

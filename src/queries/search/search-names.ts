@@ -24,7 +24,7 @@ import type { SearchNode, SearchQuery, TextWord } from '../../domain/search/sear
 import { chainOperands } from '../../domain/search/search-normal-form.js';
 import { nonEmpty, reviewKey, textKey, type SearchNames } from './search-compiler.js';
 import { textLookup, type TextLookup } from './search-text-pattern.js';
-import { buildProjectTextIndex, holdsId, storiesHolding, withStoriesReplaced, type AscendingIds, type ProjectTextIndex, type TextIndexCache } from './search-text-index.js';
+import { buildProjectTextIndex, holdsId, idsArray, storiesHolding, withStoriesReplaced, type AscendingIds, type ProjectTextIndex, type TextIndexCache } from './search-text-index.js';
 
 /** What the search reads: a read collection by its logical name (`stories`, `labels`, ...). */
 export type SearchCollection<D extends Doc = Doc> = Pick<ReadCollection<D>, 'find' | 'count'>;
@@ -266,7 +266,7 @@ async function storyIdsByText(
     found.set(keyOf(need), [...held].sort((a, b) => a - b));
   }
   for (const need of distinct) await lookUp(need);
-  for (const [key, ids] of ascending) if (!found.has(key)) found.set(key, Array.from(ids));
+  for (const [key, ids] of ascending) if (!found.has(key)) found.set(key, idsArray(ids));
   return found;
 }
 

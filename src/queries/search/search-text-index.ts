@@ -129,6 +129,13 @@ export function storiesHolding(index: ProjectTextIndex, list: IndexedWordList, l
   return { ids: parts.length === 1 ? parts[0]! : intersection(parts), entries };
 }
 
+/** The ids as an array of their own (a loop into an array of their length: Array.from walks a typed array's iterator, ten times slower). */
+export function idsArray(ids: AscendingIds): number[] {
+  const array = new Array<number>(ids.length);
+  for (let at = 0; at < ids.length; at++) array[at] = ids[at]!;
+  return array;
+}
+
 /** Whether the ascending `ids` hold `id` (binary search). */
 export function holdsId(ids: AscendingIds, id: number): boolean {
   let low = 0;
