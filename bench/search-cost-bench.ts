@@ -3,7 +3,7 @@
 // descriptions of the search bench's Zipf vocabulary, labels, owners among 8 members, requesters,
 // states, types, estimates), created by the decider the API uses and appended in one batch.
 //
-// For each class of query, 4 clients send 200-term queries for SECONDS seconds, every query a fresh
+// For each class of query, 4 clients (SEARCH_COST_BENCH_CLIENTS) send 200-term queries for SECONDS seconds, every query a fresh
 // one of its class (seeded), so the byte cache never answers; half through `GET /search?query=`, half
 // through `GET /stories?filter=&limit=100`. Meanwhile a fifth connection polls `GET /me` every 10 ms.
 // Classes: 200 distinct words of the vocabulary; one word 200 times; 200 long words (a 13,000-character
@@ -20,6 +20,7 @@
 // directory and serves it again next time; `SEARCH_COST_BENCH_SECONDS` (default 10) sets each line's
 // duration; `SEARCH_COST_BENCH_CLASSES=mixed,ordinary` runs the classes whose names hold one of those;
 // `SEARCH_COST_BENCH_WRITE_EVERY_MS=500` has a writer rename a story of the project that often meanwhile;
+// `SEARCH_COST_BENCH_CLIENTS=1` sends one search at a time (what one search costs, without a queue);
 // `HTTP_BENCH_CPU_PROFILE=DIR` profiles the servers (the search worker's profile is a file of its own).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -37,7 +38,7 @@ import { appendStoryCreates } from './story-seeding.js';
 import { percentile } from './stats.js';
 
 const STORIES = 20_000;
-const CLIENTS = 4;
+const CLIENTS = Number(process.env['SEARCH_COST_BENCH_CLIENTS'] ?? 4);
 const TERMS = 200;
 const SECONDS = Number(process.env['SEARCH_COST_BENCH_SECONDS'] ?? 10);
 const ME_EVERY_MS = 10;
