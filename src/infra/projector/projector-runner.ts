@@ -169,7 +169,7 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
   private changes = 0;
   /** Per logical collection: the live batches and switch-overs that changed it (ReadModelChanges.stampOf). */
   private readonly collectionChanges = new Map<string, number>();
-  /** Per logical collection, the ids each live batch wrote (ReadModelChanges.writtenSince). */
+  /** Per logical collection followed, the ids each live batch wrote (writtenSince). */
   private readonly writtenIds = new WrittenIdsLog();
   private readonly rebuilds = new Map<string, Promise<RebuildReport>>();
   private startupRebuilds: Promise<RebuildReport[]> = Promise.resolve([]);
@@ -227,10 +227,16 @@ export class ProjectorRunner implements ReadModelChanges, AppliedEvents {
     return sum;
   }
 
+  /** From now on, remembers which documents each live batch writes to these collections (writtenSince). */
+  followWrites(collections: readonly string[]): void {
+    for (const name of collections) this.writtenIds.follow(name, this.collectionChanges.get(name) ?? 0);
+  }
+
   /**
-   * The ids of the documents written to a live collection since its stampOf([collection]) was `stamp`
-   * (empty when it has not moved), or null when they are not all known (a switch-over, a write not
-   * naming its documents, or too far back): what the search worker brings its kept values up to date by.
+   * The ids of the documents written to a followed live collection since its stampOf([collection]) was
+   * `stamp` (empty when it has not moved), or null when they are not all known (a switch-over, a write
+   * not naming its documents, too far back, or before it was followed): what the search worker brings
+   * its kept values up to date by.
    */
   writtenSince(collection: string, stamp: number): Set<number> | null {
     return this.writtenIds.since(collection, stamp);

@@ -28,15 +28,28 @@ interface Batch {
   ids: readonly number[];
 }
 
-/** Per logical collection, the ids each live batch wrote, by the collection's stamp (ProjectorRunner.stampOf). */
+/**
+ * Per logical collection followed, the ids each live batch wrote, by the collection's stamp
+ * (ProjectorRunner.stampOf). Only the collections a reader follows are remembered (their ids would
+ * otherwise cost every collection's share of memory through a long catch-up).
+ */
 export class WrittenIdsLog {
   private readonly batches = new Map<string, Batch[]>();
   /** Per collection, the stamp up to which what was written is not known (an unnamed write, a switch-over, forgotten batches). */
   private readonly knownAfter = new Map<string, number>();
   private readonly remembered = new Map<string, number>();
 
-  /** The batch that moved `collection`'s stamp to `stamp` wrote `ids` (null: any of its documents). */
+  /** Remembers the writes to `collection` from now on, its stamp being `stamp`: what was written before is not known. */
+  follow(collection: string, stamp: number): void {
+    if (this.batches.has(collection)) return;
+    this.batches.set(collection, []);
+    this.remembered.set(collection, 0);
+    this.knownAfter.set(collection, stamp);
+  }
+
+  /** The batch that moved `collection`'s stamp to `stamp` wrote `ids` (null: any of its documents). Nothing for a collection not followed. */
   record(collection: string, stamp: number, ids: Iterable<number> | null): void {
+    if (!this.batches.has(collection)) return;
     if (ids === null) {
       this.batches.set(collection, []);
       this.remembered.set(collection, 0);
@@ -44,9 +57,8 @@ export class WrittenIdsLog {
       return;
     }
     const batch = { stamp, ids: [...ids] };
-    const batches = this.batches.get(collection) ?? [];
+    const batches = this.batches.get(collection)!;
     batches.push(batch);
-    this.batches.set(collection, batches);
     let remembered = (this.remembered.get(collection) ?? 0) + batch.ids.length;
     while (remembered > REMEMBERED_IDS && batches.length > 0) {
       const forgotten = batches.shift()!;
@@ -56,11 +68,12 @@ export class WrittenIdsLog {
     this.remembered.set(collection, remembered);
   }
 
-  /** The ids written to `collection` since its stamp was `stamp` (none when it has not moved), or null when they are not all known. */
+  /** The ids written to `collection` since its stamp was `stamp` (none when it has not moved), or null when they are not all known (or it is not followed). */
   since(collection: string, stamp: number): Set<number> | null {
-    if (stamp < (this.knownAfter.get(collection) ?? 0)) return null;
+    const batches = this.batches.get(collection);
+    if (batches === undefined || stamp < this.knownAfter.get(collection)!) return null;
     const ids = new Set<number>();
-    for (const batch of this.batches.get(collection) ?? []) if (batch.stamp > stamp) for (const id of batch.ids) ids.add(id);
+    for (const batch of batches) if (batch.stamp > stamp) for (const id of batch.ids) ids.add(id);
     return ids;
   }
 }

@@ -45,6 +45,7 @@ export type SearchWorkerCall =
 
 /** Which documents the live batches wrote (ProjectorRunner). */
 export interface WrittenIds {
+  followWrites(collections: readonly string[]): void;
   stampOf(collections: readonly string[]): number;
   writtenSince(collection: string, stamp: number): Set<number> | null;
 }
@@ -77,6 +78,7 @@ export class WorkerStorySearches implements StorySearches {
   constructor(private readonly options: WorkerStorySearchesOptions) {
     const { readModelsPath, cacheBytes, log } = options;
     const workerData: SearchWorkerData = { readModelsPath, cacheBytes };
+    options.written.followWrites(KEPT_FROM);
     this.workers = Array.from({ length: Math.max(1, options.workers ?? 1) }, (_, i) => ({
       calls: new WorkerCalls<SearchWorkerCall, string | null>({ url: new URL('./search-worker.js', import.meta.url), workerData, log, name: `search worker ${i + 1}` }),
       inFlight: 0,

@@ -138,14 +138,8 @@ export function idsArray(ids: AscendingIds): number[] {
 
 /** Whether the ascending `ids` hold `id` (binary search). */
 export function holdsId(ids: AscendingIds, id: number): boolean {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ids[middle]! < id) low = middle + 1;
-    else high = middle;
-  }
-  return low < ids.length && ids[low] === id;
+  const at = firstAtLeast(ids, id);
+  return at < ids.length && ids[at] === id;
 }
 
 /** The ids of every word beginning with `prefix`, ascending, once each: the words' lists joined, sorted, repeats left out. */
@@ -178,13 +172,13 @@ function withWords(sorted: readonly string[], gone: ReadonlySet<string>, fresh: 
   return words;
 }
 
-/** The position of the first word not before `word` (binary search). */
-function firstAtLeast(words: readonly string[], word: string): number {
+/** The position of the first value of the ascending `sorted` not before `value` (binary search). */
+function firstAtLeast<T extends number | string>(sorted: ArrayLike<T>, value: T): number {
   let low = 0;
-  let high = words.length;
+  let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (words[middle]! < word) low = middle + 1;
+    if (sorted[middle]! < value) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -146,10 +146,12 @@ describe('projector runner', function () {
     expect(runner.stamp()).to.be.greaterThan(afterWrite);
   });
 
-  it('tells which stories each live batch wrote since a stamp, and that any may have changed after a switch-over', async () => {
+  it('tells which stories each live batch wrote to a followed collection since a stamp, and that any may have changed after a switch-over', async () => {
     const runner = runnerOf({ foldRebuilds: true });
     await runner.start();
     const stamp = () => runner.stampOf(['stories']);
+    expect(runner.writtenSince('stories', stamp()), 'a collection not followed').to.equal(null);
+    runner.followWrites(['stories']);
     const before = stamp();
     expect([...runner.writtenSince('stories', before)!]).to.deep.equal([]);
     await runner.waitFor(await append(events, 'project-10', [created('project', 10, { name: 'P' })]));
