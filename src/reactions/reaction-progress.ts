@@ -21,7 +21,12 @@ export function reactionProgress(own: ReactionStore, collection: string, indexes
   const progress = own.collection(collection);
   let indexed: Promise<void> | null = null;
   const applied = async () => {
-    await (indexed ??= own.collection(indexes.collection).ensureIndexes(indexes.fields));
+    // A failure (a full disk) is not kept: the runner's retry of `resume` makes the indexes again.
+    indexed ??= own.collection(indexes.collection).ensureIndexes(indexes.fields).catch((error: unknown) => {
+      indexed = null;
+      throw error;
+    });
+    await indexed;
     const doc = await progress.findOne({ id: 1 });
     return typeof doc?.['position'] === 'number' ? doc['position'] : 0;
   };

@@ -11,6 +11,31 @@ import { storylineApp, type PersonHandle, type StorylineApp } from './support/st
 /** Words no story of these tests holds: they widen a query past the terms from which sets answer it. */
 const UNUSED_WORDS = ['abacus', 'bramble', 'cobalt', 'dulcet', 'ember', 'fjord', 'gossamer', 'hinterland', 'isthmus', 'juniper', 'kelp', 'lagoon'];
 
+interface OnDisk {
+  app: StorylineApp;
+  owner: PersonHandle;
+  project: number;
+  /** Closes the app and removes its data directory. */
+  close(): Promise<void>;
+}
+
+/** An app on a data directory of its own (so searches run in the search worker), with an owner and one project. */
+async function openOnDisk(env: Record<string, string> = {}): Promise<OnDisk> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-worker-'));
+  const app = await storylineApp({ dataDir, env });
+  const owner = await app.person('Owner');
+  const project = (await app.api('POST', '/projects', { as: owner, body: { name: 'On disk', new_account_name: 'Disk Inc' } })).json.id as number;
+  return {
+    app,
+    owner,
+    project,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 function expectRefused(res: TestResponse, field: string, saying: RegExp): void {
   expect(res.status, res.text).to.equal(400);
   expect(res.json.code).to.equal('invalid_parameter');
@@ -19,7 +44,7 @@ function expectRefused(res: TestResponse, field: string, saying: RegExp): void {
 }
 
 describe('API: searches on a data directory run off the serving thread', () => {
-  let dataDir: string;
+  let disk: OnDisk;
   let app: StorylineApp;
   let owner: PersonHandle;
   let project: number;
@@ -29,16 +54,10 @@ describe('API: searches on a data directory run off the serving thread', () => {
   const names = (stories: Array<{ name: string }>) => stories.map((story) => story.name);
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-worker-'));
-    app = await storylineApp({ dataDir });
-    owner = await app.person('Owner');
-    project = (await app.api('POST', '/projects', { as: owner, body: { name: 'On disk', new_account_name: 'Disk Inc' } })).json.id;
+    disk = await openOnDisk();
+    ({ app, owner, project } = disk);
   });
-
-  after(async () => {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => disk.close());
 
   it('finds what was just written, through /search and the stories filter, and stops finding what was renamed', async () => {
     const created = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Launch the zeppelin', labels: ['air'], estimate: 2, story_type: 'feature' } });
@@ -117,38 +136,28 @@ describe('API: searches on a data directory run off the serving thread', () => {
 
 describe('API: a search too costly for the work budget is refused by the search worker', () => {
   it('answers 400 invalid_parameter saying so, on /search and on the stories filter', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-worker-'));
-    const app = await storylineApp({ dataDir, env: { STORYLINE_SEARCH_WORK: '200' } });
+    const { app, owner, project, close } = await openOnDisk({ STORYLINE_SEARCH_WORK: '200' });
     try {
-      const owner = await app.person('Owner');
-      const project = (await app.api('POST', '/projects', { as: owner, body: { name: 'Tight', new_account_name: 'Tight Inc' } })).json.id;
       for (let i = 0; i < 10; i++) await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: `Rocket ${i}` } });
       expectRefused(await app.api('GET', `/projects/${project}/search`, { as: owner, query: { query: 'rocket' } }), 'query', /too costly/);
       expectRefused(await app.api('GET', `/projects/${project}/stories`, { as: owner, query: { filter: 'rocket' } }), 'filter', /too costly/);
     } finally {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 });
 
 describe('API: several search workers (STORYLINE_SEARCH_WORKERS) answer alike', () => {
-  let dataDir: string;
+  let disk: OnDisk;
   let app: StorylineApp;
   let owner: PersonHandle;
   let project: number;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'storyline-search-workers-'));
-    app = await storylineApp({ dataDir, env: { STORYLINE_SEARCH_WORKERS: '2' } });
-    owner = await app.person('Owner');
-    project = (await app.api('POST', '/projects', { as: owner, body: { name: 'Two workers', new_account_name: 'Pool Inc' } })).json.id;
+    disk = await openOnDisk({ STORYLINE_SEARCH_WORKERS: '2' });
+    ({ app, owner, project } = disk);
   });
-
-  after(async () => {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => disk.close());
 
   it('answers searches sent at once the same, before and after a write, from every worker', async () => {
     const first = await app.api('POST', `/projects/${project}/stories`, { as: owner, body: { name: 'Polish the harbour crane' } });

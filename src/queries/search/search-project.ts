@@ -139,9 +139,10 @@ export async function storySearchPage(read: SearchReader, request: SearchRequest
 
 /**
  * From how many terms a query is answered by sets even when the project's rows are not kept. Sets read
- * every story's row of the project, which pays once the rows are kept (the search worker keeps them
- * until the read models change) and is the bounded way for a query of many terms; a write makes kept
- * rows stale, and a short query then reads only its own matches through the store's filter.
+ * every story's row of the project, which pays once the rows are kept (the search worker keeps them,
+ * brought up to date after writes) and is the bounded way for a query of many terms; where none are
+ * kept (a first search, the serving thread), a short query reads only its own matches through the
+ * store's filter.
  */
 const SETS_FROM_TERMS = 16;
 
